@@ -1,0 +1,3 @@
+from spawnkit.cli import main
+
+main()

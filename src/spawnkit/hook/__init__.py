@@ -1,0 +1,1 @@
+"""The ``spawnkit-hook`` runtime. Standard library only: it runs on every tool call."""

@@ -1,0 +1,1 @@
+"""Static protocol and spec checks for skills, commands and agents."""

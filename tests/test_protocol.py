@@ -1,0 +1,28 @@
+"""The protocol data file is well formed and the loader exposes it."""
+
+from spawnkit import protocol
+
+
+def test_numbers_match_the_standard_defaults():
+    assert protocol.return_budget() == 500
+    assert protocol.max_parallel() == 2
+    assert protocol.checkpoint_every() == 3
+    assert protocol.resume_window_minutes() == 120
+
+
+def test_reports_dir_pattern():
+    assert protocol.reports_dir("demo-audit") == ".demo-reports/".replace("demo", "demo-audit")
+
+
+def test_rule_codes_are_unique_and_sequential():
+    codes = [r.code for r in protocol.rules()]
+    assert codes == [f"CM{n:03d}" for n in range(1, len(codes) + 1)]
+    assert protocol.rule("cm001").name == "return-budget"
+    assert protocol.rule("CM999") is None
+
+
+def test_return_block_carries_budget_and_report():
+    block = protocol.return_block(budget=300, report=".x-reports/a.md")
+    assert "300 tokens" in block
+    assert ".x-reports/a.md" in block
+    assert "REPORT:" in block
