@@ -14,12 +14,12 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
+from spawnkit.lint.patterns import Lazy, lazy
 
 class Gated:
     """A regex tried only when the text holds one of its key words.
@@ -31,7 +31,7 @@ class Gated:
 
     __slots__ = ("pattern", "words")
 
-    def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
+    def __init__(self, pattern: Lazy, *words: str) -> None:
         self.pattern = pattern
         self.words = words
 
@@ -58,64 +58,64 @@ class _AgentNoun(Gated):
         return None
 
 
-_AGENT_NOUN = _AgentNoun(re.compile(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker")
-_TOOL = re.compile(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
-_TOOL_USE = re.compile(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
-_SPAWN_VERB = re.compile(
+_AGENT_NOUN = _AgentNoun(lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker")
+_TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
+_TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
+_SPAWN_VERB = lazy(
     r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
     r"|send|create|invoke|call|use|give|assign)\b",
     re.I,
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
-_NOT_AGENT_OBJECT = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
-_NEGATION = re.compile(
+_NOT_AGENT_OBJECT = lazy(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
+_NEGATION = lazy(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
 )
-_LEAD_OK = re.compile(
+_LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are to|'ll|then))?)\s*$",
     re.I,
 )
-_LEAD_TO = re.compile(r"\bto\s*$", re.I)
-_LEAD_TO_BAD = re.compile(
+_LEAD_TO = lazy(r"\bto\s*$", re.I)
+_LEAD_TO_BAD = lazy(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
     re.I,
 )
-_STEP_LABEL = re.compile(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
-_SENTENCE_END = re.compile(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
-_PROMPT_WORD = re.compile(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
-_PROMPT_HEADER = Gated(re.compile(
+_STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
+_SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
+_PROMPT_WORD = lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
+_PROMPT_HEADER = Gated(lazy(
     r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
     r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
     r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
     r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
     re.I,
 ), "prompt")
-_PROMPT_BELOW = re.compile(
+_PROMPT_BELOW = lazy(
     r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
-_CODE_CALL = Gated(re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task")
-_CODE_PROMPT_KEY = re.compile(r"\bprompt\s*[:=]", re.I)
-_WEAK = re.compile(
+_CODE_CALL = Gated(lazy(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task")
+_CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
+_WEAK = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
     r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
     r"|\((?:Agent|Task)\s+tool\)"
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
     re.I,
 )
-_SELF_NEGATION = re.compile(
+_SELF_NEGATION = lazy(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
     re.I,
 )
-_LONG_QUOTE = re.compile(r"[\"“]([^\"”]{60,})[\"”]", re.S)
-STANDARD_REF = re.compile(r"CONTEXT_MANAGEMENT\.md")
+_LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
+STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = Gated(re.compile(
+STATE_FILE = Gated(lazy(
     r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
     r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
     re.I,
@@ -143,8 +143,7 @@ def _hinted(lower: str, extra: tuple[str, ...] = ()) -> bool:
     return any(w in lower for w in _HINT_WORDS) or any(w in lower for w in extra)
 
 
-@dataclass(frozen=True)
-class Sentence:
+class Sentence(NamedTuple):
     block: Block
     offset: int  # in block.text
     text: str  # markdown emphasis blanked out, same length as the source
@@ -248,26 +247,28 @@ def _spawn_hits(text: str) -> list[int]:
 # --- the analysis -------------------------------------------------------------------
 
 
-@dataclass
 class Prompt:
     """Text handed to a sub-agent: a fenced/quoted block, an inline quote, or a forked body."""
 
-    blocks: list[Block]
-    line: int  # where to report (in the linted file)
-    source: str = ""  # sibling name when it lives in a referenced file
+    def __init__(self, blocks: list[Block], line: int, source: str = "") -> None:
+        self.blocks = blocks
+        self.line = line  # where to report (in the linted file)
+        self.source = source  # sibling name when it lives in a referenced file
 
     @property
     def text(self) -> str:
         return "\n".join(b.text for b in self.blocks)
 
 
-@dataclass
 class Analysis:
-    doc: Document
-    spawn_lines: list[int] = field(default_factory=list)
-    weak_lines: list[int] = field(default_factory=list)
-    self_negated: bool = False
-    forked: bool = False
+    """The facts about one document that the protocol rules share."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.spawn_lines: list[int] = []
+        self.weak_lines: list[int] = []
+        self.self_negated = False
+        self.forked = False
 
     @property
     def orchestrator(self) -> bool:
@@ -398,7 +399,7 @@ class Analysis:
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
     text = _LONG_QUOTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block.text)
-    return replace(block, lines=text.split("\n"))
+    return block.copy(lines=text.split("\n"))
 
 
 def analyse(doc: Document) -> Analysis:

@@ -9,9 +9,8 @@ in the same folder. Command-line options override it.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from spawnkit.errors import SpawnkitError
 from spawnkit.lint.rules import PROFILES
@@ -24,8 +23,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 KEYS = {"select", "ignore", "profile", "exclude"}
 
 
-@dataclass(frozen=True)
-class LintConfig:
+class LintConfig(NamedTuple):
     select: list[str] | None = None
     ignore: list[str] | None = None
     profile: str | None = None

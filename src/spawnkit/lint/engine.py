@@ -16,15 +16,16 @@ Suppression comments:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Rule
+from spawnkit.lint.patterns import lazy
 
-_SUPPRESS = re.compile(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
-_YAML_SUPPRESS = re.compile(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
-_CODE = re.compile(r"\b[A-Z]{2}\d{0,3}\b")
+_SUPPRESS = lazy(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
+_YAML_SUPPRESS = lazy(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
+_CODE = lazy(r"\b[A-Z]{2}\d{0,3}\b")
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,11 @@ class Diagnostic:
     fix: str
 
 
-@dataclass(frozen=True)
-class FileResult:
+class FileResult(NamedTuple):
     path: str
     kind: str  # skill | command | agent
     orchestrator: bool
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic]
 
 
 def selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:

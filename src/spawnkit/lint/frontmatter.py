@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class YamlError(Exception):
@@ -35,8 +34,7 @@ class Unsupported(YamlError):
     """Valid YAML, maybe, but outside the subset this reader judges."""
 
 
-@dataclass(frozen=True)
-class Frontmatter:
+class Frontmatter(NamedTuple):
     """The frontmatter block of a Markdown file."""
 
     data: Any  # the parsed value (a dict for any sensible file)

@@ -8,7 +8,6 @@ keeps its text line for line so a match maps back to a file line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
@@ -20,22 +19,33 @@ _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
 
 
-@dataclass
 class Block:
     """One structural piece of the body; ``lines[k]`` is file line ``start + k``."""
 
-    kind: str  # heading | paragraph | item | code | quote | table | tag (<name> … </name> on own lines)
-    start: int
-    lines: list[str]
-    section: tuple[str, ...] = ()  # enclosing headings, outermost first
-    level: int = 0  # heading level, or list item indentation
-    info: str = ""  # code fence info string ("" for indented code), or the tag name
-    ordered: bool = False  # numbered list item
-    parent: int | None = None  # index of the list item a nested block belongs to
-    list_id: int | None = None  # items of one list share an id
-    source: str = ""  # "" for the linted file, else the referenced sibling's name
-    children: list[int] = field(default_factory=list)
-    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)  # per-block caches
+    def __init__(self, kind: str, start: int, lines: list[str], *, level: int = 0, info: str = "",
+                 ordered: bool = False, parent: int | None = None, list_id: int | None = None) -> None:
+        self.kind = kind  # heading | paragraph | item | code | quote | table | tag (<name> … </name>)
+        self.start = start
+        self.lines = lines
+        self.section: tuple[str, ...] = ()  # enclosing headings, outermost first
+        self.level = level  # heading level, or list item indentation
+        self.info = info  # code fence info string ("" for indented code), or the tag name
+        self.ordered = ordered  # numbered list item
+        self.parent = parent  # index of the list item a nested block belongs to
+        self.list_id = list_id  # items of one list share an id
+        self.source = ""  # "" for the linted file, else the referenced sibling's name
+        self.children: list[int] = []
+        self.memo: dict[str, object] = {}  # per-block caches (sentences, spawn hits)
+
+    def copy(self, lines: list[str]) -> Block:
+        """The same block with other text (for masking quoted passages)."""
+        other = Block(self.kind, self.start, lines, level=self.level, info=self.info, ordered=self.ordered,
+                      parent=self.parent, list_id=self.list_id)
+        other.section, other.source = self.section, self.source
+        return other
+
+    def __repr__(self) -> str:
+        return f"Block({self.kind!r}, {self.start}, {self.text[:30]!r})"
 
     @property
     def text(self) -> str:

@@ -3,29 +3,28 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import Sentence, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.patterns import lazy
 
-_TOKENS = re.compile(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b", re.I)
-_OTHER_UNIT = re.compile(r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I)
-_REPLY = re.compile(
+_TOKENS = lazy(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b", re.I)
+_OTHER_UNIT = lazy(r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I)
+_REPLY = lazy(
     r"\b(?:repl(?:y|ies|ying)|respon(?:d|se|ses)|return(?:s|ed|ing)?|answer|summary|message|output|capped)\b", re.I
 )
-_QUALIFIER = re.compile(
+_QUALIFIER = lazy(
     r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to|limit(?:ed)?|budget|cap(?:ped)?"
     r"|within|keep|below)\b|[≤<]",
     re.I,
 )
-_VAGUE = re.compile(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
+_VAGUE = lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
 
 
-@dataclass(frozen=True)
-class Cap:
+class Cap(NamedTuple):
     tokens: int
     line: int
     block: Block

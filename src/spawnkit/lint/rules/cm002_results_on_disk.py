@@ -8,9 +8,10 @@ from typing import Iterator
 from spawnkit.lint.analysis import sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.patterns import lazy
 
 _PATH = r"[`'\"]?(?:[\w.{}$~<>*@-]*/|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
-_DISK = re.compile(
+_DISK = lazy(
     r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist|list|go|goes"
     r"|land|lands)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+" + _PATH
     + r"|\bwrite\s+" + _PATH

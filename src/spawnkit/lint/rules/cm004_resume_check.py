@@ -8,8 +8,9 @@ from typing import Iterator
 from spawnkit import protocol
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+from spawnkit.lint.patterns import lazy
 
-_RESUME = re.compile(
+_RESUME = lazy(
     r"\bresum(?:e|es|ing)\b|\bpick(?:s|ing)?\s+up\b|\bcontinue\s+(?:from|with)\b|\bleft\s+off\b"
     r"|\bskip\s+(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b",
     re.I,

@@ -8,21 +8,22 @@ from typing import Iterator
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.patterns import lazy
 
-_PARALLEL = re.compile(
+_PARALLEL = lazy(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
     r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
     r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
     r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
     re.I,
 )
-_UNBOUNDED = re.compile(
+_UNBOUNDED = lazy(
     r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
     r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
     re.I,
 )
 _AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
-_CAP = re.compile(
+_CAP = lazy(
     r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
     r"|cap(?:ped)?\s+at)\s+" + NUM + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
     r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
@@ -32,7 +33,7 @@ _CAP = re.compile(
     r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*" + NUM + r"\b|\bconcurrency\s*[:=]\s*" + NUM + r"\b",
     re.I,
 )
-_SEQUENTIAL = re.compile(
+_SEQUENTIAL = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
     r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
     r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"

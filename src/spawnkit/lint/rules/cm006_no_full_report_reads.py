@@ -7,12 +7,13 @@ from typing import Iterator
 
 from spawnkit.lint.analysis import AGENT, NEGATION, STATE_FILE, imperative
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.patterns import lazy
 
-_READ = re.compile(r"\b(read|open|load|cat|ingest|view|parse|go\s+through|look\s+(?:at|through))\b", re.I)
-_REPORT = re.compile(r"[\w.{}$<>*-]*-reports?/|\breports?\b|\bfindings\s+files?\b|\boutput\s+files?\b", re.I)
-_PARTIAL = re.compile(r"\b(?:first|last)\s+\d+\s+lines?\b|\bhead\b|\btail\b|\bonly\s+the\s+(?:summary|status|first)\b"
+_READ = lazy(r"\b(read|open|load|cat|ingest|view|parse|go\s+through|look\s+(?:at|through))\b", re.I)
+_REPORT = lazy(r"[\w.{}$<>*-]*-reports?/|\breports?\b|\bfindings\s+files?\b|\boutput\s+files?\b", re.I)
+_PARTIAL = lazy(r"\b(?:first|last)\s+\d+\s+lines?\b|\bhead\b|\btail\b|\bonly\s+the\s+(?:summary|status|first)\b"
                       r"|\bgrep\s+-c\b|\bwc\b", re.I)
-_SHELL_READ = re.compile(r"^\s*(?:cat|less|more|bat)\s+[^|>\n]*reports?/[^|>\n]*$", re.I | re.M)
+_SHELL_READ = lazy(r"^\s*(?:cat|less|more|bat)\s+[^|>\n]*reports?/[^|>\n]*$", re.I | re.M)
 
 
 class NoFullReportReads(Rule):

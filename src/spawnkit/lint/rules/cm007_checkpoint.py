@@ -9,26 +9,27 @@ from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+from spawnkit.lint.patterns import lazy
 
-_UPDATE = re.compile(
+_UPDATE = lazy(
     r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh"
     r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
     re.I,
 )
-_AT_END = re.compile(
+_AT_END = lazy(
     r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+(?:been|finished|returned|completed|run)\b"
     r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
     r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
     re.I,
 )
-_EVERY_N = re.compile(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
-_PER_STEP = re.compile(
+_EVERY_N = lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
+_PER_STEP = lazy(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
     r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
     re.I,
 )
-_STATE_SECTION = re.compile(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
+_STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
 
 class Checkpoint(Rule):

@@ -7,14 +7,15 @@ from typing import Iterator
 
 from spawnkit.lint.analysis import imperative
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.patterns import lazy
 
-_RELAY = re.compile(
+_RELAY = lazy(
     r"\b(show|print|paste|relay|echo|copy|display|forward|repeat|output|give|present)\b[^.\n]{0,80}?"
     r"(?:\b(?:complete|full|whole|entire|every|all)\b[^.\n]{0,30}?\b(?:response|reply|replies|output|report|findings"
     r"|details|results?|answer)\b|\bverbatim\b|\bword\s+for\s+word\b|\bin\s+full\b)",
     re.I,
 )
-_DETAIL = re.compile(
+_DETAIL = lazy(
     r"\b(add|write|give|explain|describe|summari[sz]e)\b[^.\n]{0,60}?(?:\bparagraph\b|\bin\s+detail\b|\bat\s+length\b)"
     r"[^.\n]{0,60}?\b(?:each|every)\b",
     re.I,
