@@ -32,7 +32,11 @@ CORPUS = ROOT / "tests" / "lint" / "corpus"
 
 
 def corpus_files() -> list[Path]:
-    return sorted(p for p in CORPUS.rglob("*.md") if p.name == "SKILL.md" or p.parent.name in ("commands", "agents"))
+    return sorted(
+        p
+        for p in CORPUS.rglob("*.md")
+        if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")
+    )
 
 
 def make_tree(dest: Path, count: int) -> list[Path]:
@@ -88,7 +92,9 @@ def process_ms(cmd: list[str], runs: int, cwd: Path) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
@@ -97,16 +103,22 @@ def main() -> int:
         lint_all(files[:50])  # warm the page cache and regex caches
         lint_s = statistics.median(timed(lint_all, files) for _ in range(5))
         yaml_s = statistics.median(timed(yaml_all, files) for _ in range(5))
-        print(f"files linted per second ({args.files} files, one process, median of 5): "
-              f"{args.files / lint_s:,.0f} files/s ({lint_s * 1000:.0f} ms)")
-        print(f"  baseline, read + PyYAML frontmatter only: {args.files / yaml_s:,.0f} files/s "
-              f"(lint costs {lint_s / yaml_s:.1f}x the baseline)")
+        print(
+            f"files linted per second ({args.files} files, one process, median of 5): "
+            f"{args.files / lint_s:,.0f} files/s ({lint_s * 1000:.0f} ms)"
+        )
+        print(
+            f"  baseline, read + PyYAML frontmatter only: {args.files / yaml_s:,.0f} files/s "
+            f"(lint costs {lint_s / yaml_s:.1f}x the baseline)"
+        )
         one = files[0]
         spawnkit = shutil.which("spawnkit") or "spawnkit"
         lint_ms = process_ms([spawnkit, "lint", str(one)], args.runs, Path(tmp))
         bare_ms = process_ms([sys.executable, "-c", "pass"], args.runs, Path(tmp))
         print(f"one 'spawnkit lint FILE' process (median of {args.runs}): {lint_ms:.0f} ms")
-        print(f"  baseline, bare 'python -c pass': {bare_ms:.0f} ms (ratio {lint_ms / bare_ms:.1f}x)")
+        print(
+            f"  baseline, bare 'python -c pass': {bare_ms:.0f} ms (ratio {lint_ms / bare_ms:.1f}x)"
+        )
     return 0
 
 

@@ -14,12 +14,14 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cached_property
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Lazy, lazy
+
 
 class Gated:
     """A regex tried only when the text holds one of its key words.
@@ -48,6 +50,7 @@ class Gated:
 
 # --- vocabulary -------------------------------------------------------------------
 
+
 class _AgentNoun(Gated):
     """sub-agent, agent, worker — but not a "user agent" string."""
 
@@ -58,7 +61,9 @@ class _AgentNoun(Gated):
         return None
 
 
-_AGENT_NOUN = _AgentNoun(lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker")
+_AGENT_NOUN = _AgentNoun(
+    lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
+)
 _TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
 _TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
 _SPAWN_VERB = lazy(
@@ -68,9 +73,13 @@ _SPAWN_VERB = lazy(
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
-_NOT_AGENT_OBJECT = lazy(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
+_NOT_AGENT_OBJECT = lazy(
+    r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
+    re.I,
+)
 _NEGATION = lazy(
-    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
+    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
+    re.I,
 )
 _LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
@@ -86,18 +95,24 @@ _LEAD_TO_BAD = lazy(
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
 _SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
 _PROMPT_WORD = lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
-_PROMPT_HEADER = Gated(lazy(
-    r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
-    r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
-    r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
-    r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
-    re.I,
-), "prompt")
+_PROMPT_HEADER = Gated(
+    lazy(
+        r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
+        r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
+        r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
+        r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
+        re.I,
+    ),
+    "prompt",
+)
 _PROMPT_BELOW = lazy(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
+    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
+    re.I,
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
-_CODE_CALL = Gated(lazy(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task")
+_CODE_CALL = Gated(
+    lazy(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
+)
 _CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
 _WEAK = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
@@ -115,13 +130,29 @@ _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = Gated(lazy(
-    r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
-    r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
-    re.I,
-), "state", "progress", "checkpoint")
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "single": 1}
+STATE_FILE = Gated(
+    lazy(
+        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
+        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
+        re.I,
+    ),
+    "state",
+    "progress",
+    "checkpoint",
+)
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "single": 1,
+}
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
 NEGATION = _NEGATION
 AGENT = _AGENT_NOUN
@@ -180,7 +211,9 @@ def _split(block: Block) -> list[Sentence]:
         return out
     start = 0
     for m in _SENTENCE_END.finditer(flat):
-        end = m.start() + (1 if flat[m.start()] in ".!?;:" else 0)  # the stop belongs to the sentence
+        end = m.start() + (
+            1 if flat[m.start()] in ".!?;:" else 0
+        )  # the stop belongs to the sentence
         if flat[start:end].strip():
             out.append(Sentence(block, start, flat[start:end]))
         start = m.end()
@@ -203,7 +236,11 @@ def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
     clause = re.split(r"[,;—–]", prefix)[-1]
-    if _NEGATION.search(clause) or _NEGATION.search(prefix.split(":")[-1]) and not prefix.rstrip().endswith(","):
+    if (
+        _NEGATION.search(clause)
+        or _NEGATION.search(prefix.split(":")[-1])
+        and not prefix.rstrip().endswith(",")
+    ):
         return False
     if sentence.rstrip().endswith("?"):
         return False
@@ -235,9 +272,13 @@ def _spawn_hits(text: str) -> list[int]:
             if not _NOT_AGENT_OBJECT.match(obj):
                 hits.append(m.start())
         elif verb in _TOOL_VERBS:
-            if _TOOL.search(obj[:40]) or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I):
+            if _TOOL.search(obj[:40]) or re.match(
+                r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
+            ):
                 hits.append(m.start())
-        elif _AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
+        elif _AGENT_NOUN.search(obj[:70]) and not re.match(
+            r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
+        ):
             hits.append(m.start())
         elif _TOOL.search(obj[:70]):
             hits.append(m.start())
@@ -272,7 +313,11 @@ class Analysis:
 
     @property
     def orchestrator(self) -> bool:
-        return self.forked or bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
+        return (
+            self.forked
+            or bool(self.spawn_lines)
+            or (bool(self.weak_lines) and not self.self_negated)
+        )
 
     @property
     def first_line(self) -> int:
@@ -303,7 +348,9 @@ class Analysis:
         found: list[Prompt] = []
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
-                if block.kind == "tag" and _PROMPT_WORD.search(block.info.replace("-", " ").replace("_", " ")):
+                if block.kind == "tag" and _PROMPT_WORD.search(
+                    block.info.replace("-", " ").replace("_", " ")
+                ):
                     found.append(Prompt([block], self.report_line(block), source))
                 elif block.kind in ("code", "quote", "tag") and self._is_prompt_block(blocks, idx):
                     found.append(Prompt([block], self.report_line(block), source))
@@ -347,8 +394,10 @@ class Analysis:
                 return bool(_PROMPT_WORD.search(text))
             if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
                 return True
-            if n == 0 and tail.endswith(":") and (
-                _PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro))
+            if (
+                n == 0
+                and tail.endswith(":")
+                and (_PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro)))
             ):
                 return True
         return False
@@ -376,8 +425,12 @@ class Analysis:
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
-        return [b for _, blocks in self.groups for b in blocks
-                if b.kind == "code" and id(b) not in self.prompt_block_ids]
+        return [
+            b
+            for _, blocks in self.groups
+            for b in blocks
+            if b.kind == "code" and id(b) not in self.prompt_block_ids
+        ]
 
     @cached_property
     def global_units(self) -> list[Block]:
@@ -385,7 +438,10 @@ class Analysis:
         out = []
         for _, blocks in self.groups:
             for block in blocks:
-                if block.kind in ("code", "quote", "tag", "heading") or id(block) in self.prompt_block_ids:
+                if (
+                    block.kind in ("code", "quote", "tag", "heading")
+                    or id(block) in self.prompt_block_ids
+                ):
                     continue
                 if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
@@ -408,9 +464,12 @@ def analyse(doc: Document) -> Analysis:
     body = "\n".join(doc.body_lines).lower()
     if not _hinted(body, ("prompt",)) and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
-    for source, blocks in [("", doc.blocks)] + [(s.name, s.blocks) for s in doc.siblings]:
+    for _, blocks in result.groups:
         for block in blocks:
-            line_for = (lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln)
+
+            def line_for(line: int, block: Block = block) -> int:
+                return doc.sibling_line(block.source) if block.source else line
+
             if block.kind == "code":
                 if _CODE_CALL.search(block.text):
                     result.weak_lines.append(line_for(block.start))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
-from pathlib import PurePath, Path
+from pathlib import Path, PurePath
 from typing import Any, NamedTuple
 
 from spawnkit.lint import frontmatter, markdown
@@ -96,8 +95,12 @@ class Document:
                 target = match.group(1) or match.group(2)
                 if not target or "://" in target or target.startswith(("~", "/", "$")):
                     continue
-                if not target.endswith(".md") or target in seen or len(found) >= _MAX_SIBLINGS \
-                        or any(c in target for c in "{}<>*$"):
+                if (
+                    not target.endswith(".md")
+                    or target in seen
+                    or len(found) >= _MAX_SIBLINGS
+                    or any(c in target for c in "{}<>*$")
+                ):
                     continue  # placeholders name files sub-agents will write, not siblings
                 seen.add(target)
                 candidate = (base / target).resolve()
@@ -117,8 +120,13 @@ class Document:
                         start = fence[1] + 1
                 except frontmatter.YamlError:
                     pass
-                found.append(Sibling(target, block.line_of(match.start()),
-                                     markdown.parse(lines[start:], start + 1, source=target)))
+                found.append(
+                    Sibling(
+                        target,
+                        block.line_of(match.start()),
+                        markdown.parse(lines[start:], start + 1, source=target),
+                    )
+                )
         return found
 
     @cached_property

@@ -8,7 +8,7 @@ time on every start, even for files that never reach most rules.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 
 class Lazy:

@@ -8,8 +8,9 @@ example and a good one (both complete files the tests lint).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
-from typing import Any, ClassVar, Iterator, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import Analysis, analyse

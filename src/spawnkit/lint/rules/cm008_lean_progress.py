@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
-from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.patterns import lazy
+from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _RELAY = lazy(
     r"\b(show|print|paste|relay|echo|copy|display|forward|repeat|output|give|present)\b[^.\n]{0,80}?"
@@ -22,7 +22,19 @@ _DETAIL = lazy(
 )
 
 
-_HINT = ("complete", "full", "whole", "entire", "every", "all", "verbatim", "word for", "detail", "paragraph", "length")
+_HINT = (
+    "complete",
+    "full",
+    "whole",
+    "entire",
+    "every",
+    "all",
+    "verbatim",
+    "word for",
+    "detail",
+    "paragraph",
+    "length",
+)
 
 
 class LeanProgress(Rule):
@@ -72,7 +84,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
 After each sub-agent, print one line: `[n/total] {package}: counts — report path`.
 """
-    fix = "Print one line per step, e.g. \"[3/8] step: key metric — report path\"; the user opens the report for details."
+    fix = 'Print one line per step, e.g. "[3/8] step: key metric — report path"; the user opens the report for details.'
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -82,6 +94,8 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text)
                 if m and imperative(s.text, m.start()):
-                    yield Finding(a.report_line(s.block, s.line),
-                                  "progress to the user repeats sub-agent output at length; keep it to one line per step")
+                    yield Finding(
+                        a.report_line(s.block, s.line),
+                        "progress to the user repeats sub-agent output at length; keep it to one line per step",
+                    )
                     break
