@@ -12,7 +12,8 @@ from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
 _RESUME = lazy(
     r"\bresum(?:e|es|ing)\b|\bpick(?:s|ing)?\s+up\b|\bcontinue\s+(?:from|with)\b|\bleft\s+off\b"
-    r"|\bskip\s+(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b",
+    r"|\bskip\b[^.;]{0,50}\b(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b"
+    r"|\balready\s+(?:done|completed|finished|marked)\b",
     re.I,
 )
 
