@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Lazy, lazy
+from spawnkit.lint.patterns import Lazy, lazy, words
 
 
 class Gated:
@@ -33,13 +33,12 @@ class Gated:
 
     __slots__ = ("pattern", "words")
 
-    def __init__(self, pattern: Lazy, *words: str) -> None:
+    def __init__(self, pattern: Lazy, *keys: str) -> None:
         self.pattern = pattern
-        self.words = words
+        self.words = words(*keys)
 
     def hit(self, text: str) -> bool:
-        lower = text.lower()
-        return any(w in lower for w in self.words)
+        return self.words.search(text.lower()) is not None
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.pattern.search(text) if self.hit(text) else None
@@ -167,11 +166,12 @@ def number(word: str) -> int:
 
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
-_HINT_WORDS = ("agent", "worker", "task", "spawn", "dispatch")
+_HINT = words("agent", "worker", "task", "spawn", "dispatch")
+_HINT_OR_PROMPT = words("agent", "worker", "task", "spawn", "dispatch", "prompt")
 
 
-def _hinted(lower: str, extra: tuple[str, ...] = ()) -> bool:
-    return any(w in lower for w in _HINT_WORDS) or any(w in lower for w in extra)
+def _hinted(lower: str, with_prompt: bool = False) -> bool:
+    return (_HINT_OR_PROMPT if with_prompt else _HINT).search(lower) is not None
 
 
 class Sentence(NamedTuple):
@@ -462,7 +462,7 @@ def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
     body = "\n".join(doc.body_lines).lower()
-    if not _hinted(body, ("prompt",)) and not doc.siblings:
+    if not _hinted(body, with_prompt=True) and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
     for _, blocks in result.groups:
         for block in blocks:
@@ -480,7 +480,7 @@ def analyse(doc: Document) -> Analysis:
                 result.spawn_lines.append(line_for(block.start))
                 continue
             for s in sentences(block):
-                if not _hinted(s.text.lower(), ("prompt",)):
+                if not _hinted(s.text.lower(), with_prompt=True):
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))

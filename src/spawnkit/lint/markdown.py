@@ -69,7 +69,10 @@ class Block:
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        text = self.memo.get("text")
+        if text is None:
+            text = self.memo["text"] = "\n".join(self.lines)
+        return text  # type: ignore[return-value]
 
     @property
     def end(self) -> int:

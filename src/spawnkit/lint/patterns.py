@@ -26,20 +26,25 @@ class Lazy:
         return self._compiled
 
     def search(self, text: str, *args: int) -> re.Match[str] | None:
-        return self.compiled.search(text, *args)
+        return (self._compiled or self.compiled).search(text, *args)
 
     def match(self, text: str, *args: int) -> re.Match[str] | None:
-        return self.compiled.match(text, *args)
+        return (self._compiled or self.compiled).match(text, *args)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
+        return (self._compiled or self.compiled).finditer(text)
 
     def findall(self, text: str) -> list[str]:
-        return self.compiled.findall(text)
+        return (self._compiled or self.compiled).findall(text)
 
     def sub(self, repl, text: str) -> str:  # type: ignore[no-untyped-def]
-        return self.compiled.sub(repl, text)
+        return (self._compiled or self.compiled).sub(repl, text)
 
 
 def lazy(source: str, flags: int = 0) -> Lazy:
     return Lazy(source, flags)
+
+
+def words(*items: str) -> Lazy:
+    """A pattern finding any of ``items`` in lowered text (a fast pre-check before costly patterns)."""
+    return Lazy("|".join(re.escape(item) for item in items))

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import lazy, words
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PARALLEL = lazy(
@@ -56,45 +56,19 @@ _SEQUENTIAL = lazy(
 
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
-_HINT = (
-    "parallel",
-    "concurren",
-    "simultan",
-    "same time",
-    "at once",
-    "single",
-    "fan",
-    "per ",
-    "for e",
-    "a time",
-    "after",
-    "sequen",
-    "turn",
-    "one by",
-    "never",
-    "second",
-    "wait",
-    "batch",
-    "max",
-    "pairs",
-    "as many",
-    "unlimited",
-    "limit",
-    "cap",
-)
-
-
-_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_HINT = words("parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e",
+              "a time", "after", "sequen", "turn", "one by", "never", "second", "wait", "batch", "max", "pairs",
+              "as many", "unlimited", "limit", "cap")
+_NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
 
 
 def _hinted(text: str) -> bool:
-    lower = text.lower()
-    return any(w in lower for w in _HINT)
+    return _HINT.search(text.lower()) is not None
 
 
 def _cap_values(text: str) -> list[int]:
     values: list[int] = []
-    if not any(c.isdigit() for c in text) and not any(w in text.lower() for w in _NUMBER_WORDS):
+    if not _NUMBERS.search(text.lower()):
         return values
     for m in _CAP.finditer(text):
         word = next(g for g in m.groups() if g)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import lazy, words
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _RELAY = lazy(
@@ -22,19 +22,8 @@ _DETAIL = lazy(
 )
 
 
-_HINT = (
-    "complete",
-    "full",
-    "whole",
-    "entire",
-    "every",
-    "all",
-    "verbatim",
-    "word for",
-    "detail",
-    "paragraph",
-    "length",
-)
+_HINT = words("complete", "full", "whole", "entire", "every", "all", "verbatim", "word for", "detail",
+              "paragraph", "length")
 
 
 class LeanProgress(Rule):
@@ -89,7 +78,7 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if not any(w in s.text.lower() for w in _HINT):
+            if not _HINT.search(s.text.lower()):
                 continue
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text)
