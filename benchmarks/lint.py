@@ -86,7 +86,9 @@ def timed(fn, *args) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def process_ms(commands: dict[str, list[str]], runs: int, cwd: Path) -> dict[str, tuple[float, float]]:
+def process_ms(
+    commands: dict[str, list[str]], runs: int, cwd: Path
+) -> dict[str, tuple[float, float]]:
     """Median wall time of each command, run in rotation so load changes hit all alike.
 
     Run as installed code runs: with bytecode caches (a warm-up run writes them if the
@@ -104,8 +106,12 @@ def process_ms(commands: dict[str, list[str]], runs: int, cwd: Path) -> dict[str
             subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
             wall[name].append((time.perf_counter() - start) * 1000)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu[name].append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
-    return {name: (statistics.median(wall[name]), statistics.median(cpu[name])) for name in commands}
+            cpu[name].append(
+                (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+            )
+    return {
+        name: (statistics.median(wall[name]), statistics.median(cpu[name])) for name in commands
+    }
 
 
 def main() -> int:
@@ -123,10 +129,14 @@ def main() -> int:
         lint_s, lint_cpu = (statistics.median(x) for x in zip(*lint_runs, strict=True))
         yaml_s, yaml_cpu = (statistics.median(x) for x in zip(*yaml_runs, strict=True))
         n = args.files
-        print(f"lint {n} files in one process (median of 5): {n / lint_s:,.0f} files/s wall, "
-              f"{n / lint_cpu:,.0f} files/s of CPU time")
-        print(f"  baseline, read + PyYAML frontmatter only: {n / yaml_s:,.0f} files/s wall, "
-              f"{n / yaml_cpu:,.0f} files/s of CPU time (lint costs {lint_cpu / yaml_cpu:.1f}x)")
+        print(
+            f"lint {n} files in one process (median of 5): {n / lint_s:,.0f} files/s wall, "
+            f"{n / lint_cpu:,.0f} files/s of CPU time"
+        )
+        print(
+            f"  baseline, read + PyYAML frontmatter only: {n / yaml_s:,.0f} files/s wall, "
+            f"{n / yaml_cpu:,.0f} files/s of CPU time (lint costs {lint_cpu / yaml_cpu:.1f}x)"
+        )
         # the heaviest kind of file: an orchestrator that every protocol rule reads
         one = next(f for f in files if f.parent.name == "dep-audit")
         spawnkit = shutil.which("spawnkit") or "spawnkit"
@@ -140,11 +150,16 @@ def main() -> int:
             Path(tmp),
         )
         (lint_w, lint_c), (bare_w, bare_c), (click_w, click_c) = ms["lint"], ms["bare"], ms["click"]
-        print(f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
-              f"{lint_c:.0f} ms CPU")
+        print(
+            f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
+            f"{lint_c:.0f} ms CPU"
+        )
         print(f"  baseline, bare 'python -c pass': {bare_w:.0f} ms wall, {bare_c:.0f} ms CPU")
-        print(f"  baseline, 'python -c \"import click\"': {click_w:.0f} ms wall, {click_c:.0f} ms CPU "
-              f"(spawnkit's own share: {lint_c - click_c:.0f} ms CPU)")
+        print(
+            f"  baseline, 'python -c \"import click\"': {click_w:.0f} ms wall, {click_c:.0f} ms "
+            f"CPU "
+            f"(spawnkit's own share: {lint_c - click_c:.0f} ms CPU)"
+        )
         print(f"  load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 

@@ -79,7 +79,8 @@ def test_sibling_file_rules_count(tmp_path):
         # Protocol
         - State: `.demo-audit-reports/state-<ts>.json`, updated after every package.
         - Resume from an unfinished state file at start.
-        - Sub-agents run one at a time, write findings to `.demo-audit-reports/`, reply in at most 300 tokens.
+        - Sub-agents run one at a time, write findings to `.demo-audit-reports/`,
+          reply in at most 300 tokens.
         """)
     )
     text = (

@@ -104,7 +104,9 @@ class Document:
                 if not candidate.startswith(base + os.sep):
                     continue  # only files inside the skill's own folder
                 try:
-                    if os.path.getsize(candidate) > _MAX_SIBLING_BYTES or not os.path.isfile(candidate):
+                    if os.path.getsize(candidate) > _MAX_SIBLING_BYTES or not os.path.isfile(
+                        candidate
+                    ):
                         continue
                     with open(candidate, encoding="utf-8", errors="replace") as fh:
                         text = fh.read()

@@ -532,7 +532,8 @@ class _Parser:
             if nxt.strip(" ") and _indent(nxt) <= indent:
                 raise Unsupported(
                     self.lineno(j),
-                    "a quoted value that continues at or left of its key's indentation is not supported",
+                    "a quoted value that continues at or left of its key's indentation is not "
+                    "supported",
                 )
             raw = raw + "\n" + nxt
             end = self.quoted_end(raw, 0)
@@ -606,7 +607,8 @@ class _Parser:
             else:
                 raise YamlError(
                     self.lineno(i),
-                    f"unknown escape '\\{e}' in a double-quoted value; write '\\\\' for a backslash",
+                    f"unknown escape '\\{e}' in a double-quoted value; write '\\\\' for a "
+                    f"backslash",
                 )
         return "".join(out)
 

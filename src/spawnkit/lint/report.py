@@ -41,7 +41,8 @@ def as_text(results: list[FileResult]) -> str:
     files = len(results)
     if diags:
         lines.append(
-            f"Found {len(diags)} problem{'s' * (len(diags) != 1)} ({errors} error{'s' * (errors != 1)}, "
+            f"Found {len(diags)} problem{'s' * (len(diags) != 1)} "
+            f"({errors} error{'s' * (errors != 1)}, "
             f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
             f"file{'s' * (files != 1)} ({orchestrators} orchestrating sub-agents)."
         )
@@ -148,8 +149,9 @@ def as_github(results: list[FileResult]) -> str:
     out = []
     for d in _all(results):
         level = "error" if d.severity == "error" else "warning"
+        message = _escape_data(f"{d.message} ({d.name}). Fix: {d.fix}")
         out.append(
             f"::{level} file={_escape_property(d.path)},line={d.line},col={d.col},"
-            f"title={_escape_property(d.code)}::{_escape_data(f'{d.message} ({d.name}). Fix: {d.fix}')}"
+            f"title={_escape_property(d.code)}::{message}"
         )
     return "\n".join(out)
