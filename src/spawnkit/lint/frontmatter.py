@@ -210,15 +210,6 @@ def _blank(line: str) -> bool:
     return not stripped or stripped.startswith("#")
 
 
-def _strip_comment(text: str) -> str:
-    """Drop a trailing `` #`` comment from the remainder of a line after a value."""
-    stripped = text.strip(" ")
-    if stripped.startswith("#"):
-        return ""
-    pos = stripped.find(" #")
-    return stripped[:pos].rstrip(" ") if pos >= 0 else stripped
-
-
 class _Parser:
     def __init__(self, lines: list[str], first_line: int) -> None:
         self.lines = list(lines)

@@ -10,7 +10,6 @@ from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
 from spawnkit.lint.rules import ALL
 
-FORMATS = ("text", "json", "sarif", "github")
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
