@@ -67,7 +67,6 @@ def test_json_contract(tmp_path):
     by_path = {f["path"]: f for f in data["files"]}
     assert by_path["skills/notes/SKILL.md"] == {
         "path": "skills/notes/SKILL.md",
-        "kind": "skill",
         "orchestrator": False,
         "diagnostics": [],
     }

@@ -61,7 +61,6 @@ def as_json(results: list[FileResult]) -> str:
             "files": [
                 {
                     "path": r.path,
-                    "kind": r.kind,
                     "orchestrator": r.orchestrator,
                     "diagnostics": [
                         {
