@@ -104,10 +104,9 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
         problems = sm.hook_problems(ctx.settings_text, str(path))
     except sm.SettingsError as exc:
         return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
-    if problems:
-        return CheckResult(name, BROKEN,
-                           f"{path}: {problems[0]} — Claude Code ignores every hook in this file",
-                           "correct or remove that entry")
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", "correct or remove that entry")
     table = regs.registrations()
     present = {(h.event, h.matcher) for h in ctx.managed}
     missing = [f"{r.event}{' ' + r.matcher if r.matcher else ''}" for r in table
@@ -122,6 +121,9 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
                            f"{len(table)} registered in {path}, but they run another spawnkit"
                            f" installation than this one ({sys.executable})",
                            f"{ctx.install_hint} (points them at this installation)")
+    if problems:
+        return CheckResult(name, WARN, f"{len(table)} of {len(table)} in {path}, but {problems[0]}",
+                           "correct or remove that entry")
     return CheckResult(name, OK, f"{len(table)} of {len(table)} in {path}")
 
 
