@@ -24,6 +24,8 @@ from spawnkit import manifest as mf
 from spawnkit import registrations as regs
 from spawnkit import settings_merge as sm
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.hook.config import DEFAULT_MODE
+from spawnkit.hook.config import MODES as HOOK_MODES
 from spawnkit.install import (CONFIG_NAME, MODES, SKILL, STANDARD, Target, decode, read_bytes,
                               resolve_target)
 
@@ -90,9 +92,12 @@ def check_mode(ctx: Context) -> CheckResult:
     except (ValueError, OSError) as exc:
         return CheckResult("mode", BROKEN, f"{path} is unreadable: {exc}",
                            f"delete {path}, then {ctx.install_hint}")
-    mode = data.get("mode") if isinstance(data, dict) else None
+    mode = data.get("mode", DEFAULT_MODE) if isinstance(data, dict) else None
+    if mode not in HOOK_MODES:
+        return CheckResult("mode", BROKEN, f"{path} has mode {mode!r}; the hooks ignore it",
+                           f"{ctx.install_hint} --mode warn (or enforce)")
     if mode not in MODES:
-        return CheckResult("mode", BROKEN, f"{path} has mode {mode!r}",
+        return CheckResult("mode", WARN, f"{mode} ({path.name}): the hooks check nothing",
                            f"{ctx.install_hint} --mode warn (or enforce)")
     return CheckResult("mode", OK, f"{mode} ({path.name})")
 

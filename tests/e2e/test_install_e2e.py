@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from spawnkit import settings_merge as sm
 from .fake_api import agent
 
 SPAWNKIT_ONLY = ("SubagentStart", "PostToolBatch")  # events only spawnkit registers here
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _user_settings(claude) -> dict:
@@ -27,11 +29,11 @@ def _user_settings(claude) -> dict:
     }
 
 
-def _delegate(claude, fake_api, tag: str):
+def _delegate(claude, fake_api, tag: str, **run_args):
     call = agent(f"{tag}-SUB: count the files", background=False)
     fake_api.conversation(f"{tag}-MAIN", call, "main done")
-    fake_api.conversation(f"{tag}-SUB", "There are 3 files.")
-    return claude.run(f"{tag}-MAIN: delegate")
+    sub = fake_api.conversation(f"{tag}-SUB", "There are 3 files.")
+    return claude.run(f"{tag}-MAIN: delegate", **run_args), sub
 
 
 def _started(run, event: str) -> int:
@@ -41,11 +43,11 @@ def _started(run, event: str) -> int:
 
 def test_installed_hooks_fire_beside_the_users_own(claude, fake_api):
     claude.write_settings(_user_settings(claude))
-    claude.spawnkit("install", "--yes")
+    claude.spawnkit("install", "--yes", "--mode", "enforce")
     settings = json.loads(claude.settings_path.read_text())
     assert len(sm.managed_hooks(claude.settings_path.read_text())) == len(regs.registrations())
 
-    run = _delegate(claude, fake_api, "E2E-INSTALL")
+    run, sub = _delegate(claude, fake_api, "E2E-INSTALL")
 
     # the user's hooks still fire, on the same event and matcher spawnkit also uses
     assert len(claude.recorded("user", "PreToolUse")) == 1
@@ -56,7 +58,22 @@ def test_installed_hooks_fire_beside_the_users_own(claude, fake_api):
     for event in SPAWNKIT_ONLY:
         assert _started(run, event) >= 1, event
     assert all(r["exit_code"] == 0 for r in run.hook_responses())
+    # and they did their job: in enforce mode (read from the installed spawnkit.json) the
+    # sub-agent's prompt got the standard's return contract appended
+    assert "RETURN CONTRACT" in sub.requests[0].last_user_text
     assert settings["model"] == "sonnet"
+
+
+def test_the_plugin_gives_the_same_hooks_without_pip(claude, fake_api):
+    run, sub = _delegate(claude, fake_api, "E2E-PLUGIN", plugin_dirs=(REPO,),
+                         env={"SPAWNKIT_MODE": "enforce"})
+    expected: dict[str, int] = {}
+    for reg in regs.registrations():
+        if reg.matcher in (None, "Agent|Task"):
+            expected[reg.event] = expected.get(reg.event, 0) + 1
+    for event, count in expected.items():
+        assert _started(run, event) == count, event
+    assert "RETURN CONTRACT" in sub.requests[0].last_user_text
 
 
 def test_after_uninstall_only_the_users_hooks_fire(claude, fake_api):
@@ -67,7 +84,7 @@ def test_after_uninstall_only_the_users_hooks_fire(claude, fake_api):
     claude.spawnkit("uninstall", "--yes")
     assert claude.settings_path.read_bytes() == before
 
-    run = _delegate(claude, fake_api, "E2E-UNINSTALL")
+    run, _sub = _delegate(claude, fake_api, "E2E-UNINSTALL")
     assert len(claude.recorded("user", "PreToolUse")) == 1
     assert _started(run, "PreToolUse") == 1
     for event in SPAWNKIT_ONLY:

@@ -129,3 +129,10 @@ def test_checks_are_plain_functions_that_can_be_extended(cfg: Path):
     results = doctor.run_checks(resolve_target("user", cfg), [doctor.check_version, check_extra])
     assert [r.name for r in results] == ["version", "extra"]
     assert results[1].detail == f"looked at {cfg}"
+
+
+def test_mode_off_is_a_warning(cfg: Path):
+    assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
+    (cfg / "spawnkit.json").write_text('{"version": 1, "mode": "off"}')
+    code, checks = _doctor(cfg)
+    assert code == 0 and checks["mode"]["status"] == "warn"

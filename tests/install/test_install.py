@@ -57,12 +57,14 @@ def test_hook_command_is_absolute_quoted_guarded_and_marked(tmp_path: Path):
 
 def test_a_missing_hook_script_fails_open_instead_of_blocking(tmp_path: Path, monkeypatch):
     """Python exits 2 on a missing script, which Claude Code reads as "block the tool call"."""
-    command = regs.installed_command()
-    if "test -f" not in command:
-        pytest.skip("needs the hooks branch's script-based command")
-    script = command.split("test -f ", 1)[1].split(" && ", 1)[0]
-    broken = command.replace(script, str(tmp_path / "gone" / "__main__.py"))
-    proc = subprocess.run(["bash", "-c", broken], input="{}", capture_output=True, timeout=30)
+    monkeypatch.setattr(regs, "script_path", lambda: str(tmp_path / "gone" / "__main__.py"))
+    monkeypatch.setattr(regs, "hook_command",
+                        lambda python=None: f"{sys.executable} -I -S {tmp_path}/gone/__main__.py")
+    broken = regs.installed_command()
+    unguarded = broken.split(" && ", 1)[1]
+    assert subprocess.run(["bash", "-c", unguarded], input=b"{}", capture_output=True,
+                          timeout=30).returncode == 2  # what the guard is for
+    proc = subprocess.run(["bash", "-c", broken], input=b"{}", capture_output=True, timeout=30)
     assert proc.returncode not in (0, 2)
 
 
