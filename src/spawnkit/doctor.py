@@ -183,12 +183,33 @@ def check_skills_lint(ctx: Context) -> CheckResult:
                        f"spawnkit lint {ctx.target.config_dir / 'skills'}")
 
 
+def check_plugin_overlap(ctx: Context) -> CheckResult:
+    """The spawnkit plugin and installed hooks together would run every hook twice."""
+    name = "plugin overlap"
+    sources = [ctx.target.settings_path, resolve_target("user").settings_path]
+    enabled = []
+    for path in dict.fromkeys(sources):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(plugins, dict):
+            enabled += [key for key, on in plugins.items() if key.startswith("spawnkit@") and on]
+    if enabled and ctx.managed:
+        return CheckResult(name, WARN, f"plugin {enabled[0]} is enabled and the hooks are also"
+                           " installed in settings: each hook runs twice",
+                           f"claude plugin disable {enabled[0]}, or spawnkit uninstall")
+    return CheckResult(name, OK, f"plugin {enabled[0]} only" if enabled else "none")
+
+
 CHECKS: list[Check] = [
     check_version,
     check_config_dir,
     check_mode,
     check_hooks_registered,
     check_hooks_run,
+    check_plugin_overlap,
     check_standard,
     check_spawnkit_skill,
     check_skills_lint,

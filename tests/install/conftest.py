@@ -64,3 +64,12 @@ def cfg(tmp_path: Path) -> Path:
     folder = tmp_path / "claude"
     folder.mkdir()
     return folder
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory, monkeypatch) -> Path:
+    """No test reads or writes the real ~/.claude."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return home

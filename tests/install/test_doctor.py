@@ -136,3 +136,12 @@ def test_mode_off_is_a_warning(cfg: Path):
     (cfg / "spawnkit.json").write_text('{"version": 1, "mode": "off"}')
     code, checks = _doctor(cfg)
     assert code == 0 and checks["mode"]["status"] == "warn"
+
+
+def test_the_plugin_enabled_beside_installed_hooks_is_a_warning(cfg: Path):
+    (cfg / "settings.json").write_text('{"enabledPlugins": {"spawnkit@spawnkit": true}}\n')
+    assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
+    code, checks = _doctor(cfg)
+    assert code == 0
+    assert checks["plugin overlap"]["status"] == "warn"
+    assert "claude plugin disable spawnkit@spawnkit" in checks["plugin overlap"]["fix"]
