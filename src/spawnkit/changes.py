@@ -57,13 +57,18 @@ class Plan:
             name = display(change.path, root)
             old = _lines(change.before)
             new = _lines(change.after)
-            out.extend(difflib.unified_diff(
-                old, new,
-                fromfile="/dev/null" if change.before is None else f"a/{name}",
-                tofile="/dev/null" if change.after is None else f"b/{name}",
-            ))
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-                       for line in out)
+            out.extend(
+                difflib.unified_diff(
+                    old,
+                    new,
+                    fromfile="/dev/null" if change.before is None else f"a/{name}",
+                    tofile="/dev/null" if change.after is None else f"b/{name}",
+                )
+            )
+        return "".join(
+            line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+            for line in out
+        )
 
 
 def check_writable(plan: Plan) -> None:

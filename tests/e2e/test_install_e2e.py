@@ -1,4 +1,4 @@
-"""The real Claude Code CLI loads what `spawnkit install` writes, and the user's hooks keep firing."""
+"""The real Claude Code CLI loads what `spawnkit install` writes; the user's hooks keep firing."""
 
 from __future__ import annotations
 
@@ -23,8 +23,12 @@ def _user_settings(claude) -> dict:
         "model": "sonnet",
         "permissions": {"allow": ["Bash(ls:*)"]},
         "hooks": {
-            "PreToolUse": [{"matcher": "Agent|Task",
-                            "hooks": [{"type": "command", "command": record, "timeout": 10}]}],
+            "PreToolUse": [
+                {
+                    "matcher": "Agent|Task",
+                    "hooks": [{"type": "command", "command": record, "timeout": 10}],
+                }
+            ],
             "SubagentStop": [{"hooks": [{"type": "command", "command": record, "timeout": 10}]}],
         },
     }
@@ -38,8 +42,11 @@ def _delegate(claude, fake_api, tag: str, **run_args):
 
 
 def _started(run, event: str) -> int:
-    return sum(1 for ev in run.events
-               if ev.get("subtype") == "hook_started" and ev.get("hook_event") == event)
+    return sum(
+        1
+        for ev in run.events
+        if ev.get("subtype") == "hook_started" and ev.get("hook_event") == event
+    )
 
 
 def test_installed_hooks_fire_beside_the_users_own(claude, fake_api):
@@ -66,8 +73,9 @@ def test_installed_hooks_fire_beside_the_users_own(claude, fake_api):
 
 
 def test_the_plugin_gives_the_same_hooks_without_pip(claude, fake_api):
-    run, sub = _delegate(claude, fake_api, "E2E-PLUGIN", plugin_dirs=(REPO,),
-                         env={"SPAWNKIT_MODE": "enforce"})
+    run, sub = _delegate(
+        claude, fake_api, "E2E-PLUGIN", plugin_dirs=(REPO,), env={"SPAWNKIT_MODE": "enforce"}
+    )
     expected: dict[str, int] = {}
     for reg in regs.registrations():
         if reg.matcher in (None, "Agent|Task"):
@@ -95,8 +103,10 @@ def test_after_uninstall_only_the_users_hooks_fire(claude, fake_api):
 BAD_ENTRIES = {
     "PreToolUse, hook without command": ("PreToolUse", {"type": "command"}),
     "PreToolUse, unknown key": ("PreToolUse", {"type": "command", "command": "true", "note": "x"}),
-    "PermissionRequest, zero timeout": ("PermissionRequest",
-                                        {"type": "command", "command": "true", "timeout": 0}),
+    "PermissionRequest, zero timeout": (
+        "PermissionRequest",
+        {"type": "command", "command": "true", "timeout": 0},
+    ),
     "Stop, hook without command": ("Stop", {"type": "command"}),
     "SubagentStop, unknown hook type": ("SubagentStop", {"type": "shell", "command": "true"}),
 }
@@ -118,8 +128,15 @@ def test_hook_problems_agree_with_what_the_client_drops(claude, fake_api, name):
 
 def test_the_marketplace_entry_installs_the_plugin(claude, fake_api):
     for args in (["marketplace", "add", str(REPO)], ["install", "spawnkit@spawnkit"]):
-        proc = subprocess.run([claude.binary, "plugin", *args], env=claude.env, cwd=claude.project,
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [claude.binary, "plugin", *args],
+            env=claude.env,
+            cwd=claude.project,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
     settings = json.loads(claude.settings_path.read_text())
     assert settings["enabledPlugins"] == {"spawnkit@spawnkit": True}

@@ -24,7 +24,10 @@ def run_cli(*args: str, input: str | None = None):
 
 
 def snapshot(root: Path) -> dict[str, bytes | str]:
-    """Every file (bytes), link (target) and folder under ``root``: compare two to prove nothing moved."""
+    """Every file (bytes), link (target) and folder under ``root``.
+
+    Two snapshots compare equal only when nothing was written, created or removed.
+    """
     found: dict[str, bytes | str] = {}
     if not root.exists():
         return found

@@ -27,8 +27,10 @@ WRONG_SHAPE = {
     "a string": (b'"hello"\n', "must hold a JSON object"),
     "hooks is a list": (b'{"hooks": []}\n', '"hooks" must be an object'),
     "hooks is null": (b'{"hooks": null}\n', '"hooks" must be an object'),
-    "event is an object": (b'{"hooks": {"PreToolUse": {"matcher": "Bash"}}}\n',
-                           "hooks.PreToolUse must be a list"),
+    "event is an object": (
+        b'{"hooks": {"PreToolUse": {"matcher": "Bash"}}}\n',
+        "hooks.PreToolUse must be a list",
+    ),
     "hooks twice": (b'{"hooks": {}, "model": "x", "hooks": {}}\n', "more than once"),
     "not utf-8": (b'{"model": "caf\xe9"}\n', "not UTF-8"),
 }
