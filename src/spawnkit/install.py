@@ -150,6 +150,12 @@ def _settings_change(
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
     for problem in problems:
         plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
+    if target.scope == "project" and result.text != text:
+        plan.notes.append(
+            f"{path.name} is usually committed: its hook command names this machine's Python"
+            " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
+            " --scope local)"
+        )
     return Change(
         path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
     )
