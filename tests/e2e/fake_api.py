@@ -150,6 +150,16 @@ class Request:
         return ""
 
     @property
+    def new_text(self) -> str:
+        """What is new to the model in this request: every message after the last assistant one.
+
+        Tool results, hook ``additionalContext`` (sent as system messages) and notifications.
+        """
+        msgs = self.messages
+        last = max((i for i, m in enumerate(msgs) if m.get("role") == "assistant"), default=-1)
+        return "\n".join(_content_text(m.get("content")) for m in msgs[last + 1 :])
+
+    @property
     def assistant_turns(self) -> int:
         """How many assistant messages the history holds: the index of the turn to answer."""
         return sum(1 for m in self.messages if m.get("role") == "assistant")

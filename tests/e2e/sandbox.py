@@ -84,15 +84,19 @@ class ClaudeRun:
                     continue
         return entries
 
-    @property
-    def system_messages(self) -> list[str]:
-        """Hook ``systemMessage``s: what the user is shown (-p prints none; the transcript keeps them)."""
-        return [
-            str(e["attachment"].get("content", ""))
-            for e in self.transcript_entries()
-            if isinstance(e.get("attachment"), dict)
-            and e["attachment"].get("type") == "hook_system_message"
-        ]
+    def system_messages(self, event: str | None = None) -> list[str]:
+        """Hook ``systemMessage``s, i.e. what the user is shown, optionally from one hook event.
+
+        ``-p`` prints none of them; the session transcripts keep each as a
+        ``hook_system_message`` attachment, which is what the interactive client displays.
+        """
+        found = []
+        for entry in self.transcript_entries():
+            att = entry.get("attachment")
+            if isinstance(att, dict) and att.get("type") == "hook_system_message":
+                if event is None or att.get("hookEvent") == event:
+                    found.append(str(att.get("content", "")))
+        return found
 
 
 _RECORDER = textwrap.dedent(
