@@ -45,6 +45,73 @@ def cli() -> None:
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
 
+_SCOPE_HELP = ("user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
+               " local: ./.claude/settings.local.json (this machine only, not committed).")
+_SCOPES = ("user", "project", "local")
+
+
+def _scope_options(func):
+    func = click.option("--config-dir", type=click.Path(file_okay=False),
+                        help="Use this Claude Code folder instead of the scope's default.")(func)
+    return click.option("--scope", type=click.Choice(_SCOPES), default="user",
+                        show_default=True, help=_SCOPE_HELP)(func)
+
+
+@cli.command("install")
+@_scope_options
+@click.option("--mode", type=click.Choice(("warn", "enforce")),
+              help="warn: hooks advise; enforce: hooks block protocol violations."
+                   " Default: keep the configured mode, else warn.")
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
+@click.option("--yes", "-y", is_flag=True,
+              help="Apply without asking (the question is only asked on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+def install_command(scope: str, config_dir: str | None, mode: str | None, dry_run: bool,
+                    yes: bool, as_json: bool) -> None:
+    """Install the standard, hooks, spawnkit skill and mode into Claude Code.
+
+    Merges hook registrations into settings.json without touching anything of
+    yours: your keys, hooks and formatting stay as they are, the previous file
+    is backed up (last 5 kept), and running it again changes nothing.
+    """
+    from spawnkit.install import resolve_target
+    from spawnkit.setup_commands import run_install
+
+    sys.exit(run_install(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
+
+
+@cli.command("uninstall")
+@_scope_options
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
+@click.option("--yes", "-y", is_flag=True,
+              help="Apply without asking (the question is only asked on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+def uninstall_command(scope: str, config_dir: str | None, dry_run: bool, yes: bool,
+                      as_json: bool) -> None:
+    """Remove exactly what `spawnkit install` added.
+
+    Files you edited since the install are kept (and named); your own skills
+    and settings are never touched. settings.json is backed up first.
+    """
+    from spawnkit.install import resolve_target
+    from spawnkit.setup_commands import run_uninstall
+
+    sys.exit(run_uninstall(resolve_target(scope, config_dir), dry_run, yes, as_json))
+
+
+@cli.command("doctor")
+@_scope_options
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
+    """Check the installation: hooks registered and running, standard, mode, skills.
+
+    Exits 1 when anything is broken; each broken item names its fix.
+    """
+    from spawnkit.doctor import run_doctor
+    from spawnkit.install import resolve_target
+
+    sys.exit(run_doctor(resolve_target(scope, config_dir), as_json))
+
 
 # --- update, adopt (issue 7) -------------------------------------------------
 

@@ -41,3 +41,8 @@ def standard_doc_path() -> Path:
 
 def schemas_dir() -> Path:
     return standards_dir() / "schemas"
+
+
+def bundled_skills_dir() -> Path:
+    """Skills spawnkit ships (the ``spawnkit`` skill ``spawnkit install`` copies into Claude Code)."""
+    return data_root() / "skills"

@@ -1,0 +1,114 @@
+"""Which Claude Code hook events spawnkit listens to, and how its entries are recognised.
+
+One table (``hook_registrations`` in standards/protocol.json) feeds both the
+entries ``spawnkit install`` writes into settings.json and the plugin's
+``hooks/hooks.json``, so the two can never disagree.
+
+Claude Code's settings schema forbids unknown keys in a hook entry, so the
+marker lives in the command string as a trailing shell comment: the shell
+ignores it, spawnkit finds its own entries by it and never by guessing.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spawnkit import protocol
+
+CURRENT_MARKER = "# spawnkit-managed:v1"
+# Markers earlier spawnkit versions wrote. When CURRENT_MARKER changes, append
+# the old one here so an upgrade recognises and replaces those entries in place.
+PAST_MARKERS: tuple[str, ...] = ()
+
+PLUGIN_HOOK_SCRIPT = "${CLAUDE_PLUGIN_ROOT}/src/spawnkit/hook/__main__.py"
+PLUGIN_COMMAND = f'python3 -I -S "{PLUGIN_HOOK_SCRIPT}"'
+
+
+@dataclass(frozen=True)
+class Registration:
+    event: str
+    matcher: str | None  # None: the event takes no matcher, fire on every occurrence
+    timeout: int  # seconds; Claude Code's default (600 s) would stall a session
+
+
+def registrations() -> list[Registration]:
+    return [
+        Registration(r["event"], r.get("matcher"), int(r["timeout"]))
+        for r in protocol.load()["hook_registrations"]
+    ]
+
+
+def markers() -> tuple[str, ...]:
+    return (CURRENT_MARKER, *PAST_MARKERS)
+
+
+def is_managed(command: object) -> bool:
+    """True when a hook command was written by some version of spawnkit."""
+    return isinstance(command, str) and command.rstrip().endswith(markers())
+
+
+def marked(command: str) -> str:
+    return f"{command} {CURRENT_MARKER}"
+
+
+def hook_entry(reg: Registration, command: str) -> dict[str, Any]:
+    return {"type": "command", "command": command, "timeout": reg.timeout}
+
+
+def matcher_group(reg: Registration, command: str) -> dict[str, Any]:
+    group: dict[str, Any] = {}
+    if reg.matcher is not None:
+        group["matcher"] = reg.matcher
+    group["hooks"] = [hook_entry(reg, command)]
+    return group
+
+
+def installed_command(python: str | None = None) -> str:
+    """The marked command settings.json runs: this interpreter, spawnkit's hook, the marker."""
+    return marked(_hook_command(python))
+
+
+def _hook_command(python: str | None) -> str:
+    try:
+        from spawnkit.hook.command import hook_command
+    except ImportError:  # until the hooks branch lands
+        return f"{shlex.quote(python or sys.executable)} -m spawnkit.hook.main"
+    return hook_command(python)
+
+
+def plugin_hooks_document() -> dict[str, Any]:
+    """The plugin's hooks/hooks.json: the same table, run straight from the plugin folder."""
+    events: dict[str, list[dict[str, Any]]] = {}
+    for reg in registrations():
+        events.setdefault(reg.event, []).append(matcher_group(reg, PLUGIN_COMMAND))
+    return {
+        "description": "spawnkit: keep sub-agent returns out of the orchestrator's context",
+        "hooks": events,
+    }
+
+
+def render_plugin_hooks() -> str:
+    return json.dumps(plugin_hooks_document(), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_plugin_hooks(path: Path) -> bool:
+    """Regenerate hooks.json; True when the file changed."""
+    from spawnkit.atomic import atomic_write
+
+    text = render_plugin_hooks()
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, text)
+    return True
+
+
+if __name__ == "__main__":
+    # Maintainers: `python -m spawnkit.registrations [hooks/hooks.json]` after editing the table.
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "hooks/hooks.json")
+    print(f"{target}: {'updated' if write_plugin_hooks(target) else 'up to date'}")
