@@ -3,28 +3,46 @@
 Standard library only: the hook path uses it. A wheel carries the data under
 ``spawnkit/_data``; a source checkout (editable install, or the plugin running
 straight from the repo) has it at the repository root.
+
+``pathlib`` is imported inside the functions that return a ``Path``: the hook path
+only needs ``protocol_file()`` (a plain string), and importing ``pathlib`` would
+cost it several milliseconds on every tool call.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
+import os
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
+_data_root: str | None = None
 
 
-@lru_cache(maxsize=1)
+def data_root_str() -> str:
+    """Directory holding ``copier.yml``, ``template/`` and ``standards/`` (cached)."""
+    global _data_root
+    if _data_root is None:
+        bundled = os.path.join(_PACKAGE_DIR, "_data")
+        checkout = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
+        for root in (bundled, checkout):
+            if os.path.isfile(os.path.join(root, "standards", "protocol.json")):
+                _data_root = root
+                break
+        else:
+            raise FileNotFoundError(
+                f"spawnkit data files not found under {bundled} or {checkout}; reinstall spawnkit"
+            )
+    return _data_root
+
+
 def data_root() -> Path:
     """Directory holding ``copier.yml``, ``template/`` and ``standards/``."""
-    bundled = _PACKAGE_DIR / "_data"
-    if (bundled / "standards" / "protocol.json").is_file():
-        return bundled
-    checkout = _PACKAGE_DIR.parent.parent
-    if (checkout / "standards" / "protocol.json").is_file():
-        return checkout
-    raise FileNotFoundError(
-        f"spawnkit data files not found under {bundled} or {checkout}; reinstall spawnkit"
-    )
+    from pathlib import Path
+
+    return Path(data_root_str())
 
 
 def standards_dir() -> Path:
@@ -33,6 +51,11 @@ def standards_dir() -> Path:
 
 def protocol_path() -> Path:
     return standards_dir() / "protocol.json"
+
+
+def protocol_file() -> str:
+    """``protocol_path()`` as a string, without importing pathlib (hook path)."""
+    return os.path.join(data_root_str(), "standards", "protocol.json")
 
 
 def standard_doc_path() -> Path:
