@@ -66,11 +66,10 @@ class Plan:
                        for line in out)
 
 
-def apply(plan: Plan) -> list[Path]:
-    """Write the plan; return the folders it created. Nothing is written if a check fails."""
-    pending = plan.pending
+def check_writable(plan: Plan) -> None:
+    """Refuse, before anything is written, when any target or backup cannot be written."""
     problems = []
-    for change in pending:
+    for change in plan.pending:
         reason = why_not_writable(change.path)
         if reason is None and change.backup_path is not None:
             reason = why_not_writable(change.backup_path)
@@ -78,9 +77,15 @@ def apply(plan: Plan) -> list[Path]:
             problems.append(reason)
     if problems:
         raise SpawnkitError(
-            f"cannot write: {'; '.join(dict.fromkeys(problems))}. Make it writable or choose"
-            " another place with --config-dir; nothing was changed"
+            f"cannot write: {'; '.join(dict.fromkeys(problems))}. Make it writable (chmod u+w)"
+            " or choose another place with --config-dir; nothing was changed"
         )
+
+
+def apply(plan: Plan) -> list[Path]:
+    """Write the plan; return the folders it created. Nothing is written if a check fails."""
+    check_writable(plan)
+    pending = plan.pending
     done: list[Change] = []
     made_dirs: list[Path] = []
     try:

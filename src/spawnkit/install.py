@@ -125,10 +125,10 @@ def _settings_change(target: Target, old: mf.Manifest, new: mf.Manifest, python:
     before = read_bytes(path)
     text = decode(before, path)
     try:
-        result = sm.install(text, regs.installed_command(python))
+        result = sm.install(text, regs.installed_command(python), name=str(path))
         problems = sm.hook_problems(result.text)
     except sm.SettingsError as exc:
-        raise SpawnkitError(f"{path}: {exc}") from None
+        raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)
     if record is None:
         blank = sm.MISSING if text is None else (text if not text.strip() else None)

@@ -69,16 +69,25 @@ def matcher_group(reg: Registration, command: str) -> dict[str, Any]:
 
 
 def installed_command(python: str | None = None) -> str:
-    """The marked command settings.json runs: this interpreter, spawnkit's hook, the marker."""
-    return marked(_hook_command(python))
+    """The marked command settings.json runs: this interpreter on this installation's hook.
+
+    ``test -f`` guards the script: if the package is removed without
+    ``spawnkit uninstall``, Python would exit 2 ("can't open file"), which Claude
+    Code reads as "block this tool call" and every Read would fail. The guard
+    turns that into exit 1, a non-blocking error.
+    """
+    command, script = _hook_command(python)
+    if script:
+        command = f"test -f {shlex.quote(script)} && {command}"
+    return marked(command)
 
 
-def _hook_command(python: str | None) -> str:
+def _hook_command(python: str | None) -> tuple[str, str | None]:
     try:
-        from spawnkit.hook.command import hook_command
+        from spawnkit.hook.command import hook_command, script_path
     except ImportError:  # until the hooks branch lands
-        return f"{shlex.quote(python or sys.executable)} -m spawnkit.hook.main"
-    return hook_command(python)
+        return f"{shlex.quote(python or sys.executable)} -m spawnkit.hook.main", None
+    return hook_command(python), script_path()
 
 
 def plugin_hooks_document() -> dict[str, Any]:

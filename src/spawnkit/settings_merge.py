@@ -71,29 +71,30 @@ def load(text: str | None, name: str = "settings.json") -> Node | None:
     if hooks.kind != "object":
         raise SettingsError(
             f"{name}: \"hooks\" must be an object mapping event names to lists, not {_kind(hooks)};"
-            " Claude Code ignores this file until it is fixed"
+            " Claude Code ignores this file until it is fixed; fix it, then run the command again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
     for member in hooks.members:
         if member.value.kind != "array":
             raise SettingsError(
                 f"{name}: hooks.{member.key} must be a list of matcher groups, not"
-                f" {_kind(member.value)}; Claude Code ignores this file until it is fixed"
+                f" {_kind(member.value)}; Claude Code ignores this file until it is fixed; fix it,"
+                " then run the command again"
             )
     return root
 
 
-def managed_hooks(text: str | None) -> list[ManagedHook]:
+def managed_hooks(text: str | None, name: str = "settings.json") -> list[ManagedHook]:
     """spawnkit's entries in a settings text, in file order."""
-    root = load(text)
+    root = load(text, name)
     return [ManagedHook(event, _matcher(group), hook.get("command").value,
                         _scalar(hook.get("timeout")))
             for event, group, _gi, hook, _hi in _scan(root)]
 
 
-def hook_problems(text: str | None) -> list[str]:
+def hook_problems(text: str | None, name: str = "settings.json") -> list[str]:
     """Hook entries Claude Code would reject; one bad entry disables the WHOLE file's hooks."""
-    root = load(text)
+    root = load(text, name)
     hooks = root.get("hooks") if root else None
     problems: list[str] = []
     for member in hooks.members if hooks else []:
@@ -140,14 +141,15 @@ def _hook_entry_problems(hook: Node, where: str) -> list[str]:
 
 
 def install(text: str | None, command: str,
-            table: Iterable[regs.Registration] | None = None) -> MergeResult:
+            table: Iterable[regs.Registration] | None = None,
+            name: str = "settings.json") -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
     ``command`` is the marked hook command. Running it again on its own output
     returns the same text.
     """
     table = list(regs.registrations() if table is None else table)
-    original = load(text)
+    original = load(text, name)
     created: list[str] = []
     if original is None:
         text = "{}" + ("\r\n" if text and "\r\n" in text else "\n")
@@ -165,14 +167,14 @@ def install(text: str | None, command: str,
 
 
 def uninstall(text: str | None, created_keys: Iterable[str] = (),
-              blank_original: str | None = None) -> str | None:
+              blank_original: str | None = None, name: str = "settings.json") -> str | None:
     """Remove every spawnkit entry, then the containers spawnkit itself created.
 
     ``blank_original`` is what the file held before the first install when that
     was nothing useful ("" for an empty file); when only ``{}`` is left it is
     restored. Returns None when the file should be deleted (it did not exist).
     """
-    if load(text) is None:
+    if load(text, name) is None:
         return text
     assert text is not None
     text = _until_stable(text, _next_removal)

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from spawnkit.changes import Plan, apply, display
+from spawnkit.changes import Plan, apply, check_writable, display
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
 from spawnkit.install import CONFIG_NAME, Target, plan_install
 from spawnkit.uninstall import plan_uninstall
@@ -36,6 +36,8 @@ def run_uninstall(target: Target, dry_run: bool, yes: bool, as_json: bool) -> in
 def _run(verb: str, target: Target, plan: Plan, dry_run: bool, yes: bool, as_json: bool,
          done: str, idle: str) -> int:
     pending = plan.pending
+    if not dry_run:
+        check_writable(plan)  # refuse before printing a plan that cannot happen
     if as_json:
         if pending and not dry_run:
             apply(plan)

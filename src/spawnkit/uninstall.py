@@ -24,9 +24,9 @@ def plan_uninstall(target: Target) -> Plan:
     try:
         after = sm.uninstall(decode(before, path),
                              record.created_keys if record else (),
-                             record.blank_original if record else None)
+                             record.blank_original if record else None, name=str(path))
     except sm.SettingsError as exc:
-        raise SpawnkitError(f"{path}: {exc}") from None
+        raise SpawnkitError(str(exc)) from None
     plan.changes.append(Change(path, before, None if after is None else after.encode("utf-8"),
                                "hook registrations", backup_stamp=timestamp()))
     if old is None:
