@@ -24,6 +24,8 @@ from spawnkit import manifest as mf
 from spawnkit import registrations as regs
 from spawnkit import settings_merge as sm
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.hook.config import DEFAULT_MODE
+from spawnkit.hook.config import MODES as HOOK_MODES
 from spawnkit.install import (CONFIG_NAME, MODES, SKILL, STANDARD, Target, decode, read_bytes,
                               resolve_target)
 
@@ -90,9 +92,12 @@ def check_mode(ctx: Context) -> CheckResult:
     except (ValueError, OSError) as exc:
         return CheckResult("mode", BROKEN, f"{path} is unreadable: {exc}",
                            f"delete {path}, then {ctx.install_hint}")
-    mode = data.get("mode") if isinstance(data, dict) else None
+    mode = data.get("mode", DEFAULT_MODE) if isinstance(data, dict) else None
+    if mode not in HOOK_MODES:
+        return CheckResult("mode", BROKEN, f"{path} has mode {mode!r}; the hooks ignore it",
+                           f"{ctx.install_hint} --mode warn (or enforce)")
     if mode not in MODES:
-        return CheckResult("mode", BROKEN, f"{path} has mode {mode!r}",
+        return CheckResult("mode", WARN, f"{mode} ({path.name}): the hooks check nothing",
                            f"{ctx.install_hint} --mode warn (or enforce)")
     return CheckResult("mode", OK, f"{mode} ({path.name})")
 
@@ -104,10 +109,9 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
         problems = sm.hook_problems(ctx.settings_text, str(path))
     except sm.SettingsError as exc:
         return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
-    if problems:
-        return CheckResult(name, BROKEN,
-                           f"{path}: {problems[0]} — Claude Code ignores every hook in this file",
-                           "correct or remove that entry")
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", "correct or remove that entry")
     table = regs.registrations()
     present = {(h.event, h.matcher) for h in ctx.managed}
     missing = [f"{r.event}{' ' + r.matcher if r.matcher else ''}" for r in table
@@ -122,6 +126,9 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
                            f"{len(table)} registered in {path}, but they run another spawnkit"
                            f" installation than this one ({sys.executable})",
                            f"{ctx.install_hint} (points them at this installation)")
+    if problems:
+        return CheckResult(name, WARN, f"{len(table)} of {len(table)} in {path}, but {problems[0]}",
+                           "correct or remove that entry")
     return CheckResult(name, OK, f"{len(table)} of {len(table)} in {path}")
 
 

@@ -136,10 +136,7 @@ def _settings_change(target: Target, old: mf.Manifest, new: mf.Manifest, python:
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
     for problem in problems:
-        plan.notes.append(
-            f"warning: {path.name} {problem}. Claude Code ignores EVERY hook in a file with such"
-            " an entry (spawnkit's too); fix that entry"
-        )
+        plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
     return Change(path, before, result.text.encode("utf-8"), "hook registrations",
                   backup_stamp=stamp)
 

@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit import protocol
+from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
 
 CURRENT_MARKER = "# spawnkit-managed:v1"
 # Markers earlier spawnkit versions wrote. When CURRENT_MARKER changes, append
 # the old one here so an upgrade recognises and replaces those entries in place.
 PAST_MARKERS: tuple[str, ...] = ()
 
-PLUGIN_HOOK_SCRIPT = "${CLAUDE_PLUGIN_ROOT}/src/spawnkit/hook/__main__.py"
-PLUGIN_COMMAND = f'python3 -I -S "{PLUGIN_HOOK_SCRIPT}"'
 
 
 @dataclass(frozen=True)
@@ -76,18 +75,7 @@ def installed_command(python: str | None = None) -> str:
     Code reads as "block this tool call" and every Read would fail. The guard
     turns that into exit 1, a non-blocking error.
     """
-    command, script = _hook_command(python)
-    if script:
-        command = f"test -f {shlex.quote(script)} && {command}"
-    return marked(command)
-
-
-def _hook_command(python: str | None) -> tuple[str, str | None]:
-    try:
-        from spawnkit.hook.command import hook_command, script_path
-    except ImportError:  # until the hooks branch lands
-        return f"{shlex.quote(python or sys.executable)} -m spawnkit.hook.main", None
-    return hook_command(python), script_path()
+    return marked(f"test -f {shlex.quote(script_path())} && {hook_command(python)}")
 
 
 def plugin_hooks_document() -> dict[str, Any]:

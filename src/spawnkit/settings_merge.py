@@ -16,14 +16,6 @@ from typing import Any
 from spawnkit import registrations as regs
 from spawnkit.jsonspan import JSONSpanError, Node, parse
 
-_HOOK_KEYS = {
-    "command": {"command", "timeout", "async", "asyncRewake", "shell", "if", "statusMessage",
-                "args", "once"},
-    "prompt": {"prompt", "model", "timeout", "if", "statusMessage", "continueOnBlock", "once"},
-    "agent": {"prompt", "model", "timeout", "if", "statusMessage", "once"},
-    "http": {"url", "headers", "allowedEnvVars", "timeout", "if", "statusMessage", "once"},
-    "mcp_tool": {"server", "tool", "input", "timeout", "if", "statusMessage", "once"},
-}
 _HOOK_REQUIRED = {"command": ("command",), "prompt": ("prompt",), "agent": ("prompt",),
                   "http": ("url",), "mcp_tool": ("server", "tool")}
 
@@ -39,6 +31,21 @@ class SettingsError(ValueError):
 class MergeResult:
     text: str
     created_keys: tuple[str, ...]  # containers this merge added: "hooks", "hooks.<Event>"
+
+
+# Events whose malformed entries make Claude Code 2.1.330 ignore the whole settings file.
+STRICT_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+
+
+@dataclass(frozen=True)
+class HookProblem:
+    message: str  # "hooks.<Event>[i].hooks[j] needs …"
+    fatal: bool  # True: the client drops the whole file; False: it skips this entry
+
+    def __str__(self) -> str:
+        consequence = ("Claude Code ignores this whole settings file (every hook, env and"
+                       " permission in it)" if self.fatal else "Claude Code skips this entry")
+        return f"{self.message}: {consequence}"
 
 
 @dataclass(frozen=True)
@@ -92,29 +99,36 @@ def managed_hooks(text: str | None, name: str = "settings.json") -> list[Managed
             for event, group, _gi, hook, _hi in _scan(root)]
 
 
-def hook_problems(text: str | None, name: str = "settings.json") -> list[str]:
-    """Hook entries Claude Code would reject; one bad entry disables the WHOLE file's hooks."""
+def hook_problems(text: str | None, name: str = "settings.json") -> list[HookProblem]:
+    """Hook entries Claude Code cannot use, and whether they cost the whole file.
+
+    Observed with Claude Code 2.1.330 (tests/e2e/test_install_e2e.py keeps this
+    honest): a hook without its command, with a bad type or timeout, or a
+    non-string matcher makes the client drop the WHOLE settings file (every hook,
+    env, permission) when it sits under PreToolUse or PermissionRequest; under
+    other events only that entry is skipped. Unknown keys and unknown event
+    names are tolerated, so they are not reported.
+    """
     root = load(text, name)
     hooks = root.get("hooks") if root else None
-    problems: list[str] = []
+    problems: list[HookProblem] = []
     for member in hooks.members if hooks else []:
+        found: list[str] = []
         for gi, group in enumerate(member.value.items):
             where = f"hooks.{member.key}[{gi}]"
             if group.kind != "object":
-                problems.append(f"{where} is {_kind(group)}, not an object")
+                found.append(f"{where} is {_kind(group)}, not an object")
                 continue
-            extra = sorted({m.key for m in group.members} - {"matcher", "hooks"})
-            if extra:
-                problems.append(f"{where} has unknown key(s) {', '.join(extra)}")
             matcher = group.get("matcher")
             if matcher is not None and matcher.kind != "string":
-                problems.append(f"{where}.matcher must be a string")
+                found.append(f"{where}.matcher must be a string")
             inner = group.get("hooks")
             if inner is None or inner.kind != "array":
-                problems.append(f"{where}.hooks must be a list")
+                found.append(f"{where}.hooks must be a list")
                 continue
             for hi, hook in enumerate(inner.items):
-                problems.extend(_hook_entry_problems(hook, f"{where}.hooks[{hi}]"))
+                found.extend(_hook_entry_problems(hook, f"{where}.hooks[{hi}]"))
+        problems += [HookProblem(msg, member.key in STRICT_EVENTS) for msg in found]
     return problems
 
 
@@ -123,13 +137,10 @@ def _hook_entry_problems(hook: Node, where: str) -> list[str]:
         return [f"{where} is {_kind(hook)}, not an object"]
     data = hook.to_python()
     kind = data.get("type")
-    if kind not in _HOOK_KEYS:
-        return [f"{where}.type must be one of {', '.join(_HOOK_KEYS)}"]
+    if kind not in _HOOK_REQUIRED:
+        return [f"{where}.type must be one of {', '.join(_HOOK_REQUIRED)}"]
     problems = [f"{where} needs a non-empty \"{key}\"" for key in _HOOK_REQUIRED[kind]
                 if not (isinstance(data.get(key), str) and data[key])]
-    extra = sorted(set(data) - _HOOK_KEYS[kind] - {"type"})
-    if extra:
-        problems.append(f"{where} has unknown key(s) {', '.join(extra)}")
     timeout = data.get("timeout")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                 or timeout <= 0):
