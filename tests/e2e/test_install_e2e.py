@@ -22,8 +22,12 @@ def _user_settings(claude) -> dict:
         "model": "sonnet",
         "permissions": {"allow": ["Bash(ls:*)"]},
         "hooks": {
-            "PreToolUse": [{"matcher": "Agent|Task",
-                            "hooks": [{"type": "command", "command": record, "timeout": 10}]}],
+            "PreToolUse": [
+                {
+                    "matcher": "Agent|Task",
+                    "hooks": [{"type": "command", "command": record, "timeout": 10}],
+                }
+            ],
             "SubagentStop": [{"hooks": [{"type": "command", "command": record, "timeout": 10}]}],
         },
     }
@@ -37,8 +41,11 @@ def _delegate(claude, fake_api, tag: str, **run_args):
 
 
 def _started(run, event: str) -> int:
-    return sum(1 for ev in run.events
-               if ev.get("subtype") == "hook_started" and ev.get("hook_event") == event)
+    return sum(
+        1
+        for ev in run.events
+        if ev.get("subtype") == "hook_started" and ev.get("hook_event") == event
+    )
 
 
 def test_installed_hooks_fire_beside_the_users_own(claude, fake_api):
@@ -65,8 +72,9 @@ def test_installed_hooks_fire_beside_the_users_own(claude, fake_api):
 
 
 def test_the_plugin_gives_the_same_hooks_without_pip(claude, fake_api):
-    run, sub = _delegate(claude, fake_api, "E2E-PLUGIN", plugin_dirs=(REPO,),
-                         env={"SPAWNKIT_MODE": "enforce"})
+    run, sub = _delegate(
+        claude, fake_api, "E2E-PLUGIN", plugin_dirs=(REPO,), env={"SPAWNKIT_MODE": "enforce"}
+    )
     expected: dict[str, int] = {}
     for reg in regs.registrations():
         if reg.matcher in (None, "Agent|Task"):
@@ -94,8 +102,10 @@ def test_after_uninstall_only_the_users_hooks_fire(claude, fake_api):
 BAD_ENTRIES = {
     "PreToolUse, hook without command": ("PreToolUse", {"type": "command"}),
     "PreToolUse, unknown key": ("PreToolUse", {"type": "command", "command": "true", "note": "x"}),
-    "PermissionRequest, zero timeout": ("PermissionRequest",
-                                        {"type": "command", "command": "true", "timeout": 0}),
+    "PermissionRequest, zero timeout": (
+        "PermissionRequest",
+        {"type": "command", "command": "true", "timeout": 0},
+    ),
     "Stop, hook without command": ("Stop", {"type": "command"}),
     "SubagentStop, unknown hook type": ("SubagentStop", {"type": "shell", "command": "true"}),
 }
