@@ -91,6 +91,7 @@ def test_short_texts_never_look_cheaper_than_the_cheapest_sample_of_their_kind(n
         len(s["text"]) / s["tokens"] for s in SAMPLES if s["domain"].startswith(ref)
     )  # most characters per token seen in that kind of text
     assert tokens.estimate(text) >= len(text) / cheapest
+    assert tokens.estimate(text) >= 1.5 * len(text) / 4
 
 
 def test_samples_cut_at_line_ends_keep_close_to_their_sample_rate():

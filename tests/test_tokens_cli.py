@@ -1,6 +1,8 @@
 """``spawnkit tokens``: files, stdin, JSON, budgets, and --exact against a server on 127.0.0.1."""
 
 import json
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -248,3 +250,22 @@ def test_binary_file(tmp_path):
     data = json.loads(result.stdout)
     assert data["invalid_utf8_replaced"] is True
     assert data["tokens"] >= data["characters"] / 4
+
+
+def test_no_file_and_a_terminal_on_stdin_is_refused_instead_of_hanging(tmp_path):
+    controller, terminal = pty.openpty()
+    try:
+        result = subprocess.run(
+            [*_spawnkit(), "tokens"],
+            stdin=terminal,
+            capture_output=True,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert result.returncode == 2
+    assert result.stderr.startswith("spawnkit: error: no input: give a FILE, or pipe text in")

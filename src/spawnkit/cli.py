@@ -42,7 +42,7 @@ def cli() -> None:
 
 
 @cli.command("tokens")
-@click.argument("source", default="-", metavar="[FILE|-]")
+@click.argument("source", required=False, metavar="[FILE|-]")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the number.")
 @click.option(
     "--exact",
@@ -66,12 +66,17 @@ def cli() -> None:
 )
 @click.pass_context
 def tokens_command(
-    ctx: click.Context, source: str, as_json: bool, exact: bool, model: str, budget: int | None
+    ctx: click.Context,
+    source: str | None,
+    as_json: bool,
+    exact: bool,
+    model: str,
+    budget: int | None,
 ) -> None:
-    """Count the tokens of FILE, or of standard input when FILE is - or missing.
+    """Count the tokens of FILE, or of standard input when FILE is - or piped in.
 
-    Prints a conservative offline estimate (it errs high, never low by more than a few per
-    cent on the calibration data); --exact asks the API instead. Invalid UTF-8 bytes are
+    Prints a conservative offline estimate: it errs high (on the calibration texts it never
+    under-counts claude-opus-4-7); --exact asks the API instead. Invalid UTF-8 bytes are
     counted as U+FFFD. Exit 0, 1 when over --budget, 2 when the input cannot be read.
 
     \b
@@ -94,7 +99,6 @@ def tokens_command(
     if report.over_budget:
         click.echo(f"spawnkit: {token_report.budget_message(report)}", err=True)
         ctx.exit(EXIT_FINDINGS)
-
 
 
 # --- lint, rule (issue 4) ----------------------------------------------------

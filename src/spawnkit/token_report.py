@@ -54,10 +54,19 @@ class TokenReport:
         return data
 
 
-def read_text(source: str, stdin: BinaryIO | None = None) -> tuple[str, bool]:
-    """The text of ``source`` (a path, or ``-`` for stdin) and whether bytes were replaced."""
-    if source == "-":
-        data = (stdin or sys.stdin.buffer).read()
+def read_text(source: str | None, stdin: BinaryIO | None = None) -> tuple[str, bool]:
+    """The text of ``source`` and whether invalid bytes were replaced.
+
+    ``source`` is a path, ``-`` for standard input, or None for standard input unless it is a
+    terminal (where waiting for typed text would look like a hang).
+    """
+    if source is None or source == "-":
+        stream = stdin or sys.stdin.buffer
+        if source is None and stream.isatty():
+            raise SpawnkitError(
+                "no input: give a FILE, or pipe text in (use - to type it, ending with Ctrl-D)"
+            )
+        data = stream.read()
     else:
         path = Path(source)
         try:
@@ -77,7 +86,7 @@ def read_text(source: str, stdin: BinaryIO | None = None) -> tuple[str, bool]:
 
 
 def measure(
-    source: str,
+    source: str | None,
     *,
     exact: bool = False,
     model: str = tokens.CALIBRATED_MODEL,
@@ -91,7 +100,7 @@ def measure(
     ``env`` and ``timeout`` default to the process environment and the API client's 3 s.
     """
     text, replaced = read_text(source, stdin)
-    name = "<stdin>" if source == "-" else source
+    name = source if source not in (None, "-") else "<stdin>"
     estimated = tokens.estimate(text)
     report = TokenReport(
         source=name,
