@@ -70,8 +70,9 @@ def backup_path(path: str | os.PathLike[str], stamp: str) -> Path:
     return source.with_name(f"{source.name}{BACKUP_TAG}{stamp}{BACKUP_SUFFIX}")
 
 
-def backup(path: str | os.PathLike[str], stamp: str | None = None,
-           keep: int = BACKUPS_KEPT) -> Path | None:
+def backup(
+    path: str | os.PathLike[str], stamp: str | None = None, keep: int = BACKUPS_KEPT
+) -> Path | None:
     """Copy ``path`` aside (see ``backup_path``) and keep only the newest ``keep`` copies.
 
     Returns None when there is nothing to back up.

@@ -57,13 +57,18 @@ class Plan:
             name = display(change.path, root)
             old = _lines(change.before)
             new = _lines(change.after)
-            out.extend(difflib.unified_diff(
-                old, new,
-                fromfile="/dev/null" if change.before is None else f"a/{name}",
-                tofile="/dev/null" if change.after is None else f"b/{name}",
-            ))
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-                       for line in out)
+            out.extend(
+                difflib.unified_diff(
+                    old,
+                    new,
+                    fromfile="/dev/null" if change.before is None else f"a/{name}",
+                    tofile="/dev/null" if change.after is None else f"b/{name}",
+                )
+            )
+        return "".join(
+            line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+            for line in out
+        )
 
 
 def check_writable(plan: Plan) -> None:
@@ -82,9 +87,24 @@ def check_writable(plan: Plan) -> None:
         )
 
 
+def check_unchanged(plan: Plan) -> None:
+    """Refuse when a file changed since it was read (Claude Code or an editor wrote it meanwhile)."""
+    for change in plan.pending:
+        try:
+            now: bytes | None = change.path.read_bytes()
+        except FileNotFoundError:
+            now = None
+        if now != change.before:
+            raise SpawnkitError(
+                f"{change.path} changed while spawnkit was working; nothing was changed."
+                " Run the command again"
+            )
+
+
 def apply(plan: Plan) -> list[Path]:
     """Write the plan; return the folders it created. Nothing is written if a check fails."""
     check_writable(plan)
+    check_unchanged(plan)
     pending = plan.pending
     done: list[Change] = []
     made_dirs: list[Path] = []

@@ -26,8 +26,16 @@ from spawnkit import settings_merge as sm
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
-from spawnkit.install import (CONFIG_NAME, MODES, SKILL, STANDARD, Target, decode, read_bytes,
-                              resolve_target)
+from spawnkit.install import (
+    CONFIG_NAME,
+    MODES,
+    SKILL,
+    STANDARD,
+    Target,
+    decode,
+    read_bytes,
+    resolve_target,
+)
 
 OK, WARN, BROKEN = "ok", "warn", "broken"
 HOOK_TRIAL_TIMEOUT = 10.0  # seconds; a hook slower than this on an empty payload is broken
@@ -87,18 +95,34 @@ def check_mode(ctx: Context) -> CheckResult:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return CheckResult("mode", BROKEN, f"{path} is missing (hooks fall back to warn)",
-                           f"{ctx.install_hint} --mode warn")
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} is missing (hooks fall back to warn)",
+            f"{ctx.install_hint} --mode warn",
+        )
     except (ValueError, OSError) as exc:
-        return CheckResult("mode", BROKEN, f"{path} is unreadable: {exc}",
-                           f"delete {path}, then {ctx.install_hint}")
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} is unreadable: {exc}",
+            f"delete {path}, then {ctx.install_hint}",
+        )
     mode = data.get("mode", DEFAULT_MODE) if isinstance(data, dict) else None
     if mode not in HOOK_MODES:
-        return CheckResult("mode", BROKEN, f"{path} has mode {mode!r}; the hooks ignore it",
-                           f"{ctx.install_hint} --mode warn (or enforce)")
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} has mode {mode!r}; the hooks ignore it",
+            f"{ctx.install_hint} --mode warn (or enforce)",
+        )
     if mode not in MODES:
-        return CheckResult("mode", WARN, f"{mode} ({path.name}): the hooks check nothing",
-                           f"{ctx.install_hint} --mode warn (or enforce)")
+        return CheckResult(
+            "mode",
+            WARN,
+            f"{mode} ({path.name}): the hooks check nothing",
+            f"{ctx.install_hint} --mode warn (or enforce)",
+        )
     return CheckResult("mode", OK, f"{mode} ({path.name})")
 
 
@@ -114,21 +138,34 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
         return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", "correct or remove that entry")
     table = regs.registrations()
     present = {(h.event, h.matcher) for h in ctx.managed}
-    missing = [f"{r.event}{' ' + r.matcher if r.matcher else ''}" for r in table
-               if (r.event, r.matcher) not in present]
+    missing = [
+        f"{r.event}{' ' + r.matcher if r.matcher else ''}"
+        for r in table
+        if (r.event, r.matcher) not in present
+    ]
     if missing:
-        return CheckResult(name, BROKEN,
-                           f"{len(missing)} of {len(table)} missing in {path}: {', '.join(missing)}",
-                           ctx.install_hint)
+        return CheckResult(
+            name,
+            BROKEN,
+            f"{len(missing)} of {len(table)} missing in {path}: {', '.join(missing)}",
+            ctx.install_hint,
+        )
     expected = regs.installed_command()
     if any(h.command != expected for h in ctx.managed):
-        return CheckResult(name, WARN,
-                           f"{len(table)} registered in {path}, but they run another spawnkit"
-                           f" installation than this one ({sys.executable})",
-                           f"{ctx.install_hint} (points them at this installation)")
+        return CheckResult(
+            name,
+            WARN,
+            f"{len(table)} registered in {path}, but they run another spawnkit"
+            f" installation than this one ({sys.executable})",
+            f"{ctx.install_hint} (points them at this installation)",
+        )
     if problems:
-        return CheckResult(name, WARN, f"{len(table)} of {len(table)} in {path}, but {problems[0]}",
-                           "correct or remove that entry")
+        return CheckResult(
+            name,
+            WARN,
+            f"{len(table)} of {len(table)} in {path}, but {problems[0]}",
+            "correct or remove that entry",
+        )
     return CheckResult(name, OK, f"{len(table)} of {len(table)} in {path}")
 
 
@@ -145,8 +182,9 @@ def check_hooks_run(ctx: Context) -> CheckResult:
             return CheckResult(name, BROKEN, problem, ctx.install_hint)
         ok, detail = _trial_run(command)
         if not ok:
-            return CheckResult(name, BROKEN, detail,
-                               f"reinstall spawnkit in {sys.prefix}, then {ctx.install_hint}")
+            return CheckResult(
+                name, BROKEN, detail, f"reinstall spawnkit in {sys.prefix}, then {ctx.install_hint}"
+            )
         details.append(detail)
     return CheckResult(name, OK, "; ".join(details))
 
@@ -156,8 +194,12 @@ def check_standard(ctx: Context) -> CheckResult:
 
 
 def check_spawnkit_skill(ctx: Context) -> CheckResult:
-    return _bundled_file_check(ctx, "spawnkit skill", SKILL / "SKILL.md",
-                               resources.bundled_skills_dir() / SKILL.name / "SKILL.md")
+    return _bundled_file_check(
+        ctx,
+        "spawnkit skill",
+        SKILL / "SKILL.md",
+        resources.bundled_skills_dir() / SKILL.name / "SKILL.md",
+    )
 
 
 def check_skills_lint(ctx: Context) -> CheckResult:
@@ -175,12 +217,42 @@ def check_skills_lint(ctx: Context) -> CheckResult:
         warnings += sum(d.severity != "error" for d in diagnostics)
         if diagnostics:
             flagged.append(skill.parent.name)
-    summary = (f"{len(found)} found, {len(found) - len(flagged)} clean;"
-               f" {errors} error(s), {warnings} warning(s)")
+    summary = (
+        f"{len(found)} found, {len(found) - len(flagged)} clean;"
+        f" {errors} error(s), {warnings} warning(s)"
+    )
     if not flagged:
         return CheckResult(name, OK, summary)
-    return CheckResult(name, WARN, f"{summary} in {', '.join(flagged)}",
-                       f"spawnkit lint {ctx.target.config_dir / 'skills'}")
+    return CheckResult(
+        name,
+        WARN,
+        f"{summary} in {', '.join(flagged)}",
+        f"spawnkit lint {ctx.target.config_dir / 'skills'}",
+    )
+
+
+def check_plugin_overlap(ctx: Context) -> CheckResult:
+    """The spawnkit plugin and installed hooks together would run every hook twice."""
+    name = "plugin overlap"
+    sources = [ctx.target.settings_path, resolve_target("user").settings_path]
+    enabled = []
+    for path in dict.fromkeys(sources):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(plugins, dict):
+            enabled += [key for key, on in plugins.items() if key.startswith("spawnkit@") and on]
+    if enabled and ctx.managed:
+        return CheckResult(
+            name,
+            WARN,
+            f"plugin {enabled[0]} is enabled and the hooks are also"
+            " installed in settings: each hook runs twice",
+            f"claude plugin disable {enabled[0]}, or spawnkit uninstall",
+        )
+    return CheckResult(name, OK, f"plugin {enabled[0]} only" if enabled else "none")
 
 
 CHECKS: list[Check] = [
@@ -189,6 +261,7 @@ CHECKS: list[Check] = [
     check_mode,
     check_hooks_registered,
     check_hooks_run,
+    check_plugin_overlap,
     check_standard,
     check_spawnkit_skill,
     check_skills_lint,
@@ -202,8 +275,14 @@ def run_checks(target: Target, checks: list[Check] | None = None) -> list[CheckR
         try:
             results.append(check(ctx))
         except SpawnkitError as exc:
-            results.append(CheckResult(check.__name__.removeprefix("check_").replace("_", " "),
-                                       BROKEN, str(exc), "see the message"))
+            results.append(
+                CheckResult(
+                    check.__name__.removeprefix("check_").replace("_", " "),
+                    BROKEN,
+                    str(exc),
+                    "see the message",
+                )
+            )
     return results
 
 
@@ -220,10 +299,19 @@ def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> C
         return CheckResult(name, OK, f"current ({path})")
     record = ctx.manifest.files.get(rel.as_posix()) if ctx.manifest else None
     if record is not None and record.sha256 == mf.sha256(current):
-        return CheckResult(name, WARN, f"{path} is from spawnkit {ctx.manifest.version},"  # type: ignore[union-attr]
-                           " older than this one", ctx.install_hint)
-    return CheckResult(name, WARN, f"{path} differs from spawnkit's copy (edited by hand?)",
-                       f"{ctx.install_hint} (saves your copy as a .bak first)")
+        return CheckResult(
+            name,
+            WARN,
+            f"{path} is from spawnkit {ctx.manifest.version},"  # type: ignore[union-attr]
+            " older than this one",
+            ctx.install_hint,
+        )
+    return CheckResult(
+        name,
+        WARN,
+        f"{path} differs from spawnkit's copy (edited by hand?)",
+        f"{ctx.install_hint} (saves your copy as a .bak first)",
+    )
 
 
 def _missing_parts(command: str) -> str | None:
@@ -244,15 +332,25 @@ def _trial_run(command: str) -> tuple[bool, str]:
         env = {**os.environ, "CLAUDE_PROJECT_DIR": scratch}
         started = time.perf_counter()
         try:
-            proc = subprocess.run(command, shell=True, input="{}", capture_output=True, text=True,
-                                  cwd=scratch, env=env, timeout=HOOK_TRIAL_TIMEOUT)
+            proc = subprocess.run(
+                command,
+                shell=True,
+                input="{}",
+                check=False,
+                capture_output=True,
+                text=True,
+                cwd=scratch,
+                env=env,
+                timeout=HOOK_TRIAL_TIMEOUT,
+            )
         except subprocess.TimeoutExpired:
             return False, f"hook did not answer within {HOOK_TRIAL_TIMEOUT:.0f} s"
         elapsed = (time.perf_counter() - started) * 1000
     if proc.returncode != 0:
         err = (proc.stderr or proc.stdout).strip().splitlines()
-        return False, (f"hook exited {proc.returncode} on an empty payload"
-                       f"{': ' + err[-1] if err else ''}")
+        return False, (
+            f"hook exited {proc.returncode} on an empty payload{': ' + err[-1] if err else ''}"
+        )
     return True, f"answers an empty payload in {elapsed:.0f} ms"
 
 
@@ -273,9 +371,18 @@ def run_doctor(target: Target, as_json: bool) -> int:
     broken = sum(r.status == BROKEN for r in results)
     warned = sum(r.status == WARN for r in results)
     if as_json:
-        click.echo(json.dumps({"scope": target.scope, "config_dir": str(target.config_dir),
-                               "ok": broken == 0, "checks": [as_dict(r) for r in results]},
-                              indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {
+                    "scope": target.scope,
+                    "config_dir": str(target.config_dir),
+                    "ok": broken == 0,
+                    "checks": [as_dict(r) for r in results],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         click.echo(f"spawnkit doctor: {target.scope} scope, {target.config_dir}")
         width = max(len(r.name) for r in results)

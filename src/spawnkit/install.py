@@ -37,8 +37,9 @@ class Target:
     settings_path: Path
 
 
-def resolve_target(scope: str = "user", config_dir: str | Path | None = None,
-                   cwd: str | Path | None = None) -> Target:
+def resolve_target(
+    scope: str = "user", config_dir: str | Path | None = None, cwd: str | Path | None = None
+) -> Target:
     """user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude; --config-dir wins."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
@@ -63,12 +64,23 @@ def plan_install(target: Target, mode: str | None = None, python: str | None = N
     plan = Plan()
     plan.changes.append(_settings_change(target, old, new, python, stamp, plan))
     for rel, data, label in _bundled_files():
-        plan.changes.append(_file_change(target.config_dir, rel, data, label, old, new, stamp, plan))
+        plan.changes.append(
+            _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
+        )
     config = target.config_dir / CONFIG_NAME
     current = read_bytes(config)
-    plan.changes.append(_file_change(target.config_dir, Path(CONFIG_NAME),
-                                     config_bytes(current, mode, config), "spawnkit config",
-                                     old, new, stamp, plan))
+    plan.changes.append(
+        _file_change(
+            target.config_dir,
+            Path(CONFIG_NAME),
+            config_bytes(current, mode, config),
+            "spawnkit config",
+            old,
+            new,
+            stamp,
+            plan,
+        )
+    )
     manifest_path = mf.path_in(target.config_dir)
     record = Change(manifest_path, read_bytes(manifest_path), b"", "install record")
     plan.changes.append(record)
@@ -119,8 +131,9 @@ def decode(data: bytes | None, path: Path) -> str | None:
         ) from None
 
 
-def _settings_change(target: Target, old: mf.Manifest, new: mf.Manifest, python: str | None,
-                     stamp: str, plan: Plan) -> Change:
+def _settings_change(
+    target: Target, old: mf.Manifest, new: mf.Manifest, python: str | None, stamp: str, plan: Plan
+) -> Change:
     path = target.settings_path
     before = read_bytes(path)
     text = decode(before, path)
@@ -137,29 +150,48 @@ def _settings_change(target: Target, old: mf.Manifest, new: mf.Manifest, python:
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
     for problem in problems:
         plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
-    return Change(path, before, result.text.encode("utf-8"), "hook registrations",
-                  backup_stamp=stamp)
+    if target.scope == "project" and result.text != text:
+        plan.notes.append(
+            f"{path.name} is usually committed: its hook command names this machine's Python"
+            " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
+            " --scope local)"
+        )
+    return Change(
+        path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
+    )
 
 
-def _file_change(config_dir: Path, rel: Path, desired: bytes, label: str, old: mf.Manifest,
-                 new: mf.Manifest, stamp: str, plan: Plan) -> Change:
+def _file_change(
+    config_dir: Path,
+    rel: Path,
+    desired: bytes,
+    label: str,
+    old: mf.Manifest,
+    new: mf.Manifest,
+    stamp: str,
+    plan: Plan,
+) -> Change:
     path = config_dir / rel
     key = rel.as_posix()
     current = read_bytes(path)
     record = old.files.get(key)
     change = Change(path, current, desired, label)
     if current is None or current == desired:
-        new.files[key] = mf.FileRecord(mf.sha256(desired), record.replaced_backup if record else None)
+        new.files[key] = mf.FileRecord(
+            mf.sha256(desired), record.replaced_backup if record else None
+        )
     elif record is not None and mf.sha256(current) == record.sha256:
         new.files[key] = mf.FileRecord(mf.sha256(desired), record.replaced_backup)  # upgrade
     else:
         change.backup_stamp = stamp
         saved = change.backup_path
         assert saved is not None
-        plan.notes.append(f"{key} differed from spawnkit's copy; the old one is saved as"
-                          f" {saved.name}")
+        plan.notes.append(
+            f"{key} differed from spawnkit's copy; the old one is saved as {saved.name}"
+        )
         new.files[key] = mf.FileRecord(
-            mf.sha256(desired), record.replaced_backup if record else saved.name)
+            mf.sha256(desired), record.replaced_backup if record else saved.name
+        )
     return change
 
 

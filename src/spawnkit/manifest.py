@@ -73,10 +73,14 @@ def read(config_dir: Path) -> Manifest | None:
         data = json.loads(raw)
         return Manifest(
             version=str(data.get("spawnkit", "")),
-            settings={name: SettingsRecord(list(rec.get("created_keys", [])), _decode_blank(rec))
-                      for name, rec in data.get("settings", {}).items()},
-            files={name: FileRecord(rec["sha256"], rec.get("replaced_backup"))
-                   for name, rec in data.get("files", {}).items()},
+            settings={
+                name: SettingsRecord(list(rec.get("created_keys", [])), _decode_blank(rec))
+                for name, rec in data.get("settings", {}).items()
+            },
+            files={
+                name: FileRecord(rec["sha256"], rec.get("replaced_backup"))
+                for name, rec in data.get("files", {}).items()
+            },
             dirs=list(data.get("dirs", [])),
         )
     except (ValueError, TypeError, KeyError, AttributeError):

@@ -27,7 +27,6 @@ CURRENT_MARKER = "# spawnkit-managed:v1"
 PAST_MARKERS: tuple[str, ...] = ()
 
 
-
 @dataclass(frozen=True)
 class Registration:
     event: str

@@ -16,8 +16,13 @@ from typing import Any
 from spawnkit import registrations as regs
 from spawnkit.jsonspan import JSONSpanError, Node, parse
 
-_HOOK_REQUIRED = {"command": ("command",), "prompt": ("prompt",), "agent": ("prompt",),
-                  "http": ("url",), "mcp_tool": ("server", "tool")}
+_HOOK_REQUIRED = {
+    "command": ("command",),
+    "prompt": ("prompt",),
+    "agent": ("prompt",),
+    "http": ("url",),
+    "mcp_tool": ("server", "tool"),
+}
 
 
 MISSING = "\0missing"  # ``blank_original`` for "the file did not exist before install"
@@ -43,8 +48,11 @@ class HookProblem:
     fatal: bool  # True: the client drops the whole file; False: it skips this entry
 
     def __str__(self) -> str:
-        consequence = ("Claude Code ignores this whole settings file (every hook, env and"
-                       " permission in it)" if self.fatal else "Claude Code skips this entry")
+        consequence = (
+            "Claude Code ignores this whole settings file (every hook, env and permission in it)"
+            if self.fatal
+            else "Claude Code skips this entry"
+        )
         return f"{self.message}: {consequence}"
 
 
@@ -70,14 +78,16 @@ def load(text: str | None, name: str = "settings.json") -> Node | None:
             f"{name} is not valid JSON ({exc}); fix it or move it aside, then run the command again"
         ) from None
     if root.kind != "object":
-        raise SettingsError(f"{name} must hold a JSON object, not {_kind(root)}; fix the file first")
+        raise SettingsError(
+            f"{name} must hold a JSON object, not {_kind(root)}; fix the file first"
+        )
     _refuse_duplicates(root, name, "")
     hooks = root.get("hooks")
     if hooks is None:
         return root
     if hooks.kind != "object":
         raise SettingsError(
-            f"{name}: \"hooks\" must be an object mapping event names to lists, not {_kind(hooks)};"
+            f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)};'
             " Claude Code ignores this file until it is fixed; fix it, then run the command again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
@@ -94,9 +104,10 @@ def load(text: str | None, name: str = "settings.json") -> Node | None:
 def managed_hooks(text: str | None, name: str = "settings.json") -> list[ManagedHook]:
     """spawnkit's entries in a settings text, in file order."""
     root = load(text, name)
-    return [ManagedHook(event, _matcher(group), hook.get("command").value,
-                        _scalar(hook.get("timeout")))
-            for event, group, _gi, hook, _hi in _scan(root)]
+    return [
+        ManagedHook(event, _matcher(group), hook.get("command").value, _scalar(hook.get("timeout")))
+        for event, group, _gi, hook, _hi in _scan(root)
+    ]
 
 
 def hook_problems(text: str | None, name: str = "settings.json") -> list[HookProblem]:
@@ -139,11 +150,15 @@ def _hook_entry_problems(hook: Node, where: str) -> list[str]:
     kind = data.get("type")
     if kind not in _HOOK_REQUIRED:
         return [f"{where}.type must be one of {', '.join(_HOOK_REQUIRED)}"]
-    problems = [f"{where} needs a non-empty \"{key}\"" for key in _HOOK_REQUIRED[kind]
-                if not (isinstance(data.get(key), str) and data[key])]
+    problems = [
+        f'{where} needs a non-empty "{key}"'
+        for key in _HOOK_REQUIRED[kind]
+        if not (isinstance(data.get(key), str) and data[key])
+    ]
     timeout = data.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or timeout <= 0):
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0
+    ):
         problems.append(f"{where}.timeout must be a positive number of seconds")
     return problems
 
@@ -151,9 +166,12 @@ def _hook_entry_problems(hook: Node, where: str) -> list[str]:
 # --- writing -----------------------------------------------------------------
 
 
-def install(text: str | None, command: str,
-            table: Iterable[regs.Registration] | None = None,
-            name: str = "settings.json") -> MergeResult:
+def install(
+    text: str | None,
+    command: str,
+    table: Iterable[regs.Registration] | None = None,
+    name: str = "settings.json",
+) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
     ``command`` is the marked hook command. Running it again on its own output
@@ -177,8 +195,12 @@ def install(text: str | None, command: str,
     return MergeResult(text, tuple(created))
 
 
-def uninstall(text: str | None, created_keys: Iterable[str] = (),
-              blank_original: str | None = None, name: str = "settings.json") -> str | None:
+def uninstall(
+    text: str | None,
+    created_keys: Iterable[str] = (),
+    blank_original: str | None = None,
+    name: str = "settings.json",
+) -> str | None:
     """Remove every spawnkit entry, then the containers spawnkit itself created.
 
     ``blank_original`` is what the file held before the first install when that
@@ -193,9 +215,10 @@ def uninstall(text: str | None, created_keys: Iterable[str] = (),
     for key in sorted((k for k in created if k.startswith("hooks.")), reverse=True):
         root = load(text)
         hooks = root.get("hooks") if root else None
-        member = hooks.member(key[len("hooks."):]) if hooks else None
+        member = hooks.member(key[len("hooks.") :]) if hooks else None
         if member is not None and not member.value.items:
-            text = _remove_member(text, hooks, hooks.members.index(member))  # type: ignore[arg-type]
+            index = hooks.members.index(member)  # type: ignore[union-attr]
+            text = _remove_member(text, hooks, index)  # type: ignore[arg-type]
     root = load(text)
     if "hooks" in created and root is not None:
         member = root.member("hooks")
@@ -220,8 +243,9 @@ def set_top_level(text: str, key: str, value: Any) -> str:
     return _replace(text, node, value)
 
 
-def _next_install_edit(text: str, wanted: dict[tuple[str, str | None], dict[str, Any]],
-                       table: list[regs.Registration]) -> str | None:
+def _next_install_edit(
+    text: str, wanted: dict[tuple[str, str | None], dict[str, Any]], table: list[regs.Registration]
+) -> str | None:
     root = load(text)
     assert root is not None
     claimed: set[tuple[str, str | None]] = set()
@@ -305,7 +329,7 @@ def _style(text: str) -> _Style:
     if root.members:
         first = root.members[0]
         unit = _own_line_indent(text, first.start) or None
-        colon = text[_after_key(text, first.start):first.value.start]
+        colon = text[_after_key(text, first.start) : first.value.start]
     if unit is None and "\n" in text.strip():
         unit = "  "
     if unit is None and not root.members:
@@ -335,7 +359,8 @@ def _dump(value: Any, style: _Style, indent_at: str, inline: bool) -> str:
     if inline or style.unit is None:
         return json.dumps(value, ensure_ascii=False)
     return json.dumps(value, indent=style.unit, ensure_ascii=False).replace(
-        "\n", style.newline + indent_at)
+        "\n", style.newline + indent_at
+    )
 
 
 def _append_item(text: str, array: Node, value: Any) -> str:
@@ -362,14 +387,14 @@ def _add(text: str, container: Node, children: list, value: Any, key: str | None
             piece = "," + style.newline + indent + entry(indent, False)
         else:
             piece = ", " + entry("", True)
-        return text[: last.end] + piece + text[last.end:]
+        return text[: last.end] + piece + text[last.end :]
     outer = _line_indent(text, container.start)
     if style.unit is None:
         inner = entry("", True)
     else:
         indent = outer + style.unit
         inner = style.newline + indent + entry(indent, False) + style.newline + outer
-    return text[: container.start + 1] + inner + text[container.end - 1:]
+    return text[: container.start + 1] + inner + text[container.end - 1 :]
 
 
 def _remove_item(text: str, container: Node, index: int) -> str:
@@ -382,17 +407,17 @@ def _remove_member(text: str, container: Node, index: int) -> str:
 
 def _cut(text: str, container: Node, children: list, index: int) -> str:
     if len(children) == 1:
-        return text[: container.start + 1] + text[container.end - 1:]
+        return text[: container.start + 1] + text[container.end - 1 :]
     if index == len(children) - 1:
-        return text[: children[index - 1].end] + text[children[index].end:]
-    return text[: children[index].start] + text[children[index + 1].start:]
+        return text[: children[index - 1].end] + text[children[index].end :]
+    return text[: children[index].start] + text[children[index + 1].start :]
 
 
 def _replace(text: str, node: Node, value: Any) -> str:
     style = _style(text)
-    inline = "\n" not in text[node.start:node.end]
+    inline = "\n" not in text[node.start : node.end]
     body = _dump(value, style, _line_indent(text, node.start), inline)
-    return text[: node.start] + body + text[node.end:]
+    return text[: node.start] + body + text[node.end :]
 
 
 # --- small helpers -------------------------------------------------------------
@@ -402,7 +427,7 @@ def _refuse_duplicates(obj: Node, name: str, prefix: str) -> None:
     dupes = obj.duplicate_keys()
     if dupes:
         raise SettingsError(
-            f"{name} has the key \"{prefix}{dupes[0]}\" more than once and Claude Code keeps only"
+            f'{name} has the key "{prefix}{dupes[0]}" more than once and Claude Code keeps only'
             " the last; merge them into one, then run the command again"
         )
 
@@ -410,8 +435,9 @@ def _refuse_duplicates(obj: Node, name: str, prefix: str) -> None:
 def _kind(node: Node) -> str:
     if node.kind == "literal":
         return "null" if node.value is None else "a boolean"
-    return {"object": "an object", "array": "a list", "string": "a string",
-            "number": "a number"}[node.kind]
+    return {"object": "an object", "array": "a list", "string": "a string", "number": "a number"}[
+        node.kind
+    ]
 
 
 def _matcher(group: Node) -> str | None:

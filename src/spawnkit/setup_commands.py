@@ -20,21 +20,43 @@ from spawnkit.uninstall import plan_uninstall
 
 def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool) -> int:
     plan = plan_install(target, mode)
-    return _run("install", target, plan, dry_run, yes, as_json,
-                done="Installed. Start a new Claude Code session to load the hooks;"
-                     " `spawnkit doctor` checks them.",
-                idle=f"spawnkit is already installed and up to date in {target.config_dir}.")
+    return _run(
+        "install",
+        target,
+        plan,
+        dry_run,
+        yes,
+        as_json,
+        done="Installed. Start a new Claude Code session to load the hooks;"
+        " `spawnkit doctor` checks them.",
+        idle=f"spawnkit is already installed and up to date in {target.config_dir}.",
+    )
 
 
 def run_uninstall(target: Target, dry_run: bool, yes: bool, as_json: bool) -> int:
     plan = plan_uninstall(target)
-    return _run("uninstall", target, plan, dry_run, yes, as_json,
-                done="Uninstalled. Start a new Claude Code session to drop the hooks.",
-                idle="Nothing to remove.")
+    return _run(
+        "uninstall",
+        target,
+        plan,
+        dry_run,
+        yes,
+        as_json,
+        done="Uninstalled. Start a new Claude Code session to drop the hooks.",
+        idle="Nothing to remove.",
+    )
 
 
-def _run(verb: str, target: Target, plan: Plan, dry_run: bool, yes: bool, as_json: bool,
-         done: str, idle: str) -> int:
+def _run(
+    verb: str,
+    target: Target,
+    plan: Plan,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    done: str,
+    idle: str,
+) -> int:
     pending = plan.pending
     if not dry_run:
         check_writable(plan)  # refuse before printing a plan that cannot happen
@@ -50,10 +72,14 @@ def _run(verb: str, target: Target, plan: Plan, dry_run: bool, yes: bool, as_jso
         click.echo(f"dry run: {len(pending)} file(s) would change; nothing was written.")
         return EXIT_OK
     _summary(plan, target)
-    if pending and not yes and _interactive():
-        if not click.confirm("Apply these changes?", default=True):
-            click.echo("Cancelled; nothing was changed.")
-            return EXIT_FINDINGS
+    if (
+        pending
+        and not yes
+        and _interactive()
+        and not click.confirm("Apply these changes?", default=True)
+    ):
+        click.echo("Cancelled; nothing was changed.")
+        return EXIT_FINDINGS
     if pending:
         apply(plan)
     click.echo(done if pending else idle)
@@ -99,8 +125,12 @@ def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bo
         "dry_run": dry_run,
         "applied": applied,
         "changes": [
-            {"path": str(c.path), "action": c.action, "what": c.label,
-             "backup": str(c.backup_path) if c.backup_path and applied else None}
+            {
+                "path": str(c.path),
+                "action": c.action,
+                "what": c.label,
+                "backup": str(c.backup_path) if c.backup_path and applied else None,
+            }
             for c in plan.pending
         ],
         "notes": plan.notes,

@@ -22,13 +22,23 @@ def plan_uninstall(target: Target) -> Plan:
     before = read_bytes(path)
     record = old.settings.get(path.name) if old else None
     try:
-        after = sm.uninstall(decode(before, path),
-                             record.created_keys if record else (),
-                             record.blank_original if record else None, name=str(path))
+        after = sm.uninstall(
+            decode(before, path),
+            record.created_keys if record else (),
+            record.blank_original if record else None,
+            name=str(path),
+        )
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
-    plan.changes.append(Change(path, before, None if after is None else after.encode("utf-8"),
-                               "hook registrations", backup_stamp=timestamp()))
+    plan.changes.append(
+        Change(
+            path,
+            before,
+            None if after is None else after.encode("utf-8"),
+            "hook registrations",
+            backup_stamp=timestamp(),
+        )
+    )
     if old is None:
         if not plan.pending:
             plan.notes.append(f"spawnkit is not installed in {target.config_dir}; nothing to do")
@@ -38,16 +48,20 @@ def plan_uninstall(target: Target) -> Plan:
     if others:
         # The other scope sharing this folder still needs the standard, skill and config.
         kept = mf.Manifest(old.version, others, old.files, old.dirs)
-        plan.changes.append(Change(manifest_path, read_bytes(manifest_path), kept.to_bytes(),
-                                   "install record"))
-        plan.notes.append(f"kept the standard, skill and config: {', '.join(sorted(others))}"
-                          " still uses them")
+        plan.changes.append(
+            Change(manifest_path, read_bytes(manifest_path), kept.to_bytes(), "install record")
+        )
+        plan.notes.append(
+            f"kept the standard, skill and config: {', '.join(sorted(others))} still uses them"
+        )
         return plan
     for rel, rec in sorted(old.files.items()):
         _take_back(plan, target, rel, rec)
     plan.changes.append(Change(manifest_path, read_bytes(manifest_path), None, "install record"))
-    plan.prune_dirs = [target.config_dir / d for d in
-                       sorted(old.dirs, key=lambda d: (d.count("/"), d != "."), reverse=True)]
+    plan.prune_dirs = [
+        target.config_dir / d
+        for d in sorted(old.dirs, key=lambda d: (d.count("/"), d != "."), reverse=True)
+    ]
     return plan
 
 
@@ -57,8 +71,10 @@ def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None
     if current is None:
         return
     if mf.sha256(current) != rec.sha256:
-        plan.notes.append(f"kept {path}: it changed since spawnkit installed it; delete it"
-                          " yourself if you no longer need it")
+        plan.notes.append(
+            f"kept {path}: it changed since spawnkit installed it; delete it"
+            " yourself if you no longer need it"
+        )
         return
     saved = path.with_name(rec.replaced_backup) if rec.replaced_backup else None
     original = read_bytes(saved) if saved else None

@@ -1,8 +1,9 @@
-"""The real Claude Code CLI loads what `spawnkit install` writes, and the user's hooks keep firing."""
+"""The real Claude Code CLI loads what `spawnkit install` writes; the user's hooks keep firing."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,24 @@ def test_hook_problems_agree_with_what_the_client_drops(claude, fake_api, name):
     _delegate(claude, fake_api, "E2E-BAD")
     user_hooks_fired = bool(claude.recorded("user", "SubagentStop"))
     assert user_hooks_fired != fatal
+
+
+def test_the_marketplace_entry_installs_the_plugin(claude, fake_api):
+    for args in (["marketplace", "add", str(REPO)], ["install", "spawnkit@spawnkit"]):
+        proc = subprocess.run(
+            [claude.binary, "plugin", *args],
+            env=claude.env,
+            cwd=claude.project,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    settings = json.loads(claude.settings_path.read_text())
+    assert settings["enabledPlugins"] == {"spawnkit@spawnkit": True}
+
+    run, sub = _delegate(claude, fake_api, "E2E-MARKET", env={"SPAWNKIT_MODE": "enforce"})
+    for event in ("PreToolUse", "SubagentStart", "SubagentStop", "PostToolBatch"):
+        assert _started(run, event) == 1, event
+    assert "RETURN CONTRACT" in sub.requests[0].last_user_text

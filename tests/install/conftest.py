@@ -24,7 +24,10 @@ def run_cli(*args: str, input: str | None = None):
 
 
 def snapshot(root: Path) -> dict[str, bytes | str]:
-    """Every file (bytes), link (target) and folder under ``root``: compare two to prove nothing moved."""
+    """Every file (bytes), link (target) and folder under ``root``.
+
+    Two snapshots compare equal only when nothing was written, created or removed.
+    """
     found: dict[str, bytes | str] = {}
     if not root.exists():
         return found
@@ -64,3 +67,12 @@ def cfg(tmp_path: Path) -> Path:
     folder = tmp_path / "claude"
     folder.mkdir()
     return folder
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory, monkeypatch) -> Path:
+    """No test reads or writes the real ~/.claude."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return home

@@ -66,7 +66,9 @@ def test_why_not_writable(tmp_path: Path):
     (tmp_path / "ro").mkdir()
     (tmp_path / "ro").chmod(0o555)
     try:
-        assert atomic.why_not_writable(tmp_path / "ro" / "new" / "f") == \
-            f"folder {tmp_path / 'ro'} is read-only"
+        assert (
+            atomic.why_not_writable(tmp_path / "ro" / "new" / "f")
+            == f"folder {tmp_path / 'ro'} is read-only"
+        )
     finally:
         (tmp_path / "ro").chmod(0o755)

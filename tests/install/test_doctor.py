@@ -34,8 +34,14 @@ def test_a_fresh_install_is_all_ok(cfg: Path):
 def test_nothing_installed_is_broken_with_the_install_command_as_fix(tmp_path: Path):
     code, checks = _doctor(tmp_path / "none")
     assert code == 1
-    for name in ("config folder", "mode", "hooks registered", "hooks run", "standard",
-                 "spawnkit skill"):
+    for name in (
+        "config folder",
+        "mode",
+        "hooks registered",
+        "hooks run",
+        "standard",
+        "spawnkit skill",
+    ):
         assert checks[name]["status"] == "broken", name
         assert f"spawnkit install --config-dir {tmp_path / 'none'}" in checks[name]["fix"]
 
@@ -123,8 +129,9 @@ def test_human_output_prints_the_fix_under_each_problem(tmp_path: Path):
 
 def test_checks_are_plain_functions_that_can_be_extended(cfg: Path):
     def check_extra(ctx: doctor.Context) -> doctor.CheckResult:
-        return doctor.CheckResult("extra", doctor.WARN, f"looked at {ctx.target.config_dir}",
-                                  "nothing")
+        return doctor.CheckResult(
+            "extra", doctor.WARN, f"looked at {ctx.target.config_dir}", "nothing"
+        )
 
     results = doctor.run_checks(resolve_target("user", cfg), [doctor.check_version, check_extra])
     assert [r.name for r in results] == ["version", "extra"]
@@ -136,3 +143,12 @@ def test_mode_off_is_a_warning(cfg: Path):
     (cfg / "spawnkit.json").write_text('{"version": 1, "mode": "off"}')
     code, checks = _doctor(cfg)
     assert code == 0 and checks["mode"]["status"] == "warn"
+
+
+def test_the_plugin_enabled_beside_installed_hooks_is_a_warning(cfg: Path):
+    (cfg / "settings.json").write_text('{"enabledPlugins": {"spawnkit@spawnkit": true}}\n')
+    assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
+    code, checks = _doctor(cfg)
+    assert code == 0
+    assert checks["plugin overlap"]["status"] == "warn"
+    assert "claude plugin disable spawnkit@spawnkit" in checks["plugin overlap"]["fix"]

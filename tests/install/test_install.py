@@ -9,9 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from spawnkit import atomic, registrations as regs, resources, setup_commands
+from spawnkit import atomic, resources, setup_commands
+from spawnkit import registrations as regs
 from spawnkit import settings_merge as sm
 from spawnkit.changes import apply
 from spawnkit.install import plan_install, resolve_target
@@ -32,14 +31,19 @@ def _managed(cfg: Path, name: str = "settings.json") -> list[sm.ManagedHook]:
 
 def test_installs_standard_skill_config_and_record(cfg: Path):
     _install(cfg)
-    assert (cfg / "standards/CONTEXT_MANAGEMENT.md").read_bytes() == \
-        resources.standard_doc_path().read_bytes()
-    assert (cfg / "skills/spawnkit/SKILL.md").read_bytes() == \
-        (resources.bundled_skills_dir() / "spawnkit/SKILL.md").read_bytes()
+    assert (
+        cfg / "standards/CONTEXT_MANAGEMENT.md"
+    ).read_bytes() == resources.standard_doc_path().read_bytes()
+    assert (cfg / "skills/spawnkit/SKILL.md").read_bytes() == (
+        resources.bundled_skills_dir() / "spawnkit/SKILL.md"
+    ).read_bytes()
     assert json.loads((cfg / "spawnkit.json").read_text()) == {"version": 1, "mode": "warn"}
     record = json.loads((cfg / ".spawnkit/install.json").read_text())
-    assert set(record["files"]) == {"standards/CONTEXT_MANAGEMENT.md", "skills/spawnkit/SKILL.md",
-                                    "spawnkit.json"}
+    assert set(record["files"]) == {
+        "standards/CONTEXT_MANAGEMENT.md",
+        "skills/spawnkit/SKILL.md",
+        "spawnkit.json",
+    }
     assert sorted(record["dirs"]) == [".spawnkit", "skills", "skills/spawnkit", "standards"]
 
 
@@ -50,21 +54,31 @@ def test_hook_command_is_absolute_quoted_guarded_and_marked(tmp_path: Path):
     odd.chmod(0o755)
     command = regs.installed_command(str(odd))
     assert command.endswith(" # spawnkit-managed:v1")
-    proc = subprocess.run(["bash", "-c", command], input="{}", capture_output=True, text=True,
-                          timeout=30)
+    proc = subprocess.run(
+        ["bash", "-c", command], input="{}", check=False, capture_output=True, text=True, timeout=30
+    )
     assert proc.returncode == 0, proc.stderr
 
 
 def test_a_missing_hook_script_fails_open_instead_of_blocking(tmp_path: Path, monkeypatch):
     """Python exits 2 on a missing script, which Claude Code reads as "block the tool call"."""
     monkeypatch.setattr(regs, "script_path", lambda: str(tmp_path / "gone" / "__main__.py"))
-    monkeypatch.setattr(regs, "hook_command",
-                        lambda python=None: f"{sys.executable} -I -S {tmp_path}/gone/__main__.py")
+    monkeypatch.setattr(
+        regs,
+        "hook_command",
+        lambda python=None: f"{sys.executable} -I -S {tmp_path}/gone/__main__.py",
+    )
     broken = regs.installed_command()
     unguarded = broken.split(" && ", 1)[1]
-    assert subprocess.run(["bash", "-c", unguarded], input=b"{}", capture_output=True,
-                          timeout=30).returncode == 2  # what the guard is for
-    proc = subprocess.run(["bash", "-c", broken], input=b"{}", capture_output=True, timeout=30)
+    assert (
+        subprocess.run(
+            ["bash", "-c", unguarded], input=b"{}", check=False, capture_output=True, timeout=30
+        ).returncode
+        == 2
+    )  # what the guard is for
+    proc = subprocess.run(
+        ["bash", "-c", broken], input=b"{}", check=False, capture_output=True, timeout=30
+    )
     assert proc.returncode not in (0, 2)
 
 
@@ -80,7 +94,9 @@ def test_symlinked_settings_stay_a_link_to_the_updated_target(cfg: Path, tmp_pat
     assert (cfg / "settings.json").is_symlink()
     assert os.readlink(cfg / "settings.json") == str(real)
     assert len(_managed(cfg)) == len(regs.registrations())
-    assert sorted(p.name for p in dotfiles.iterdir()) == ["claude-settings.json"]  # no backups there
+    assert sorted(p.name for p in dotfiles.iterdir()) == [
+        "claude-settings.json"
+    ]  # no backups there
     assert len(atomic.list_backups(cfg / "settings.json")) == 1
 
     assert run_cli("uninstall", "--config-dir", str(cfg)).exit_code == 0
@@ -117,7 +133,8 @@ def test_a_newer_spawnkit_replaces_its_entries_in_place(cfg: Path):
     data = json.loads(settings.read_text())
     # the user adds a hook after spawnkit's, in the same event
     data["hooks"]["PreToolUse"].append(
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "mine"}]})
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "mine"}]}
+    )
     settings.write_text(json.dumps(data, indent=2) + "\n")
     before = settings.read_text()
 
@@ -140,25 +157,33 @@ def test_entries_of_a_past_marker_are_recognised_and_replaced(cfg: Path, monkeyp
 
 def test_stale_and_duplicate_entries_are_removed(cfg: Path):
     marked = regs.installed_command()
-    stale = {"hooks": {
-        "Stop": [{"hooks": [{"type": "command", "command": marked, "timeout": 3}]}],
-        "SubagentStop": [{"hooks": [{"type": "command", "command": marked, "timeout": 10}]},
-                         {"hooks": [{"type": "command", "command": marked, "timeout": 10}]}],
-    }}
+    stale = {
+        "hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": marked, "timeout": 3}]}],
+            "SubagentStop": [
+                {"hooks": [{"type": "command", "command": marked, "timeout": 10}]},
+                {"hooks": [{"type": "command", "command": marked, "timeout": 10}]},
+            ],
+        }
+    }
     (cfg / "settings.json").write_text(json.dumps(stale, indent=2))
     _install(cfg)
     found = [(h.event, h.matcher) for h in _managed(cfg)]
     assert sorted(found, key=str) == sorted(
-        ((r.event, r.matcher) for r in regs.registrations()), key=str)
+        ((r.event, r.matcher) for r in regs.registrations()), key=str
+    )
     assert json.loads((cfg / "settings.json").read_text())["hooks"]["Stop"] == []
 
 
 def test_mode_is_set_kept_and_merged_into_an_existing_config(cfg: Path):
     (cfg / "spawnkit.json").write_text(
-        '{\n    "version": 1,\n    "mode": "warn",\n    "rules": {"CM005": "off"}\n}\n')
+        '{\n    "version": 1,\n    "mode": "warn",\n    "rules": {"CM005": "off"}\n}\n'
+    )
     _install(cfg, "--mode", "enforce")
-    assert (cfg / "spawnkit.json").read_text() == \
-        '{\n    "version": 1,\n    "mode": "enforce",\n    "rules": {"CM005": "off"}\n}\n'
+    assert (
+        (cfg / "spawnkit.json").read_text()
+        == '{\n    "version": 1,\n    "mode": "enforce",\n    "rules": {"CM005": "off"}\n}\n'
+    )
     result = _install(cfg)  # no --mode: the configured one stays
     assert "already installed" in result.stdout
     assert json.loads((cfg / "spawnkit.json").read_text())["mode"] == "enforce"
@@ -211,18 +236,22 @@ def test_user_scope_follows_claude_config_dir(tmp_path: Path, monkeypatch):
     monkeypatch.delenv("CLAUDE_CONFIG_DIR")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert resolve_target("user").config_dir == tmp_path / "home" / ".claude"
-    assert resolve_target("local", cwd=tmp_path).settings_path == \
-        tmp_path / ".claude" / "settings.local.json"
+    assert (
+        resolve_target("local", cwd=tmp_path).settings_path
+        == tmp_path / ".claude" / "settings.local.json"
+    )
 
 
 def test_a_malformed_user_hook_is_reported_but_not_touched(cfg: Path):
     bad = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}}
     (cfg / "settings.json").write_text(json.dumps(bad))
     result = _install(cfg)
-    assert "hooks.PreToolUse[0].hooks[0] needs a non-empty \"command\"" in result.stdout
+    assert 'hooks.PreToolUse[0].hooks[0] needs a non-empty "command"' in result.stdout
     assert "ignores this whole settings file" in result.stdout
-    assert json.loads((cfg / "settings.json").read_text())["hooks"]["PreToolUse"][0] == \
-        bad["hooks"]["PreToolUse"][0]
+    assert (
+        json.loads((cfg / "settings.json").read_text())["hooks"]["PreToolUse"][0]
+        == bad["hooks"]["PreToolUse"][0]
+    )
 
 
 def test_json_output(cfg: Path):
@@ -247,8 +276,14 @@ def test_on_a_terminal_it_asks_first_and_no_means_nothing_changes(cfg: Path, mon
 
 
 def test_without_a_terminal_it_never_waits_for_an_answer(cfg: Path):
-    proc = subprocess.run([sys.executable, "-m", "spawnkit", "install", "--config-dir", str(cfg)],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "spawnkit", "install", "--config-dir", str(cfg)],
+        stdin=subprocess.DEVNULL,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (cfg / "settings.json").is_file()
 
@@ -280,7 +315,8 @@ def test_uninstall_keeps_entries_the_user_added_to_created_containers(cfg: Path)
     settings.write_text(json.dumps(data, indent=2) + "\n")
     assert run_cli("uninstall", "--config-dir", str(cfg)).exit_code == 0
     assert json.loads(settings.read_text()) == {
-        "hooks": {"SubagentStart": [{"hooks": [{"type": "command", "command": "mine"}]}]}}
+        "hooks": {"SubagentStart": [{"hooks": [{"type": "command", "command": "mine"}]}]}
+    }
 
 
 def test_uninstall_without_a_record_still_removes_marked_entries(cfg: Path):

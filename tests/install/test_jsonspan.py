@@ -9,7 +9,13 @@ import pytest
 from spawnkit.jsonspan import JSONSpanError, parse
 
 SAMPLES = [
-    '{}', '[]', '"x"', '0', '-1.5e+3', 'true', 'null',
+    "{}",
+    "[]",
+    '"x"',
+    "0",
+    "-1.5e+3",
+    "true",
+    "null",
     '{\n  "a": [1, 2, {"b": "c\\u00e9\\"d"}],\n  "e": {"f": null}\n}\n',
     '\ufeff{"bom": true}',
     '  [ [], {}, [[ ]], "\\\\" ]  ',
@@ -26,10 +32,10 @@ def test_spans_slice_the_source():
     root = parse(text)
     assert (root.start, root.end) == (0, len(text))
     a, c = root.members
-    assert text[a.start:a.end] == '"a": [1, {"b": "x"}]'
-    assert text[c.start:c.end] == '"c" : true'
+    assert text[a.start : a.end] == '"a": [1, {"b": "x"}]'
+    assert text[c.start : c.end] == '"c" : true'
     inner = a.value.items[1]
-    assert text[inner.start:inner.end] == '{"b": "x"}'
+    assert text[inner.start : inner.end] == '{"b": "x"}'
 
 
 def test_duplicate_keys_are_seen_and_the_last_wins():
@@ -38,7 +44,7 @@ def test_duplicate_keys_are_seen_and_the_last_wins():
     assert root.get("k").value == 2
 
 
-@pytest.mark.parametrize("bad", ['{"a": 1,}', "{'a': 1}", '{"a": NaN}', '[Infinity]', '{"a"}', ''])
+@pytest.mark.parametrize("bad", ['{"a": 1,}', "{'a': 1}", '{"a": NaN}', "[Infinity]", '{"a"}', ""])
 def test_invalid_json_raises_with_a_location_or_reason(bad: str):
     with pytest.raises(JSONSpanError):
         parse(bad)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import skills_ref
 
-from spawnkit import __version__, registrations as regs
+from spawnkit import __version__
+from spawnkit import registrations as regs
 from spawnkit import settings_merge as sm
 from spawnkit.lint.engine import lint_text
 
@@ -19,22 +20,34 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _table(hooks: dict) -> list[tuple]:
-    return sorted(((event, g.get("matcher"), h["timeout"]) for event, groups in hooks.items()
-                   for g in groups for h in g["hooks"]), key=str)
+    return sorted(
+        (
+            (event, g.get("matcher"), h["timeout"])
+            for event, groups in hooks.items()
+            for g in groups
+            for h in g["hooks"]
+        ),
+        key=str,
+    )
 
 
 def test_hooks_json_is_generated_from_the_table_and_up_to_date():
     text = (REPO / "hooks" / "hooks.json").read_text(encoding="utf-8")
-    assert text == regs.render_plugin_hooks(), \
+    assert text == regs.render_plugin_hooks(), (
         "hooks/hooks.json is stale: run `python -m spawnkit.registrations hooks/hooks.json`"
+    )
 
 
 def test_plugin_hooks_match_what_install_writes(validate_settings, tmp_path: Path):
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
     installed = json.loads(sm.install(None, regs.installed_command()).text)["hooks"]
     assert _table(plugin) == _table(installed)
-    assert all(h["command"] == regs.PLUGIN_COMMAND for gs in plugin.values() for g in gs
-               for h in g["hooks"])
+    assert all(
+        h["command"] == regs.PLUGIN_COMMAND
+        for gs in plugin.values()
+        for g in gs
+        for h in g["hooks"]
+    )
     (tmp_path / "settings.json").write_text(json.dumps({"hooks": plugin}))
     validate_settings(tmp_path / "settings.json")  # the same schema as settings.json
 
@@ -62,8 +75,10 @@ def test_the_bundled_skill_follows_the_agent_skills_spec_and_lints_clean():
 def _claude() -> str:
     found = os.environ.get("SPAWNKIT_CLAUDE_BIN") or shutil.which("claude")
     if not found:
-        pytest.skip("Claude Code CLI not found; npm install @anthropic-ai/claude-code@2.1.330"
-                    " and set SPAWNKIT_CLAUDE_BIN")
+        pytest.skip(
+            "Claude Code CLI not found; npm install @anthropic-ai/claude-code@2.1.330"
+            " and set SPAWNKIT_CLAUDE_BIN"
+        )
     return found
 
 
@@ -71,9 +86,16 @@ def _claude() -> str:
 def test_claude_code_validates_the_manifests(manifest: str, tmp_path: Path):
     proc = subprocess.run(
         [_claude(), "plugin", "validate", str(REPO / ".claude-plugin" / manifest)],
-        capture_output=True, text=True, timeout=120,
-        env={"HOME": str(tmp_path), "PATH": os.environ.get("PATH", ""),
-             "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"},
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            "HOME": str(tmp_path),
+            "PATH": os.environ.get("PATH", ""),
+            "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        },
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Validation passed" in proc.stdout

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from spawnkit import atomic, changes
+from spawnkit.errors import SpawnkitError
 from spawnkit.install import plan_install, resolve_target
 
 from .conftest import run_cli, snapshot
@@ -27,8 +28,10 @@ WRONG_SHAPE = {
     "a string": (b'"hello"\n', "must hold a JSON object"),
     "hooks is a list": (b'{"hooks": []}\n', '"hooks" must be an object'),
     "hooks is null": (b'{"hooks": null}\n', '"hooks" must be an object'),
-    "event is an object": (b'{"hooks": {"PreToolUse": {"matcher": "Bash"}}}\n',
-                           "hooks.PreToolUse must be a list"),
+    "event is an object": (
+        b'{"hooks": {"PreToolUse": {"matcher": "Bash"}}}\n',
+        "hooks.PreToolUse must be a list",
+    ),
     "hooks twice": (b'{"hooks": {}, "model": "x", "hooks": {}}\n', "more than once"),
     "not utf-8": (b'{"model": "caf\xe9"}\n', "not UTF-8"),
 }
@@ -156,3 +159,14 @@ def test_plan_is_computed_without_touching_disk(tmp_path: Path):
     plan = plan_install(target)
     assert {c.action for c in plan.changes} == {"create"}
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_file_changed_after_planning_is_not_overwritten(cfg: Path):
+    settings = cfg / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    plan = plan_install(resolve_target("user", cfg))
+    settings.write_text('{"model": "haiku"}\n')  # Claude Code saved a setting meanwhile
+    before = snapshot(cfg)
+    with pytest.raises(SpawnkitError, match="changed while spawnkit was working"):
+        changes.apply(plan)
+    assert snapshot(cfg) == before

@@ -37,12 +37,16 @@ def _user_hooks() -> dict:
     return {
         "PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard-bash"}]},
-            {"matcher": "Agent|Task", "hooks": [{"type": "command", "command": RECORDER,
-                                                 "timeout": 5}]},
+            {
+                "matcher": "Agent|Task",
+                "hooks": [{"type": "command", "command": RECORDER, "timeout": 5}],
+            },
         ],
         "PostToolUse": [
-            {"matcher": "Write|Edit|MultiEdit",
-             "hooks": [{"type": "command", "command": "prettier --write \"$FILE\""}]},
+            {
+                "matcher": "Write|Edit|MultiEdit",
+                "hooks": [{"type": "command", "command": 'prettier --write "$FILE"'}],
+            },
         ],
         "SubagentStop": [{"hooks": [{"type": "command", "command": RECORDER}]}],
         "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
@@ -52,11 +56,21 @@ def _user_hooks() -> dict:
 def _many_hooks() -> dict:
     """A power user's file: dozens of hooks over many events (what careless installers wiped)."""
     hooks: dict[str, list] = {}
-    for event in ("PreToolUse", "PostToolUse", "SessionStart", "Stop", "Notification",
-                  "UserPromptSubmit", "PreCompact", "SubagentStop"):
+    for event in (
+        "PreToolUse",
+        "PostToolUse",
+        "SessionStart",
+        "Stop",
+        "Notification",
+        "UserPromptSubmit",
+        "PreCompact",
+        "SubagentStop",
+    ):
         hooks[event] = [
-            {"matcher": m, "hooks": [{"type": "command", "command": f"~/h/{event}-{i}.sh",
-                                      "timeout": 30}]}
+            {
+                "matcher": m,
+                "hooks": [{"type": "command", "command": f"~/h/{event}-{i}.sh", "timeout": 30}],
+            }
             for i, m in enumerate(("Bash", "Read", "Write|Edit", "Agent|Task", "Glob"))
         ]
     return hooks
@@ -68,42 +82,89 @@ VARIANTS: dict[str, bytes | None] = {
     "only a newline": b"\n",
     "empty object": b"{}",
     "empty object, newline": b"{}\n",
-    "claude code defaults": _dump({"$schema": "https://json.schemastore.org/claude-code-settings.json",
-                                   "model": "opus", "feedbackSurveyState": {"lastShownTime": 1}}),
+    "claude code defaults": _dump(
+        {
+            "$schema": "https://json.schemastore.org/claude-code-settings.json",
+            "model": "opus",
+            "feedbackSurveyState": {"lastShownTime": 1},
+        }
+    ),
     "permissions env statusLine model, 4 spaces": _dump(
-        {"permissions": PERMISSIONS, "env": {"ANTHROPIC_MODEL": "claude-opus-4-1", "DEBUG": "1"},
-         "statusLine": STATUS_LINE, "model": "sonnet", "includeCoAuthoredBy": False}, indent=4),
+        {
+            "permissions": PERMISSIONS,
+            "env": {"ANTHROPIC_MODEL": "claude-opus-4-1", "DEBUG": "1"},
+            "statusLine": STATUS_LINE,
+            "model": "sonnet",
+            "includeCoAuthoredBy": False,
+        },
+        indent=4,
+    ),
     "tab indent": _dump({"model": "haiku", "env": {"FOO": "bar"}}, indent="\t"),
     "no trailing newline": _dump({"model": "opus", "permissions": PERMISSIONS}, newline=False),
     "CRLF line endings": _dump({"model": "opus", "env": {"A": "1"}}).replace(b"\n", b"\r\n"),
     "unicode raw and escaped": (
         '{\n  "env": {"GREETING": "grüß dich – 你好 🚀", "ESC": "caf\\u00e9"},\n'
         '  "model": "opus"\n}\n'
-    ).encode("utf-8"),
+    ).encode(),
     "user hooks on the same events and matchers": _dump({"model": "opus", "hooks": _user_hooks()}),
-    "user hooks, 4 spaces, hooks first": _dump({"hooks": _user_hooks(), "model": "opus",
-                                                "env": {"X": "y"}}, indent=4),
-    "dozens of user hooks": _dump({"permissions": PERMISSIONS, "hooks": _many_hooks(),
-                                   "statusLine": STATUS_LINE}),
+    "user hooks, 4 spaces, hooks first": _dump(
+        {"hooks": _user_hooks(), "model": "opus", "env": {"X": "y"}}, indent=4
+    ),
+    "dozens of user hooks": _dump(
+        {"permissions": PERMISSIONS, "hooks": _many_hooks(), "statusLine": STATUS_LINE}
+    ),
     "empty hooks object": _dump({"model": "opus", "hooks": {}}),
     "empty event lists": _dump({"hooks": {"PreToolUse": [], "SubagentStop": []}}),
-    "minified on one line": json.dumps({"model": "opus", "hooks": {"Stop": [
-        {"hooks": [{"type": "command", "command": "say hi"}]}]}}, separators=(",", ":")).encode(),
+    "minified on one line": json.dumps(
+        {
+            "model": "opus",
+            "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say hi"}]}]},
+        },
+        separators=(",", ":"),
+    ).encode(),
     "one line with spaces": b'{ "model" : "opus" , "env" : { "A" : "1" } }\n',
     "byte order mark": b"\xef\xbb\xbf" + _dump({"model": "opus"}),
-    "blank lines and odd spacing": b'{\n\n  "model":   "opus",\n\n\n  "env": {\n      "A": "1"\n  }\n}\n\n',
-    "escapes in strings": _dump({"env": {"WIN": "C:\\\\Users\\\\me", "Q": "say \"hi\"",
-                                         "URL": "http://x/y"}, "model": "opus"}),
-    "mixed group: user hook beside a matcher spawnkit uses": _dump({"hooks": {"PreToolUse": [
-        {"matcher": "Agent|Task", "hooks": [
-            {"type": "command", "command": RECORDER},
-            {"type": "prompt", "prompt": "Is this agent call safe? $ARGUMENTS", "timeout": 20}]},
-        {"matcher": "Read", "hooks": [{"type": "command", "command": "audit-read", "if": "Read(./secrets/**)"}]},
-    ]}}),
-    "plugins and marketplaces": _dump({"enabledPlugins": {"formatter@tools": True},
-                                       "extraKnownMarketplaces": {"tools": {"source": {
-                                           "source": "github", "repo": "acme/tools"}}},
-                                       "cleanupPeriodDays": 30, "disableAllHooks": False}),
+    "blank lines and odd spacing": (
+        b'{\n\n  "model":   "opus",\n\n\n  "env": {\n      "A": "1"\n  }\n}\n\n'
+    ),
+    "escapes in strings": _dump(
+        {"env": {"WIN": "C:\\\\Users\\\\me", "Q": 'say "hi"', "URL": "http://x/y"}, "model": "opus"}
+    ),
+    "mixed group: user hook beside a matcher spawnkit uses": _dump(
+        {
+            "hooks": {
+                "PreToolUse": [
+                    {
+                        "matcher": "Agent|Task",
+                        "hooks": [
+                            {"type": "command", "command": RECORDER},
+                            {
+                                "type": "prompt",
+                                "prompt": "Is this agent call safe? $ARGUMENTS",
+                                "timeout": 20,
+                            },
+                        ],
+                    },
+                    {
+                        "matcher": "Read",
+                        "hooks": [
+                            {"type": "command", "command": "audit-read", "if": "Read(./secrets/**)"}
+                        ],
+                    },
+                ]
+            }
+        }
+    ),
+    "plugins and marketplaces": _dump(
+        {
+            "enabledPlugins": {"formatter@tools": True},
+            "extraKnownMarketplaces": {
+                "tools": {"source": {"source": "github", "repo": "acme/tools"}}
+            },
+            "cleanupPeriodDays": 30,
+            "disableAllHooks": False,
+        }
+    ),
     "trailing whitespace after the object": b'{\n  "model": "opus"\n}   \n\n',
 }
 
@@ -119,8 +180,9 @@ def test_there_are_at_least_twenty_variants():
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_install_twice_then_uninstall_gives_back_the_original(cfg: Path, name: str,
-                                                              validate_settings):
+def test_install_twice_then_uninstall_gives_back_the_original(
+    cfg: Path, name: str, validate_settings
+):
     original = VARIANTS[name]
     settings = cfg / "settings.json"
     if original is not None:
@@ -133,16 +195,23 @@ def test_install_twice_then_uninstall_gives_back_the_original(cfg: Path, name: s
     before = _parsed(original)
     # every user key survives, in order, with its value
     assert [k for k in data if k != "hooks"] == [k for k in before if k != "hooks"]
-    assert {k: v for k, v in data.items() if k != "hooks"} == \
-        {k: v for k, v in before.items() if k != "hooks"}
+    assert {k: v for k, v in data.items() if k != "hooks"} == {
+        k: v for k, v in before.items() if k != "hooks"
+    }
     # every user hook survives, in order, ahead of spawnkit's
     for event, groups in before.get("hooks", {}).items():
         assert data["hooks"][event][: len(groups)] == groups
     # spawnkit's entries are all there, once each
-    mine = [(e, g.get("matcher"), h["timeout"]) for e, gs in data["hooks"].items() for g in gs
-            for h in g["hooks"] if regs.is_managed(h.get("command"))]
+    mine = [
+        (e, g.get("matcher"), h["timeout"])
+        for e, gs in data["hooks"].items()
+        for g in gs
+        for h in g["hooks"]
+        if regs.is_managed(h.get("command"))
+    ]
     assert sorted(mine, key=str) == sorted(
-        ((r.event, r.matcher, r.timeout) for r in regs.registrations()), key=str)
+        ((r.event, r.matcher, r.timeout) for r in regs.registrations()), key=str
+    )
     if original and b"\r\n" in original:
         assert b"\n" not in settings.read_bytes().replace(b"\r\n", b"")
 
@@ -158,5 +227,6 @@ def test_install_twice_then_uninstall_gives_back_the_original(cfg: Path, name: s
         assert not settings.exists()
     else:
         assert settings.read_bytes() == original
-    assert set(without_backups(snapshot(cfg))) == ({"settings.json"} if original is not None
-                                                   else set())
+    assert set(without_backups(snapshot(cfg))) == (
+        {"settings.json"} if original is not None else set()
+    )
