@@ -33,12 +33,19 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
 from spawnkit import protocol, tokens  # noqa: E402
-from tests.e2e.fake_api import FakeAnthropic  # noqa: E402
+from tests.e2e.fake_api import FakeAnthropic, Request  # noqa: E402
 from tests.e2e.sandbox import INSTALL_HINT, ClaudeSandbox, find_claude  # noqa: E402
 from tests.e2e.scenarios import fan_out  # noqa: E402
 
 COMMAND = "python benchmarks/context.py"
 OTHERS_TIMEOUT = 900
+
+
+def model_tokens(req: Request) -> int:
+    """Estimated tokens of what the model reads: system prompt, messages and tool definitions."""
+    return tokens.estimate(
+        req.text + "\n" + json.dumps(req.body.get("tools", []), ensure_ascii=False)
+    )
 
 
 def measure(binary: str, mode: str, agents: int, answer_tokens: int) -> dict[str, float]:
@@ -51,12 +58,11 @@ def measure(binary: str, mode: str, agents: int, answer_tokens: int) -> dict[str
         run = box.run(fan.prompt, output_format="json")
         first, last = fan.main.requests[0], fan.after_last_return()
         returns = [tokens.estimate(last.agent_result(c["id"]) or "") for c in fan.calls]
-        body = last.raw.decode("utf-8")
         return {
             "request_bytes": last.size,
-            "request_tokens": tokens.estimate(body),
+            "request_tokens": model_tokens(last),
             "growth_bytes": last.size - first.size,
-            "growth_tokens": tokens.estimate(body) - tokens.estimate(first.raw.decode("utf-8")),
+            "growth_tokens": model_tokens(last) - model_tokens(first),
             "return_tokens_median": statistics.median(returns),
             "return_tokens_max": max(returns),
             "answer_tokens": statistics.median(tokens.estimate(a) for a in fan.answers.values()),
@@ -139,58 +145,47 @@ def machine(binary: str) -> dict[str, str]:
 def render(ctx: dict, host: dict[str, str], others: list[tuple[str, str]]) -> str:
     off, on = ctx["off"], ctx["enforce"]
     rows = [
-        ("tokens of one sub-agent return, as received (median)", "return_tokens_median", "{:,.0f}"),
-        ("largest sub-agent return received", "return_tokens_max", "{:,.0f}"),
-        ("orchestrator request after the last return, bytes", "request_bytes", "{:,.0f}"),
-        ("orchestrator request after the last return, est. tokens", "request_tokens", "{:,.0f}"),
-        ("growth of that request over the first one, est. tokens", "growth_tokens", "{:,.0f}"),
-        ("wall time of the whole `claude -p` run, s", "seconds", "{:.1f}"),
+        ("tokens of one sub-agent return, as received (median)", "return_tokens_median"),
+        ("largest sub-agent return received", "return_tokens_max"),
+        ("orchestrator request after the last return, bytes", "request_bytes"),
+        ("orchestrator request after the last return, est. tokens", "request_tokens"),
+        ("growth of that request over the first one, est. tokens", "growth_tokens"),
     ]
-    lines = [
-        "# Benchmarks",
-        "",
-        f"Measured on {host['date']}: {host['cpu']}, {host['cores']} cores, {host['os']}, "
-        f"Python {host['python']}, Claude Code {host['claude']}.",
-        "",
-        f"Rerun: `{COMMAND}` (needs the Claude Code CLI, see tests/e2e/README.md).",
-        "",
-        "## Orchestrator context with and without spawnkit (real Claude Code client)",
-        "",
-        f"An orchestrator spawns {ctx['agents']} sub-agents, {protocol.max_parallel()} at a time; each "
-        f'first answers ~{off["answer_tokens"]:,.0f} tokens. "off": no hooks. "enforce": '
-        "`spawnkit install --mode enforce`, whose SubagentStop hook saves the long answer under "
-        "`.spawnkit/returns/` and has the sub-agent reply within the "
-        f"{ctx['budget']}-token budget. Sizes are what the scripted fake API received from the client; "
-        f"tokens by `spawnkit.tokens.estimate`. Medians of {ctx['repeats']} runs.",
-        "",
-        "| measure | hooks off | spawnkit enforce | off / enforce |",
-        "|---|---:|---:|---:|",
-    ]
-    for label, key, fmt in rows:
-        ratio = off[key] / on[key] if on[key] else float("nan")
-        lines.append(f"| {label} | {fmt.format(off[key])} | {fmt.format(on[key])} | {ratio:.1f}x |")
-    lines += [
-        "",
-        f"Context per sub-agent return: {off['return_tokens_median']:,.0f} tokens without spawnkit, "
-        f"{on['return_tokens_median']:,.0f} with it ({ctx['ratio_per_return']:.1f}x less). After "
-        f"{ctx['agents']} returns the orchestrator's context has grown "
-        f"{ctx['ratio_growth']:.1f}x less, and its whole request is {ctx['ratio_request']:.1f}x smaller.",
-        "",
-        "The client's own `usage` figures are not reported: against a fake API they only echo what "
-        "the fake server answers (ceil(bytes / 4)).",
-    ]
+    table = ["| measure | hooks off | spawnkit enforce | off / enforce |", "|---|---:|---:|---:|"]
+    for label, key in rows:
+        table.append(f"| {label} | {off[key]:,.0f} | {on[key]:,.0f} | {off[key] / on[key]:.1f}x |")
+    table.append(
+        f"| wall time of one `claude -p` run, s | {off['seconds']:.1f} | {on['seconds']:.1f} | |"
+    )
+    doc = f"""\
+# Benchmarks
+
+Measured on {host["date"]}: {host["cpu"]}, {host["cores"]} cores, {host["os"]},
+Python {host["python"]}, Claude Code {host["claude"]}.
+
+Rerun everything: `{COMMAND}` (needs the Claude Code CLI, see tests/e2e/README.md).
+
+## Orchestrator context with and without spawnkit (real Claude Code client)
+
+An orchestrator spawns {ctx["agents"]} sub-agents, {protocol.max_parallel()} at a time; each first
+answers ~{off["answer_tokens"]:,.0f} tokens. "off": no hooks. "enforce": after
+`spawnkit install --mode enforce`, whose SubagentStop hook saves the long answer under
+`.spawnkit/returns/` and has the sub-agent reply again within the {ctx["budget"]}-token budget.
+Sizes are what the scripted fake API received from the client; tokens by
+`spawnkit.tokens.estimate`. Medians of {ctx["repeats"]} runs.
+
+{chr(10).join(table)}
+
+Context per sub-agent return: {off["return_tokens_median"]:,.0f} tokens without spawnkit,
+{on["return_tokens_median"]:,.0f} with it ({ctx["ratio_per_return"]:.1f}x less). After
+{ctx["agents"]} returns the orchestrator's context has grown {ctx["ratio_growth"]:.1f}x less, and
+its whole request (system prompt and tool definitions included) is {ctx["ratio_request"]:.1f}x
+smaller. The client's own `usage` figures are left out: against a fake API they only echo what the
+fake server reports (ceil(bytes / 4)).
+"""
     for name, out in others:
-        lines += [
-            "",
-            f"## `benchmarks/{name}`",
-            "",
-            f"Rerun: `python benchmarks/{name}`",
-            "",
-            "```",
-            out,
-            "```",
-        ]
-    return "\n".join(lines) + "\n"
+        doc += f"\n## `benchmarks/{name}`\n\nRerun: `python benchmarks/{name}`\n\n```\n{out}\n```\n"
+    return doc
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,14 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"machine": host, "context": ctx, "others": dict(others)}, indent=2))
     else:
-        print(doc.split("## Orchestrator context", 1)[1].split("\n## ", 1)[0])
+        section = doc[doc.index("## Orchestrator context") :]
+        print(section.split("\n## ", 1)[0])
     if not args.no_write:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(doc, encoding="utf-8")
-        print(
-            f"wrote {args.output.relative_to(REPO) if args.output.is_relative_to(REPO) else args.output}",
-            file=sys.stderr,
-        )
+        print(f"wrote {args.output}", file=sys.stderr)
     return 0
 
 

@@ -132,7 +132,7 @@ class ClaudeSandbox:
 
     @property
     def env(self) -> dict[str, str]:
-        """A clean environment (nothing leaks from the outer one) pointing the client at the fake."""
+        """A clean environment (nothing leaks from the outer one) aimed at the fake API."""
         env = {
             "HOME": str(self.home),
             "PATH": os.pathsep.join(
@@ -161,7 +161,7 @@ class ClaudeSandbox:
         return self.settings_path
 
     def recorder(self, tag: str) -> str:
-        """A hook command that saves each stdin payload under hooklog/<tag>/ (read with recorded())."""
+        """A hook command saving each stdin payload under hooklog/<tag>/ (see recorded())."""
         script = self.root / "record_hook.py"
         if not script.exists():
             script.write_text(_RECORDER, encoding="utf-8")
@@ -243,7 +243,8 @@ class ClaudeSandbox:
             run.events = [json.loads(proc.stdout)]
         if check:
             assert proc.returncode == 0, (
-                f"claude exited {proc.returncode}\nstderr:\n{proc.stderr}\nstdout:\n{proc.stdout[-3000:]}"
+                f"claude exited {proc.returncode}\nstderr:\n{proc.stderr}\n"
+                f"stdout:\n{proc.stdout[-3000:]}"
             )
             assert not self.api.errors, f"fake API script errors: {self.api.errors}"
         return run

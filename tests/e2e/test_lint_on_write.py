@@ -1,4 +1,4 @@
-"""Scenario 4: the model writes a skill that breaks the protocol, and is told so in its next turn."""
+"""Scenario 4: the model writes a skill that breaks the protocol and is told so next turn."""
 
 from __future__ import annotations
 
