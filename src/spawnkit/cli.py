@@ -6,11 +6,13 @@ Heavy modules (copier above all) are imported inside the commands that need them
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
 from spawnkit import __version__
-from spawnkit.errors import EXIT_USAGE, SpawnkitError
+from spawnkit.errors import EXIT_FINDINGS, EXIT_USAGE, SpawnkitError
+from spawnkit.tokens import CALIBRATED_MODEL
 
 
 class _Group(click.Group):
@@ -93,7 +95,104 @@ def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], d
 # --- tokens (issue 3) --------------------------------------------------------
 
 
+@cli.command("tokens")
+@click.argument("source", required=False, metavar="[FILE|-]")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the number.")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Ask Anthropic's count_tokens API (needs ANTHROPIC_API_KEY; honours ANTHROPIC_BASE_URL; "
+    "3 s timeout). On any failure, falls back to the estimate and says why on stderr.",
+)
+@click.option(
+    "--model",
+    default=CALIBRATED_MODEL,
+    show_default=True,
+    metavar="MODEL",
+    help="Model whose tokenizer --exact asks about. The offline estimate is calibrated to "
+    "claude-opus-4-7, which counts more than older models, so it bounds them too.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Exit 1 (and say by how much on stderr) when the count is over N tokens.",
+)
+@click.pass_context
+def tokens_command(
+    ctx: click.Context,
+    source: str | None,
+    as_json: bool,
+    exact: bool,
+    model: str,
+    budget: int | None,
+) -> None:
+    """Count the tokens of FILE, or of standard input when FILE is - or piped in.
+
+    Prints a conservative offline estimate: it errs high (on the calibration texts it never
+    under-counts claude-opus-4-7); --exact asks the API instead. Invalid UTF-8 bytes are
+    counted as U+FFFD. Exit 0, 1 when over --budget, 2 when the input cannot be read.
+
+    \b
+    Examples:
+      spawnkit tokens reply.md
+      git diff | spawnkit tokens --json
+      spawnkit tokens --budget 500 .audit-reports/summary.md
+    """
+    import json
+
+    from spawnkit import token_report
+
+    report = token_report.measure(source, exact=exact, model=model, budget=budget)
+    for warning in report.warnings:
+        click.echo(f"spawnkit: warning: {warning}", err=True)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+    else:
+        click.echo(report.tokens)
+    if report.over_budget:
+        click.echo(f"spawnkit: {token_report.budget_message(report)}", err=True)
+        ctx.exit(EXIT_FINDINGS)
+
+
 # --- lint, rule (issue 4) ----------------------------------------------------
+
+
+@cli.command("lint")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="Output format: ruff-like text, JSON (version 1), SARIF 2.1.0, or GitHub annotations.")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these rules (codes or prefixes, comma-separated: CM001,SP). Overrides the config file.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these rules (codes or prefixes, comma-separated); adds to the config file's ignore.")
+@click.option("--profile", type=click.Choice(["claude-code", "portable"]), default=None,
+              help="Which frontmatter keys are allowed: Claude Code's (default) or the portable Agent Skills spec's.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
+              help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).")
+def lint_command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
+                 profile: str | None, config_path: Path | None) -> None:
+    """Check skills, commands and agents against the protocol and the skill spec.
+
+    PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
+    SKILL.md, commands/*.md and agents/*.md. Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and
+    ./.claude. Exit 0 clean, 1 problems found, 2 usage or I/O error.
+    """
+    from spawnkit.lint.command import run_lint, split_codes
+
+    code = run_lint(list(paths), fmt=fmt, select=split_codes(select), ignore=split_codes(ignore),
+                    profile=profile, config_path=config_path)
+    sys.exit(code)
+
+
+@cli.command("rule")
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
+def rule_command(code: str | None, show_all: bool) -> None:
+    """Explain a lint rule (e.g. CM005); without CODE, list all rules."""
+    from spawnkit.lint.command import run_rule
+
+    sys.exit(run_rule(code, show_all))
 
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------

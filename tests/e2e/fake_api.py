@@ -53,7 +53,7 @@ def agent(
     subagent_type: str = "general-purpose",
     id: str | None = None,
 ) -> Block:
-    """An Agent tool call; foreground unless ``background`` (the client's own default is background)."""
+    """An Agent tool call, foreground unless ``background`` (the client defaults to background)."""
     return tool_use(
         "Agent",
         {
@@ -150,6 +150,16 @@ class Request:
         return ""
 
     @property
+    def new_text(self) -> str:
+        """What is new to the model in this request: every message after the last assistant one.
+
+        Tool results, hook ``additionalContext`` (sent as system messages) and notifications.
+        """
+        msgs = self.messages
+        last = max((i for i, m in enumerate(msgs) if m.get("role") == "assistant"), default=-1)
+        return "\n".join(_content_text(m.get("content")) for m in msgs[last + 1 :])
+
+    @property
     def assistant_turns(self) -> int:
         """How many assistant messages the history holds: the index of the turn to answer."""
         return sum(1 for m in self.messages if m.get("role") == "assistant")
@@ -215,9 +225,9 @@ def unframe_report(tool_result_text: str) -> str:
 
 @dataclass
 class Conversation:
-    """A scripted conversation: turn ``n`` answers the request whose history holds n assistant turns.
+    """A scripted conversation: step ``n`` answers the request whose history has n assistant turns.
 
-    Rules added with :meth:`when` are tried first, in order; a step may be a callable of the request.
+    Rules added with :meth:`when` are tried first, in order; a step may be a callable of it.
     """
 
     name: str
@@ -294,7 +304,7 @@ class FakeAnthropic:
 
     # scripting
     def conversation(self, match: str, *steps: Step, name: str | None = None) -> Conversation:
-        """Script the conversation whose first user message contains ``match`` (longest match wins)."""
+        """Script the conversation whose first user message holds ``match`` (longest match wins)."""
         conv = Conversation(name or match[:40], match, list(steps))
         with self._cond:
             self.conversations.append(conv)
@@ -348,7 +358,9 @@ class FakeAnthropic:
         return self.messages_requests(None)
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float = 60.0) -> bool:
-        """Block until ``predicate()`` holds; re-checked whenever a request arrives or is answered."""
+        """Block until ``predicate()`` holds; re-checked whenever a request arrives or is answered.
+
+        Returns False on timeout."""
         with self._cond:
             return self._cond.wait_for(predicate, timeout=timeout)
 
@@ -423,7 +435,7 @@ def _message(model: str, turn: Turn, input_tokens: int) -> dict[str, Any]:
 
 
 def stream_events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The SSE events of one streamed message, text as text_delta and tool input as input_json_delta."""
+    """The SSE events of one message: text as text_delta, tool input as input_json_delta."""
     start = dict(message, content=[], stop_reason=None)
     start["usage"] = dict(message["usage"], output_tokens=1)
     events: list[tuple[str, dict[str, Any]]] = [

@@ -84,15 +84,19 @@ class ClaudeRun:
                     continue
         return entries
 
-    @property
-    def system_messages(self) -> list[str]:
-        """Hook ``systemMessage``s: what the user is shown (-p prints none; the transcript keeps them)."""
-        return [
-            str(e["attachment"].get("content", ""))
-            for e in self.transcript_entries()
-            if isinstance(e.get("attachment"), dict)
-            and e["attachment"].get("type") == "hook_system_message"
-        ]
+    def system_messages(self, event: str | None = None) -> list[str]:
+        """Hook ``systemMessage``s, i.e. what the user is shown, optionally from one hook event.
+
+        ``-p`` prints none of them; the session transcripts keep each as a
+        ``hook_system_message`` attachment, which is what the interactive client displays.
+        """
+        found = []
+        for entry in self.transcript_entries():
+            att = entry.get("attachment")
+            if isinstance(att, dict) and att.get("type") == "hook_system_message":
+                if event is None or att.get("hookEvent") == event:
+                    found.append(str(att.get("content", "")))
+        return found
 
 
 _RECORDER = textwrap.dedent(
@@ -128,7 +132,7 @@ class ClaudeSandbox:
 
     @property
     def env(self) -> dict[str, str]:
-        """A clean environment (nothing leaks from the outer one) pointing the client at the fake."""
+        """A clean environment (nothing leaks from the outer one) aimed at the fake API."""
         env = {
             "HOME": str(self.home),
             "PATH": os.pathsep.join(
@@ -157,7 +161,7 @@ class ClaudeSandbox:
         return self.settings_path
 
     def recorder(self, tag: str) -> str:
-        """A hook command that saves each stdin payload under hooklog/<tag>/ (read with recorded())."""
+        """A hook command saving each stdin payload under hooklog/<tag>/ (see recorded())."""
         script = self.root / "record_hook.py"
         if not script.exists():
             script.write_text(_RECORDER, encoding="utf-8")
@@ -239,7 +243,8 @@ class ClaudeSandbox:
             run.events = [json.loads(proc.stdout)]
         if check:
             assert proc.returncode == 0, (
-                f"claude exited {proc.returncode}\nstderr:\n{proc.stderr}\nstdout:\n{proc.stdout[-3000:]}"
+                f"claude exited {proc.returncode}\nstderr:\n{proc.stderr}\n"
+                f"stdout:\n{proc.stdout[-3000:]}"
             )
             assert not self.api.errors, f"fake API script errors: {self.api.errors}"
         return run

@@ -1,4 +1,4 @@
-"""The harness itself works against the real client: answers, hooks, foreground and background agents."""
+"""The harness works with the real client: answers, hooks, foreground and background agents."""
 
 from __future__ import annotations
 

@@ -98,7 +98,7 @@ def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnost
 def _diagnostics(rule: Rule, ctx: Context, path: str) -> Iterable[Diagnostic]:
     for finding in rule.check(ctx):
         yield Diagnostic(path, max(1, finding.line), finding.col, rule.code, rule.name, rule.severity,
-                         finding.message, finding.fix or rule.fix)
+                         " ".join(finding.message.split()), " ".join((finding.fix or rule.fix).split()))
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

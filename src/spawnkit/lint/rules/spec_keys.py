@@ -68,6 +68,8 @@ Deploy.
             if str(key) in known:
                 continue
             hint = None
+            if doc.kind != SKILL:
+                hint = f"Use only the keys Claude Code reads for {doc.kind}s: {', '.join(sorted(known))}."
             if ctx.profile == "portable" and doc.kind == SKILL and str(key) in ctx.spec["claude_code_keys"]:
                 hint = f"'{key}' is a Claude Code extension; drop it for portable skills or use --profile claude-code."
             elif doc.kind == SKILL and str(key).replace("_", "-") in known:
