@@ -11,29 +11,31 @@ import re
 from dataclasses import dataclass, field
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
 _QUOTE = re.compile(r"^\s*>\s?(.*)$")
 _TABLE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
 
 
 @dataclass
 class Block:
     """One structural piece of the body; ``lines[k]`` is file line ``start + k``."""
 
-    kind: str  # heading | paragraph | item | code | quote | table
+    kind: str  # heading | paragraph | item | code | quote | table | tag (<name> … </name> on own lines)
     start: int
     lines: list[str]
     section: tuple[str, ...] = ()  # enclosing headings, outermost first
     level: int = 0  # heading level, or list item indentation
-    info: str = ""  # code fence info string ("" for indented code)
+    info: str = ""  # code fence info string ("" for indented code), or the tag name
     ordered: bool = False  # numbered list item
     parent: int | None = None  # index of the list item a nested block belongs to
     list_id: int | None = None  # items of one list share an id
     source: str = ""  # "" for the linted file, else the referenced sibling's name
     children: list[int] = field(default_factory=list)
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)  # per-block caches
 
     @property
     def text(self) -> str:
@@ -82,7 +84,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             i += 1
             continue
         indent = len(line) - len(line.lstrip(" "))
-        fence = _FENCE.match(line)
+        first = line[indent]
+        fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             marker = fence.group(2)
             body: list[str] = []
@@ -96,18 +99,33 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 blocks[parent].children.append(idx)
             i = j + 1
             continue
-        heading = _HEADING.match(line)
+        tag = _TAG_OPEN.match(line) if first == "<" else None
+        if tag:
+            close = re.compile(r"^\s*</" + re.escape(tag.group(1)) + r">\s*$")
+            j = i + 1
+            while j < n and not close.match(lines[j]):
+                j += 1
+            if j < n:
+                parent = enclosing(indent)
+                idx = add(Block("tag", lineno + 1, [ln.strip() for ln in lines[i + 1 : j]] or [""],
+                                info=tag.group(1).lower(), parent=parent))
+                if parent is not None:
+                    blocks[parent].children.append(idx)
+                i = j + 1
+                continue
+        heading = _HEADING.match(line) if first == "#" else None
         if heading:
             level = len(heading.group(1))
             while section and section[-1][0] >= level:
                 section.pop()
-            section.append((level, heading.group(2)))
+            title = heading.group(2).rstrip().rstrip("#").rstrip()
+            section.append((level, title))
             open_items.clear()
             current_list.clear()
-            add(Block("heading", lineno, [heading.group(2)], level=level))
+            add(Block("heading", lineno, [title], level=level))
             i += 1
             continue
-        if _QUOTE.match(line):
+        if first == ">":
             body = []
             j = i
             while j < n and _QUOTE.match(lines[j]):
@@ -119,7 +137,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 blocks[parent].children.append(idx)
             i = j
             continue
-        if _TABLE.match(line):
+        if first == "|":
             j = i
             body = []
             while j < n and _TABLE.match(lines[j]):
@@ -129,7 +147,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             add(Block("table", lineno, body, parent=parent))
             i = j
             continue
-        item = _ITEM.match(line)
+        item = _ITEM.match(line) if first in "-*+0123456789" else None
         if item:
             parent = enclosing(indent)
             if parent is None:
