@@ -1,0 +1,131 @@
+"""CM005 max-parallel: sub-agents run one at a time or under a stated cap."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from spawnkit import protocol
+from spawnkit.lint.analysis import NUM, Sentence, number
+from spawnkit.lint.rules.base import Context, Finding, Rule
+
+_PARALLEL = re.compile(
+    r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
+    r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
+    r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
+    r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
+    re.I,
+)
+_UNBOUNDED = re.compile(
+    r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
+    r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
+    re.I,
+)
+_AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
+_CAP = re.compile(
+    r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
+    r"|cap(?:ped)?\s+at)\s+" + NUM + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
+    r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
+    r"|\b" + NUM + r"\s+at\s+a\s+time\b"
+    r"|\bbatch(?:es)?\s+of\s+" + NUM + r"\s+" + _AGENTS
+    + r"|\b" + NUM + r"\s+" + _AGENTS + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*" + NUM + r"\b|\bconcurrency\s*[:=]\s*" + NUM + r"\b",
+    re.I,
+)
+_SEQUENTIAL = re.compile(
+    r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
+    r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
+    r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"
+    r"|\bnever\s+two\s+at\s+once\b|\bwait\s+for\s+(?:each|it|the|one|both)\b[^.]{0,60}\bbefore\b|\bin\s+pairs\b",
+    re.I,
+)
+
+
+def _cap_values(text: str) -> list[int]:
+    values = []
+    for m in _CAP.finditer(text):
+        word = next(g for g in m.groups() if g)
+        values.append(number(word))
+    return values
+
+
+class MaxParallel(Rule):
+    code = "CM005"
+    protocol_rule = True
+    what = """
+Finds every statement about running sub-agents in parallel and checks that a cap
+no larger than the standard's is stated with it or once for the whole skill.
+"All in parallel", "one agent per item" with no cap, "as many as needed",
+"unlimited", or a cap above the standard violate; so does parallelism with no
+stated cap at all. "One at a time" and "sequentially" are caps of one.
+"""
+    why = """
+Parallel sub-agents return together: their replies land in the orchestrator's
+context in one burst, before it can checkpoint. A small cap keeps each burst
+survivable.
+"""
+    bad = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start.
+
+Launch one sub-agent per package, all in parallel, with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+    good = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start.
+
+Launch one sub-agent per package, at most 2 in parallel, with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+
+    @property
+    def fix(self) -> str:  # type: ignore[override]
+        return (f"Run sub-agents one at a time, or state a cap: \"at most {protocol.max_parallel()} sub-agents in "
+                "parallel; checkpoint after each batch\".")
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        a = ctx.analysis
+        limit = protocol.max_parallel()
+        texts: list[tuple[Sentence | None, str, int, int]] = []  # (sentence, text, line, block id)
+        for s in a.prose:
+            texts.append((s, s.text, a.report_line(s.block, s.line), id(s.block)))
+        for block in a.shell_blocks:
+            texts.append((None, block.text, a.report_line(block), id(block)))
+        stated = [v for _, t, _, _ in texts for v in _cap_values(t)]
+        sequential = any(_SEQUENTIAL.search(t) for _, t, _, _ in texts)
+        general_ok = sequential or any(v <= limit for v in stated)
+        block_caps: dict[int, bool] = {}
+        for _, t, _, bid in texts:
+            if _SEQUENTIAL.search(t) or any(v <= limit for v in _cap_values(t)):
+                block_caps[bid] = True
+        for _, text, line, bid in texts:
+            for value in _cap_values(text):
+                if value > limit:
+                    yield Finding(line, f"allows {value} sub-agents in parallel; the standard's cap is {limit}")
+            unbounded = _UNBOUNDED.search(text)
+            if unbounded:
+                yield Finding(line, f"runs sub-agents with no cap ('{unbounded.group(0).strip()}'); "
+                                    f"the standard allows at most {limit} in parallel")
+                continue
+            if not _PARALLEL.search(text) or _SEQUENTIAL.search(text) or _cap_values(text):
+                continue
+            if block_caps.get(bid) or general_ok:
+                continue
+            yield Finding(line, f"runs sub-agents in parallel without a stated cap (at most {limit})")
