@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from spawnkit import __version__
-from spawnkit.errors import EXIT_USAGE, SpawnkitError
+from spawnkit.errors import EXIT_FINDINGS, EXIT_USAGE, SpawnkitError
+from spawnkit.tokens import CALIBRATED_MODEL
 
 
 class _Group(click.Group):
@@ -39,6 +40,66 @@ def cli() -> None:
 
 
 # --- tokens (issue 3) --------------------------------------------------------
+
+
+@cli.command("tokens")
+@click.argument("source", required=False, metavar="[FILE|-]")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the number.")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Ask Anthropic's count_tokens API (needs ANTHROPIC_API_KEY; honours ANTHROPIC_BASE_URL; "
+    "3 s timeout). On any failure, falls back to the estimate and says why on stderr.",
+)
+@click.option(
+    "--model",
+    default=CALIBRATED_MODEL,
+    show_default=True,
+    metavar="MODEL",
+    help="Model whose tokenizer --exact asks about. The offline estimate is calibrated to "
+    "claude-opus-4-7, which counts more than older models, so it bounds them too.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Exit 1 (and say by how much on stderr) when the count is over N tokens.",
+)
+@click.pass_context
+def tokens_command(
+    ctx: click.Context,
+    source: str | None,
+    as_json: bool,
+    exact: bool,
+    model: str,
+    budget: int | None,
+) -> None:
+    """Count the tokens of FILE, or of standard input when FILE is - or piped in.
+
+    Prints a conservative offline estimate: it errs high (on the calibration texts it never
+    under-counts claude-opus-4-7); --exact asks the API instead. Invalid UTF-8 bytes are
+    counted as U+FFFD. Exit 0, 1 when over --budget, 2 when the input cannot be read.
+
+    \b
+    Examples:
+      spawnkit tokens reply.md
+      git diff | spawnkit tokens --json
+      spawnkit tokens --budget 500 .audit-reports/summary.md
+    """
+    import json
+
+    from spawnkit import token_report
+
+    report = token_report.measure(source, exact=exact, model=model, budget=budget)
+    for warning in report.warnings:
+        click.echo(f"spawnkit: warning: {warning}", err=True)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+    else:
+        click.echo(report.tokens)
+    if report.over_budget:
+        click.echo(f"spawnkit: {token_report.budget_message(report)}", err=True)
+        ctx.exit(EXIT_FINDINGS)
 
 
 # --- lint, rule (issue 4) ----------------------------------------------------
