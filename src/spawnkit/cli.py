@@ -6,6 +6,7 @@ Heavy modules (copier above all) are imported inside the commands that need them
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -36,6 +37,59 @@ def cli() -> None:
 
 
 # --- new (issue 2) -----------------------------------------------------------
+
+_NEW_EPILOG = """\b
+Where the skill goes:
+  --dest DIR        DIR itself; its folder name must equal NAME
+  --scope project   ./.claude/skills/NAME (the default)
+  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
+
+\b
+Template questions (answer with --data KEY=VALUE):
+  purpose           what the skill orchestrates, one line
+  description       frontmatter description, 1-1024 characters, no < >
+  steps             YAML list of {name, job}, e.g. '[{name: scan, job: Scan the code}]'
+  return_budget     token budget per sub-agent reply (default and maximum: the standard's)
+  max_parallel      1 (strictly sequential, default) or 2
+  checkpoint_every  1 to 3 completed steps between checkpoints
+  reports_dir       default .NAME-reports/
+  profile           portable (default) or claude-code
+  return_style      summary (default) or status-only
+  skill_hooks       true: register spawnkit-hook in the frontmatter (claude-code profile)
+
+\b
+Questions are asked on a terminal; with --defaults, or when stdin is not a
+terminal, the defaults are used. Nothing is written when an answer is refused.
+"""
+
+
+@cli.command("new", epilog=_NEW_EPILOG)
+@click.argument("name")
+@click.option("--dest", metavar="DIR", help="Create the skill in DIR (its folder name must equal NAME).")
+@click.option(
+    "--scope",
+    type=click.Choice(["user", "project"]),
+    help="Create it in the user's or the project's skills folder (default: project).",
+)
+@click.option("--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question.")
+@click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
+@click.option("--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up).")
+def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], defaults: bool, force: bool) -> None:
+    """Create the agent-spawning skill NAME from spawnkit's template."""
+    from spawnkit.scaffold import new_skill
+
+    made = new_skill(name, dest=dest, scope=scope, data=data, defaults=defaults, force=force)
+    click.echo(f"Created skill {name} in {made.path}")
+    if made.backup is not None:
+        click.echo(f"Replaced files were backed up to {made.backup}")
+    if made.in_skills_dir:
+        click.echo(f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then run /{name} in Claude Code.")
+    else:
+        click.echo(
+            f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then move the folder into "
+            ".claude/skills/ (project) or ~/.claude/skills/ (personal) to use it."
+        )
+
 
 
 # --- tokens (issue 3) --------------------------------------------------------
@@ -104,7 +158,111 @@ def tokens_command(
 # --- lint, rule (issue 4) ----------------------------------------------------
 
 
+@cli.command("lint")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="Output format: ruff-like text, JSON (version 1), SARIF 2.1.0, or GitHub annotations.")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these rules (codes or prefixes, comma-separated: CM001,SP). Overrides the config file.")
+@click.option("--ignore", multiple=True, metavar="CODES",
+              help="Skip these rules (codes or prefixes, comma-separated); adds to the config file's ignore.")
+@click.option("--profile", type=click.Choice(["claude-code", "portable"]), default=None,
+              help="Which frontmatter keys are allowed: Claude Code's (default) or the portable Agent Skills spec's.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
+              help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).")
+def lint_command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
+                 profile: str | None, config_path: Path | None) -> None:
+    """Check skills, commands and agents against the protocol and the skill spec.
+
+    PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
+    SKILL.md, commands/*.md and agents/*.md. Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and
+    ./.claude. Exit 0 clean, 1 problems found, 2 usage or I/O error.
+    """
+    from spawnkit.lint.command import run_lint, split_codes
+
+    code = run_lint(list(paths), fmt=fmt, select=split_codes(select), ignore=split_codes(ignore),
+                    profile=profile, config_path=config_path)
+    sys.exit(code)
+
+
+@cli.command("rule")
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
+def rule_command(code: str | None, show_all: bool) -> None:
+    """Explain a lint rule (e.g. CM005); without CODE, list all rules."""
+    from spawnkit.lint.command import run_rule
+
+    sys.exit(run_rule(code, show_all))
+
+
 # --- install, uninstall, doctor (issue 6) ------------------------------------
+
+_SCOPE_HELP = ("user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
+               " local: ./.claude/settings.local.json (this machine only, not committed).")
+_SCOPES = ("user", "project", "local")
+
+
+def _scope_options(func):
+    func = click.option("--config-dir", type=click.Path(file_okay=False),
+                        help="Use this Claude Code folder instead of the scope's default.")(func)
+    return click.option("--scope", type=click.Choice(_SCOPES), default="user",
+                        show_default=True, help=_SCOPE_HELP)(func)
+
+
+@cli.command("install")
+@_scope_options
+@click.option("--mode", type=click.Choice(("warn", "enforce")),
+              help="warn: hooks advise; enforce: hooks block protocol violations."
+                   " Default: keep the configured mode, else warn.")
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
+@click.option("--yes", "-y", is_flag=True,
+              help="Apply without asking (the question is only asked on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+def install_command(scope: str, config_dir: str | None, mode: str | None, dry_run: bool,
+                    yes: bool, as_json: bool) -> None:
+    """Install the standard, hooks, spawnkit skill and mode into Claude Code.
+
+    Merges hook registrations into settings.json without touching anything of
+    yours: your keys, hooks and formatting stay as they are, the previous file
+    is backed up (last 5 kept), and running it again changes nothing.
+    """
+    from spawnkit.install import resolve_target
+    from spawnkit.setup_commands import run_install
+
+    sys.exit(run_install(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
+
+
+@cli.command("uninstall")
+@_scope_options
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
+@click.option("--yes", "-y", is_flag=True,
+              help="Apply without asking (the question is only asked on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+def uninstall_command(scope: str, config_dir: str | None, dry_run: bool, yes: bool,
+                      as_json: bool) -> None:
+    """Remove exactly what `spawnkit install` added.
+
+    Files you edited since the install are kept (and named); your own skills
+    and settings are never touched. settings.json is backed up first.
+    """
+    from spawnkit.install import resolve_target
+    from spawnkit.setup_commands import run_uninstall
+
+    sys.exit(run_uninstall(resolve_target(scope, config_dir), dry_run, yes, as_json))
+
+
+@cli.command("doctor")
+@_scope_options
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
+    """Check the installation: hooks registered and running, standard, mode, skills.
+
+    Exits 1 when anything is broken; each broken item names its fix.
+    """
+    from spawnkit.doctor import run_doctor
+    from spawnkit.install import resolve_target
+
+    sys.exit(run_doctor(resolve_target(scope, config_dir), as_json))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------
