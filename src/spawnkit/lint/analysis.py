@@ -82,8 +82,8 @@ _NEGATION = lazy(
 )
 _LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
-    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are "
-    r"to|'ll|then))?)\s*$",
+    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need\s+to|have\s+to|are\s+to|'ll))?)"
+    r"\s*$",
     re.I,
 )
 _LEAD_TO = lazy(r"\bto\s*$", re.I)
@@ -106,8 +106,8 @@ _PROMPT_HEADER = Gated(
     "prompt",
 )
 _PROMPT_BELOW = lazy(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that "
-    r"follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
+    r"\b(?:the|this)\s+prompt\s+(?:below|that\s+follows)\b"
+    r"|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
     re.I,
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
@@ -123,8 +123,8 @@ _WEAK = lazy(
     re.I,
 )
 _SELF_NEGATION = lazy(
-    r"\b(?:do not|don't|never|no need "
-    r"to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
+    r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
+    r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
     re.I,
 )
@@ -134,8 +134,8 @@ STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
 STATE_FILE = Gated(
     lazy(
-        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- "
-        r"]files?\b|\bcheckpoint[- ]files?\b"
+        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
+        r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
         r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
         re.I,
     ),

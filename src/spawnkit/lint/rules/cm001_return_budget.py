@@ -21,9 +21,8 @@ _REPLY = lazy(
     re.I,
 )
 _QUALIFIER = lazy(
-    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up "
-    r"to|limit(?:ed)?|budget|cap(?:ped)?"
-    r"|within|keep|below)\b|[≤<]",
+    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to"
+    r"|limit(?:ed)?|budget|cap(?:ped)?|within|keep|below)\b|[≤<]",
     re.I,
 )
 _VAGUE = lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
