@@ -60,7 +60,7 @@ class _AgentNoun(Gated):
         return None
 
 
-_AGENT_NOUN = _AgentNoun(
+AGENT_NOUN = _AgentNoun(
     lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
 )
 _TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
@@ -76,7 +76,7 @@ _NOT_AGENT_OBJECT = lazy(
     r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
     re.I,
 )
-_NEGATION = lazy(
+NEGATION = lazy(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
     re.I,
 )
@@ -157,8 +157,6 @@ NUMBER_WORDS = {
     "single": 1,
 }
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-NEGATION = _NEGATION
-AGENT = _AGENT_NOUN
 
 
 def number(word: str) -> int:
@@ -215,9 +213,8 @@ def _split(block: Block) -> list[Sentence]:
         return out
     start = 0
     for m in _SENTENCE_END.finditer(flat):
-        end = m.start() + (
-            1 if flat[m.start()] in ".!?;:" else 0
-        )  # the stop belongs to the sentence
+        stop = 1 if flat[m.start()] in ".!?;:" else 0  # the stop belongs to the sentence
+        end = m.start() + stop
         if flat[start:end].strip():
             out.append(Sentence(block, start, flat[start:end]))
         start = m.end()
@@ -239,14 +236,8 @@ def _lead_ok(prefix: str) -> bool:
 def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
-    clause = re.split(r"[,;—–]", prefix)[-1]
-    if (
-        _NEGATION.search(clause)
-        or _NEGATION.search(prefix.split(":")[-1])
-        and not prefix.rstrip().endswith(",")
-    ):
-        return False
-    if sentence.rstrip().endswith("?"):
+    clause = re.split(r"[,;:—–]", prefix)[-1]
+    if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
     return _lead_ok(prefix)
 
@@ -264,7 +255,7 @@ def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
     for m in _TOOL_USE.finditer(text):
         before = text[: m.start()]
-        if not _NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
+        if not NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
             hits.append(m.start())
     for m in _SPAWN_VERB.finditer(text):
         verb = re.sub(r"\s+", " ", m.group(1).lower())
@@ -280,7 +271,7 @@ def _spawn_hits(text: str) -> list[int]:
                 r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
             ):
                 hits.append(m.start())
-        elif _AGENT_NOUN.search(obj[:70]) and not re.match(
+        elif AGENT_NOUN.search(obj[:70]) and not re.match(
             r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
         ):
             hits.append(m.start())
@@ -447,7 +438,7 @@ class Analysis:
                     or id(block) in self.prompt_block_ids
                 ):
                     continue
-                if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
+                if AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
         return out
 
@@ -488,7 +479,7 @@ def analyse(doc: Document) -> Analysis:
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text) and not _NEGATION.search(s.text):
+                elif _PROMPT_HEADER.search(s.text) and not NEGATION.search(s.text):
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text):
                     result.weak_lines.append(line_for(s.line))
