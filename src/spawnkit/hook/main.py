@@ -68,6 +68,8 @@ def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
         return  # a sub-agent's own batch: neither launches nor checkpoints are its business
     from spawnkit.hook import checkpoint, parallel_cap
 
+    if call.mode(parallel_cap.CODE) == "off" and call.mode(checkpoint.CODE) == "off":
+        return
     with _session(call) as data:
         if data is not None:
             parallel_cap.after_batch(call, answer, data)
