@@ -198,8 +198,43 @@ def _internal_error(
     )
 
 
+USAGE = """\
+usage: spawnkit-hook < payload.json
+
+Claude Code runs this on its hook events with the event's JSON payload on stdin;
+it prints at most one JSON answer and always exits 0 (it fails open).
+Events: PreToolUse (Agent|Task, Read), PostToolUse (Write|Edit|MultiEdit),
+SubagentStart, SubagentStop, PostToolBatch; others are ignored.
+
+Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
+<project>/.claude/spawnkit.json, then SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> /
+SPAWNKIT_MAX_RETRIES, e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
+<config> is $CLAUDE_CONFIG_DIR or ~/.claude; errors are logged to <config>/.spawnkit/hook.log.
+Register it with `spawnkit install`.
+"""
+
+
 def main() -> int:
-    """Console-script and ``__main__`` entry: stdin → stdout, exit 0 whatever happens."""
+    """Console-script and ``__main__`` entry: stdin → stdout, exit 0 whatever happens.
+
+    A person running it by hand gets the usage (``--help``), the version
+    (``--version``), or, with a terminal on stdin, a hint instead of a silent wait.
+    """
+    args = sys.argv[1:]
+    if args:
+        if args[0] in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return 0
+        if args[0] == "--version":
+            from spawnkit import __version__
+
+            sys.stdout.write(f"spawnkit-hook {__version__}\n")
+            return 0
+        sys.stderr.write(f"spawnkit-hook: error: unexpected argument {args[0]!r}; see --help\n")
+        return 2
+    if sys.stdin is None or sys.stdin.isatty():
+        sys.stderr.write("spawnkit-hook: error: expects a hook payload on stdin; see --help\n")
+        return 2
     try:
         out = run(sys.stdin.buffer.read(MAX_STDIN + 1))
         if out:
