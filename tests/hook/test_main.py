@@ -80,3 +80,9 @@ def test_log_never_raises(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
     log.append(str(blocker / "sub"), "cannot be written")  # parent is a file: silently skipped
+
+
+def test_a_cwd_with_a_nul_byte_falls_back_to_the_process_cwd(hook):
+    data = payload("SubagentStart") | {"cwd": "/tmp/a\0b"}
+    env = {"CLAUDE_PROJECT_DIR": ""}
+    assert hook.raw(json.dumps(data).encode(), env) == ""

@@ -17,6 +17,18 @@ import sys
 
 PLUGIN_COMMAND = 'python3 -I -S "${CLAUDE_PLUGIN_ROOT}/src/spawnkit/hook/__main__.py"'
 
+#: (event, matcher) pairs to register the command on; None = no matcher (every agent type).
+REGISTRATIONS: tuple[tuple[str, str | None], ...] = (
+    ("PreToolUse", "Agent|Task"),
+    ("PreToolUse", "Read"),
+    ("PostToolUse", "Write|Edit|MultiEdit"),
+    ("SubagentStart", None),
+    ("SubagentStop", None),
+    ("PostToolBatch", None),
+)
+#: Seconds to give each run: the session lock waits at most 2 s; a run takes milliseconds.
+TIMEOUT_SECONDS = 10
+
 
 def script_path() -> str:
     """Absolute path of the hook script of this installation."""

@@ -45,7 +45,7 @@ def _before_agent(call: Call, answer: Answer) -> None:
 
     # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
     if call.mode(parallel_cap.CODE) != "off" or call.mode("CM007") != "off":
-        with _session(call) as data:
+        with _LockedState(call) as data:
             if data is not None:
                 parallel_cap.before_launch(call, answer, data)
                 if not answer.denied and data.get("checkpoint_due"):
@@ -70,7 +70,7 @@ def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
 
     if call.mode(parallel_cap.CODE) == "off" and call.mode(checkpoint.CODE) == "off":
         return
-    with _session(call) as data:
+    with _LockedState(call) as data:
         if data is not None:
             parallel_cap.after_batch(call, answer, data)
             checkpoint.deliver(call, answer, data)
@@ -81,7 +81,7 @@ def _subagent_start(call: Call, answer: Answer, lint: Linter | None) -> None:
 
     if call.mode(parallel_cap.CODE) == "off":
         return
-    with _session(call) as data:
+    with _LockedState(call) as data:
         if data is not None:
             parallel_cap.started(call, data)
 
@@ -101,7 +101,7 @@ _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
 }
 
 
-class _session:
+class _LockedState:
     """The locked session state, or None (logged) when the lock times out: fail open."""
 
     def __init__(self, call: Call) -> None:
