@@ -33,13 +33,9 @@ _SPAWN_VERB = re.compile(
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
-_NOT_AGENT_OBJECT = re.compile(
-    r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
-    re.I,
-)
+_NOT_AGENT_OBJECT = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
 _NEGATION = re.compile(
-    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
-    re.I,
+    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
 )
 _LEAD_OK = re.compile(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
@@ -63,8 +59,7 @@ _PROMPT_HEADER = re.compile(
     re.I,
 )
 _PROMPT_BELOW = re.compile(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
-    re.I,
+    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
 _CODE_CALL = re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\"")
@@ -90,19 +85,8 @@ STATE_FILE = re.compile(
     r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
     re.I,
 )
-NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "single": 1,
-}
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "single": 1}
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
 NEGATION = _NEGATION
 AGENT = _AGENT_NOUN
@@ -169,11 +153,7 @@ def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
     clause = re.split(r"[,;—–]", prefix)[-1]
-    if (
-        _NEGATION.search(clause)
-        or _NEGATION.search(prefix.split(":")[-1])
-        and not prefix.rstrip().endswith(",")
-    ):
+    if _NEGATION.search(clause) or _NEGATION.search(prefix.split(":")[-1]) and not prefix.rstrip().endswith(","):
         return False
     if sentence.rstrip().endswith("?"):
         return False
@@ -198,13 +178,9 @@ def spawn_hits(s: Sentence) -> list[int]:
             if not _NOT_AGENT_OBJECT.match(obj):
                 hits.append(m.start())
         elif verb in _TOOL_VERBS:
-            if _TOOL.search(obj[:40]) or re.match(
-                r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
-            ):
+            if _TOOL.search(obj[:40]) or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I):
                 hits.append(m.start())
-        elif _AGENT_NOUN.search(obj[:70]) and not re.match(
-            r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
-        ):
+        elif _AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
             hits.append(m.start())
         elif _TOOL.search(obj[:70]):
             hits.append(m.start())
@@ -237,11 +213,7 @@ class Analysis:
 
     @property
     def orchestrator(self) -> bool:
-        return (
-            self.forked
-            or bool(self.spawn_lines)
-            or (bool(self.weak_lines) and not self.self_negated)
-        )
+        return self.forked or bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
 
     @property
     def first_line(self) -> int:
@@ -272,9 +244,7 @@ class Analysis:
         found: list[Prompt] = []
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
-                if block.kind == "tag" and _PROMPT_WORD.search(
-                    block.info.replace("-", " ").replace("_", " ")
-                ):
+                if block.kind == "tag" and _PROMPT_WORD.search(block.info.replace("-", " ").replace("_", " ")):
                     found.append(Prompt([block], self.report_line(block), source))
                 elif block.kind in ("code", "quote", "tag") and self._is_prompt_block(blocks, idx):
                     found.append(Prompt([block], self.report_line(block), source))
@@ -318,10 +288,8 @@ class Analysis:
                 return bool(_PROMPT_WORD.search(text))
             if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
                 return True
-            if (
-                n == 0
-                and tail.endswith(":")
-                and (_PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro)))
+            if n == 0 and tail.endswith(":") and (
+                _PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro))
             ):
                 return True
         return False
@@ -349,12 +317,8 @@ class Analysis:
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
-        return [
-            b
-            for _, blocks in self.groups
-            for b in blocks
-            if b.kind == "code" and id(b) not in self.prompt_block_ids
-        ]
+        return [b for _, blocks in self.groups for b in blocks
+                if b.kind == "code" and id(b) not in self.prompt_block_ids]
 
     @cached_property
     def global_units(self) -> list[Block]:
@@ -362,10 +326,7 @@ class Analysis:
         out = []
         for _, blocks in self.groups:
             for block in blocks:
-                if (
-                    block.kind in ("code", "quote", "tag", "heading")
-                    or id(block) in self.prompt_block_ids
-                ):
+                if block.kind in ("code", "quote", "tag", "heading") or id(block) in self.prompt_block_ids:
                     continue
                 if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
@@ -387,7 +348,7 @@ def analyse(doc: Document) -> Analysis:
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
     for source, blocks in [("", doc.blocks)] + [(s.name, s.blocks) for s in doc.siblings]:
         for block in blocks:
-            line_for = lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln
+            line_for = (lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln)
             if block.kind == "code":
                 if _CODE_CALL.search(block.text):
                     result.weak_lines.append(line_for(block.start))

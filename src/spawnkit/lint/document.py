@@ -117,13 +117,8 @@ class Document:
                         start = fence[1] + 1
                 except frontmatter.YamlError:
                     pass
-                found.append(
-                    Sibling(
-                        target,
-                        block.line_of(match.start()),
-                        markdown.parse(lines[start:], start + 1, source=target),
-                    )
-                )
+                found.append(Sibling(target, block.line_of(match.start()),
+                                     markdown.parse(lines[start:], start + 1, source=target)))
         return found
 
     @cached_property

@@ -80,11 +80,7 @@ def lint_document(
             continue
         if rule.protocol_rule and not ctx.analysis.orchestrator:
             continue
-        if (
-            frontmatter_broken
-            and rule.code.startswith("SP")
-            and rule.code not in ("SP001", "SP002", "SP003", "SP012")
-        ):
+        if frontmatter_broken and rule.code.startswith("SP") and rule.code not in ("SP001", "SP002", "SP003", "SP012"):
             continue
         found.extend(_diagnostics(rule, ctx, path))
     suppressed = _suppressions(doc)
@@ -101,16 +97,8 @@ def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnost
 
 def _diagnostics(rule: Rule, ctx: Context, path: str) -> Iterable[Diagnostic]:
     for finding in rule.check(ctx):
-        yield Diagnostic(
-            path,
-            max(1, finding.line),
-            finding.col,
-            rule.code,
-            rule.name,
-            rule.severity,
-            " ".join(finding.message.split()),
-            " ".join((finding.fix or rule.fix).split()),
-        )
+        yield Diagnostic(path, max(1, finding.line), finding.col, rule.code, rule.name, rule.severity,
+                         " ".join(finding.message.split()), " ".join((finding.fix or rule.fix).split()))
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

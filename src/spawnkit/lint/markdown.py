@@ -88,23 +88,11 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             marker = fence.group(2)
             body: list[str] = []
             j = i + 1
-            while j < n and not re.match(
-                r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j]
-            ):
-                body.append(
-                    lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip()
-                )
+            while j < n and not re.match(r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j]):
+                body.append(lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip())
                 j += 1
             parent = enclosing(indent)
-            idx = add(
-                Block(
-                    "code",
-                    lineno + 1,
-                    body or [""],
-                    info=fence.group(3).strip().lower(),
-                    parent=parent,
-                )
-            )
+            idx = add(Block("code", lineno + 1, body or [""], info=fence.group(3).strip().lower(), parent=parent))
             if parent is not None:
                 blocks[parent].children.append(idx)
             i = j + 1
@@ -117,15 +105,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 j += 1
             if j < n:
                 parent = enclosing(indent)
-                idx = add(
-                    Block(
-                        "tag",
-                        lineno + 1,
-                        [ln.strip() for ln in lines[i + 1 : j]] or [""],
-                        info=tag.group(1).lower(),
-                        parent=parent,
-                    )
-                )
+                idx = add(Block("tag", lineno + 1, [ln.strip() for ln in lines[i + 1 : j]] or [""],
+                                info=tag.group(1).lower(), parent=parent))
                 if parent is not None:
                     blocks[parent].children.append(idx)
                 i = j + 1
@@ -187,39 +168,20 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     k = j
                     while k < n and not lines[k].strip():
                         k += 1
-                    if (
-                        k < n
-                        and _indent(lines[k]) >= content_indent
-                        and not _FENCE.match(lines[k])
-                        and not _QUOTE.match(lines[k])
-                        and not _ITEM.match(lines[k])
-                        and _indent(lines[k]) < content_indent + 4
-                    ):
+                    if k < n and _indent(lines[k]) >= content_indent and not _FENCE.match(lines[k]) \
+                            and not _QUOTE.match(lines[k]) and not _ITEM.match(lines[k]) \
+                            and _indent(lines[k]) < content_indent + 4:
                         body.extend([""] * (k - j))
                         j = k
                         continue
                     break
-                if (
-                    _FENCE.match(nxt)
-                    or _QUOTE.match(nxt)
-                    or _HEADING.match(nxt)
-                    or _ITEM.match(nxt)
-                    or _TABLE.match(nxt)
-                ):
+                if _FENCE.match(nxt) or _QUOTE.match(nxt) or _HEADING.match(nxt) or _ITEM.match(nxt) \
+                        or _TABLE.match(nxt):
                     break
                 body.append(nxt.strip())
                 j += 1
-            idx = add(
-                Block(
-                    "item",
-                    lineno,
-                    body,
-                    level=indent,
-                    ordered=item.group(2)[0].isdigit(),
-                    parent=parent,
-                    list_id=list_id,
-                )
-            )
+            idx = add(Block("item", lineno, body, level=indent, ordered=item.group(2)[0].isdigit(),
+                            parent=parent, list_id=list_id))
             if parent is not None:
                 blocks[parent].children.append(idx)
             open_items.append(idx)
@@ -244,16 +206,9 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             continue
         body = [line.strip()]
         j = i + 1
-        while (
-            j < n
-            and lines[j].strip()
-            and not (
-                _FENCE.match(lines[j])
-                or _HEADING.match(lines[j])
-                or _QUOTE.match(lines[j])
-                or _ITEM.match(lines[j])
-                or _TABLE.match(lines[j])
-            )
+        while j < n and lines[j].strip() and not (
+            _FENCE.match(lines[j]) or _HEADING.match(lines[j]) or _QUOTE.match(lines[j])
+            or _ITEM.match(lines[j]) or _TABLE.match(lines[j])
         ):
             body.append(lines[j].strip())
             j += 1

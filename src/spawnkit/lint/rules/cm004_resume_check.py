@@ -61,10 +61,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
     @property
     def fix(self) -> str:  # type: ignore[override]
-        return (
-            f"At start-up, look for an unfinished state file from the last {protocol.resume_window_minutes()} "
-            "minutes and resume from its next step."
-        )
+        return (f"At start-up, look for an unfinished state file from the last {protocol.resume_window_minutes()} "
+                "minutes and resume from its next step.")
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -73,10 +71,6 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         lines = state_lines(a)
         if not lines:
             return
-        if any(_RESUME.search(s.text) for s in a.prose) or any(
-            _RESUME.search(b.text) for b in a.shell_blocks
-        ):
+        if any(_RESUME.search(s.text) for s in a.prose) or any(_RESUME.search(b.text) for b in a.shell_blocks):
             return
-        yield Finding(
-            lines[0], "the state file is never checked at start-up to resume an unfinished run"
-        )
+        yield Finding(lines[0], "the state file is never checked at start-up to resume an unfinished run")

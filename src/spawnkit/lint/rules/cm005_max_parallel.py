@@ -24,25 +24,12 @@ _UNBOUNDED = re.compile(
 _AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
 _CAP = re.compile(
     r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
-    r"|cap(?:ped)?\s+at)\s+"
-    + NUM
-    + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
+    r"|cap(?:ped)?\s+at)\s+" + NUM + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
     r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
     r"|\b" + NUM + r"\s+at\s+a\s+time\b"
-    r"|\bbatch(?:es)?\s+of\s+"
-    + NUM
-    + r"\s+"
-    + _AGENTS
-    + r"|\b"
-    + NUM
-    + r"\s+"
-    + _AGENTS
-    + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
-    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
-    + NUM
-    + r"\b|\bconcurrency\s*[:=]\s*"
-    + NUM
-    + r"\b",
+    r"|\bbatch(?:es)?\s+of\s+" + NUM + r"\s+" + _AGENTS
+    + r"|\b" + NUM + r"\s+" + _AGENTS + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*" + NUM + r"\b|\bconcurrency\s*[:=]\s*" + NUM + r"\b",
     re.I,
 )
 _SEQUENTIAL = re.compile(
@@ -110,10 +97,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
     @property
     def fix(self) -> str:  # type: ignore[override]
-        return (
-            f'Run sub-agents one at a time, or state a cap: "at most {protocol.max_parallel()} sub-agents in '
-            'parallel; checkpoint after each batch".'
-        )
+        return (f"Run sub-agents one at a time, or state a cap: \"at most {protocol.max_parallel()} sub-agents in "
+                "parallel; checkpoint after each batch\".")
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -133,22 +118,14 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         for _, text, line, bid in texts:
             for value in _cap_values(text):
                 if value > limit:
-                    yield Finding(
-                        line,
-                        f"allows {value} sub-agents in parallel; the standard's cap is {limit}",
-                    )
+                    yield Finding(line, f"allows {value} sub-agents in parallel; the standard's cap is {limit}")
             unbounded = _UNBOUNDED.search(text)
             if unbounded:
-                yield Finding(
-                    line,
-                    f"runs sub-agents with no cap ('{unbounded.group(0).strip()}'); "
-                    f"the standard allows at most {limit} in parallel",
-                )
+                yield Finding(line, f"runs sub-agents with no cap ('{unbounded.group(0).strip()}'); "
+                                    f"the standard allows at most {limit} in parallel")
                 continue
             if not _PARALLEL.search(text) or _SEQUENTIAL.search(text) or _cap_values(text):
                 continue
             if block_caps.get(bid) or general_ok:
                 continue
-            yield Finding(
-                line, f"runs sub-agents in parallel without a stated cap (at most {limit})"
-            )
+            yield Finding(line, f"runs sub-agents in parallel without a stated cap (at most {limit})")

@@ -79,10 +79,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
     @property
     def fix(self) -> str:  # type: ignore[override]
-        return (
-            f"Update the state file after every step (at least every {protocol.checkpoint_every()} steps), "
-            "before starting the next sub-agent."
-        )
+        return (f"Update the state file after every step (at least every {protocol.checkpoint_every()} steps), "
+                "before starting the next sub-agent.")
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -100,30 +98,17 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             line = a.report_line(s.block, s.line)
             n = _EVERY_N.search(s.text)
             if n and number(n.group(1)) > every:
-                bad.append(
-                    (
-                        line,
-                        f"the state file is updated only every {number(n.group(1))} steps; "
-                        f"the standard asks for at least every {every}",
-                    )
-                )
+                bad.append((line, f"the state file is updated only every {number(n.group(1))} steps; "
+                                  f"the standard asks for at least every {every}"))
             elif _AT_END.search(s.text):
-                bad.append(
-                    (
-                        line,
-                        "the state file is written only after all sub-agents finish; "
-                        "update it after every step",
-                    )
-                )
+                bad.append((line, "the state file is written only after all sub-agents finish; "
+                                  "update it after every step"))
             elif _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
                 good = True
         for line, message in bad:
             yield Finding(line, message)
         if not good and not bad and not a.references_standard:
-            yield Finding(
-                lines[0],
-                "the skill never says when the state file is updated; update it after every step",
-            )
+            yield Finding(lines[0], "the skill never says when the state file is updated; update it after every step")
 
     @staticmethod
     def _state_sentences(ctx: Context) -> Iterator[Sentence]:
@@ -133,11 +118,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             for block in blocks:
                 if block.kind in ("code", "quote") or id(block) in a.prompt_block_ids:
                     continue
-                in_scope = bool(STATE_FILE.search(block.text)) or any(
-                    _STATE_SECTION.search(h) for h in block.section
-                )
+                in_scope = bool(STATE_FILE.search(block.text)) or any(_STATE_SECTION.search(h) for h in block.section)
                 for s in sentences(block):
-                    if STATE_FILE.search(s.text) or (
-                        in_scope and re.search(r"\b(?:it|that file|the file)\b", s.text)
-                    ):
+                    if STATE_FILE.search(s.text) or (in_scope and re.search(r"\b(?:it|that file|the file)\b", s.text)):
                         yield s

@@ -68,7 +68,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
 After each sub-agent, print one line: `[n/total] {package}: counts — report path`.
 """
-    fix = 'Print one line per step, e.g. "[3/8] step: key metric — report path"; the user opens the report for details.'
+    fix = "Print one line per step, e.g. \"[3/8] step: key metric — report path\"; the user opens the report for details."
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -76,8 +76,6 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text)
                 if m and imperative(s.text, m.start()):
-                    yield Finding(
-                        a.report_line(s.block, s.line),
-                        "progress to the user repeats sub-agent output at length; keep it to one line per step",
-                    )
+                    yield Finding(a.report_line(s.block, s.line),
+                                  "progress to the user repeats sub-agent output at length; keep it to one line per step")
                     break

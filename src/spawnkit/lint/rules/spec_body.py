@@ -53,7 +53,4 @@ Find the endpoint's area below, then read only that file:
             return
         text = "\n".join(body)
         if tokens.exceeds(text, max_tokens):
-            yield Finding(
-                line,
-                f"the body is about {tokens.estimate(text)} tokens; keep it under {max_tokens}",
-            )
+            yield Finding(line, f"the body is about {tokens.estimate(text)} tokens; keep it under {max_tokens}")
