@@ -14,79 +14,144 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
 from functools import cached_property
+from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
+from spawnkit.lint.patterns import Lazy, lazy, words
+
+
+class Gated:
+    """A regex tried only when the text holds one of its key words.
+
+    Case-insensitive alternations cannot use the regex engine's literal
+    prefilter; a substring test on the lowered text is far cheaper and most
+    sentences fail it.
+    """
+
+    __slots__ = ("pattern", "words")
+
+    def __init__(self, pattern: Lazy, *keys: str) -> None:
+        self.pattern = pattern
+        self.words = words(*keys)
+
+    def hit(self, text: str) -> bool:
+        return self.words.search(text.lower()) is not None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.hit(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self.hit(text) else iter(())
+
 
 # --- vocabulary -------------------------------------------------------------------
 
-AGENT_NOUN = r"(?<!user[- ])(?<!user )\b(?:sub-?agents?|subagents?|agents?|workers?)\b"
-_AGENT_NOUN = re.compile(AGENT_NOUN, re.I)
-_TOOL = re.compile(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
-_TOOL_USE = re.compile(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
-_SPAWN_VERB = re.compile(
+
+class _AgentNoun(Gated):
+    """sub-agent, agent, worker — but not a "user agent" string."""
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for m in self.finditer(text):
+            if not text[max(0, m.start() - 5) : m.start()].lower().rstrip(" -").endswith("user"):
+                return m
+        return None
+
+
+_AGENT_NOUN = _AgentNoun(
+    lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
+)
+_TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
+_TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
+_SPAWN_VERB = lazy(
     r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
     r"|send|create|invoke|call|use|give|assign)\b",
     re.I,
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
-_NOT_AGENT_OBJECT = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
-_NEGATION = re.compile(
-    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
+_NOT_AGENT_OBJECT = lazy(
+    r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
+    re.I,
 )
-_LEAD_OK = re.compile(
+_NEGATION = lazy(
+    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
+    re.I,
+)
+_LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are to|'ll|then))?)\s*$",
     re.I,
 )
-_LEAD_TO = re.compile(r"\bto\s*$", re.I)
-_LEAD_TO_BAD = re.compile(
+_LEAD_TO = lazy(r"\bto\s*$", re.I)
+_LEAD_TO_BAD = lazy(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
     re.I,
 )
-_STEP_LABEL = re.compile(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=:)\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
-_PROMPT_WORD = re.compile(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
-_PROMPT_HEADER = re.compile(
-    r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
-    r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
-    r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
-    r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
+_STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
+_SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
+_PROMPT_WORD = lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
+_PROMPT_HEADER = Gated(
+    lazy(
+        r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
+        r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
+        r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
+        r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
+        re.I,
+    ),
+    "prompt",
+)
+_PROMPT_BELOW = lazy(
+    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
     re.I,
 )
-_PROMPT_BELOW = re.compile(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
-)
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
-_CODE_CALL = re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\"")
-_CODE_PROMPT_KEY = re.compile(r"\bprompt\s*[:=]", re.I)
-_WEAK = re.compile(
+_CODE_CALL = Gated(
+    lazy(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
+)
+_CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
+_WEAK = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
     r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
     r"|\((?:Agent|Task)\s+tool\)"
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
     re.I,
 )
-_SELF_NEGATION = re.compile(
+_SELF_NEGATION = lazy(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
     re.I,
 )
-_LONG_QUOTE = re.compile(r"[\"“]([^\"”]{60,})[\"”]", re.S)
-STANDARD_REF = re.compile(r"CONTEXT_MANAGEMENT\.md")
+_LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
+STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = re.compile(
-    r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
-    r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
-    re.I,
+STATE_FILE = Gated(
+    lazy(
+        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
+        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
+        re.I,
+    ),
+    "state",
+    "progress",
+    "checkpoint",
 )
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "single": 1}
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "single": 1,
+}
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
 NEGATION = _NEGATION
 AGENT = _AGENT_NOUN
@@ -100,8 +165,16 @@ def number(word: str) -> int:
 # --- sentences ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Sentence:
+# any spawn instruction or prompt header names one of these; other text is skipped cheaply
+_HINT = words("agent", "worker", "task", "spawn", "dispatch")
+_HINT_OR_PROMPT = words("agent", "worker", "task", "spawn", "dispatch", "prompt")
+
+
+def _hinted(lower: str, with_prompt: bool = False) -> bool:
+    return (_HINT_OR_PROMPT if with_prompt else _HINT).search(lower) is not None
+
+
+class Sentence(NamedTuple):
     block: Block
     offset: int  # in block.text
     text: str  # markdown emphasis blanked out, same length as the source
@@ -117,7 +190,14 @@ def plain(text: str) -> str:
 
 
 def sentences(block: Block) -> list[Sentence]:
-    """Sentences of a prose block (a table row's cells count as sentences)."""
+    """Sentences of a prose block (a table row's cells count as sentences); computed once per block."""
+    cached = block.memo.get("sentences")
+    if cached is None:
+        cached = block.memo["sentences"] = _split(block)
+    return cached  # type: ignore[return-value]
+
+
+def _split(block: Block) -> list[Sentence]:
     text = block.text
     flat = plain(text)
     out: list[Sentence] = []
@@ -131,8 +211,11 @@ def sentences(block: Block) -> list[Sentence]:
         return out
     start = 0
     for m in _SENTENCE_END.finditer(flat):
-        if flat[start : m.start()].strip():
-            out.append(Sentence(block, start, flat[start : m.start()]))
+        end = m.start() + (
+            1 if flat[m.start()] in ".!?;:" else 0
+        )  # the stop belongs to the sentence
+        if flat[start:end].strip():
+            out.append(Sentence(block, start, flat[start:end]))
         start = m.end()
     if flat[start:].strip():
         out.append(Sentence(block, start, flat[start:]))
@@ -153,7 +236,11 @@ def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
     clause = re.split(r"[,;—–]", prefix)[-1]
-    if _NEGATION.search(clause) or _NEGATION.search(prefix.split(":")[-1]) and not prefix.rstrip().endswith(","):
+    if (
+        _NEGATION.search(clause)
+        or _NEGATION.search(prefix.split(":")[-1])
+        and not prefix.rstrip().endswith(",")
+    ):
         return False
     if sentence.rstrip().endswith("?"):
         return False
@@ -161,9 +248,16 @@ def imperative(sentence: str, verb_start: int) -> bool:
 
 
 def spawn_hits(s: Sentence) -> list[int]:
-    """Offsets (in the sentence) of imperative spawn instructions."""
+    """Offsets (in the sentence) of imperative spawn instructions (computed once per sentence)."""
+    key = f"spawn:{s.offset}"
+    cached = s.block.memo.get(key)
+    if cached is None:
+        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.text.lower()) else []
+    return cached  # type: ignore[return-value]
+
+
+def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
-    text = s.text
     for m in _TOOL_USE.finditer(text):
         before = text[: m.start()]
         if not _NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
@@ -178,9 +272,13 @@ def spawn_hits(s: Sentence) -> list[int]:
             if not _NOT_AGENT_OBJECT.match(obj):
                 hits.append(m.start())
         elif verb in _TOOL_VERBS:
-            if _TOOL.search(obj[:40]) or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I):
+            if _TOOL.search(obj[:40]) or re.match(
+                r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
+            ):
                 hits.append(m.start())
-        elif _AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
+        elif _AGENT_NOUN.search(obj[:70]) and not re.match(
+            r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
+        ):
             hits.append(m.start())
         elif _TOOL.search(obj[:70]):
             hits.append(m.start())
@@ -190,30 +288,36 @@ def spawn_hits(s: Sentence) -> list[int]:
 # --- the analysis -------------------------------------------------------------------
 
 
-@dataclass
 class Prompt:
     """Text handed to a sub-agent: a fenced/quoted block, an inline quote, or a forked body."""
 
-    blocks: list[Block]
-    line: int  # where to report (in the linted file)
-    source: str = ""  # sibling name when it lives in a referenced file
+    def __init__(self, blocks: list[Block], line: int, source: str = "") -> None:
+        self.blocks = blocks
+        self.line = line  # where to report (in the linted file)
+        self.source = source  # sibling name when it lives in a referenced file
 
     @property
     def text(self) -> str:
         return "\n".join(b.text for b in self.blocks)
 
 
-@dataclass
 class Analysis:
-    doc: Document
-    spawn_lines: list[int] = field(default_factory=list)
-    weak_lines: list[int] = field(default_factory=list)
-    self_negated: bool = False
-    forked: bool = False
+    """The facts about one document that the protocol rules share."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.spawn_lines: list[int] = []
+        self.weak_lines: list[int] = []
+        self.self_negated = False
+        self.forked = False
 
     @property
     def orchestrator(self) -> bool:
-        return self.forked or bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
+        return (
+            self.forked
+            or bool(self.spawn_lines)
+            or (bool(self.weak_lines) and not self.self_negated)
+        )
 
     @property
     def first_line(self) -> int:
@@ -244,7 +348,9 @@ class Analysis:
         found: list[Prompt] = []
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
-                if block.kind == "tag" and _PROMPT_WORD.search(block.info.replace("-", " ").replace("_", " ")):
+                if block.kind == "tag" and _PROMPT_WORD.search(
+                    block.info.replace("-", " ").replace("_", " ")
+                ):
                     found.append(Prompt([block], self.report_line(block), source))
                 elif block.kind in ("code", "quote", "tag") and self._is_prompt_block(blocks, idx):
                     found.append(Prompt([block], self.report_line(block), source))
@@ -288,8 +394,10 @@ class Analysis:
                 return bool(_PROMPT_WORD.search(text))
             if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
                 return True
-            if n == 0 and tail.endswith(":") and (
-                _PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro))
+            if (
+                n == 0
+                and tail.endswith(":")
+                and (_PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro)))
             ):
                 return True
         return False
@@ -317,8 +425,12 @@ class Analysis:
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
-        return [b for _, blocks in self.groups for b in blocks
-                if b.kind == "code" and id(b) not in self.prompt_block_ids]
+        return [
+            b
+            for _, blocks in self.groups
+            for b in blocks
+            if b.kind == "code" and id(b) not in self.prompt_block_ids
+        ]
 
     @cached_property
     def global_units(self) -> list[Block]:
@@ -326,7 +438,10 @@ class Analysis:
         out = []
         for _, blocks in self.groups:
             for block in blocks:
-                if block.kind in ("code", "quote", "tag", "heading") or id(block) in self.prompt_block_ids:
+                if (
+                    block.kind in ("code", "quote", "tag", "heading")
+                    or id(block) in self.prompt_block_ids
+                ):
                     continue
                 if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
@@ -340,15 +455,21 @@ class Analysis:
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
     text = _LONG_QUOTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block.text)
-    return replace(block, lines=text.split("\n"))
+    return block.copy(lines=text.split("\n"))
 
 
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
-    for source, blocks in [("", doc.blocks)] + [(s.name, s.blocks) for s in doc.siblings]:
+    body = "\n".join(doc.body_lines).lower()
+    if not _hinted(body, with_prompt=True) and not doc.siblings:
+        return result  # nothing in the text can spawn a sub-agent
+    for _, blocks in result.groups:
         for block in blocks:
-            line_for = (lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln)
+
+            def line_for(line: int, block: Block = block) -> int:
+                return doc.sibling_line(block.source) if block.source else line
+
             if block.kind == "code":
                 if _CODE_CALL.search(block.text):
                     result.weak_lines.append(line_for(block.start))
@@ -359,6 +480,8 @@ def analyse(doc: Document) -> Analysis:
                 result.spawn_lines.append(line_for(block.start))
                 continue
             for s in sentences(block):
+                if not _hinted(s.text.lower(), with_prompt=True):
+                    continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
                 elif _PROMPT_HEADER.search(s.text) and not _NEGATION.search(s.text):
