@@ -26,6 +26,16 @@ from .conftest import payload
 )
 def test_odd_stdin_is_ignored(hook, data):
     assert hook.raw(data) == ""
+    log = hook.state_dir / "hook.log"
+    if data.strip():
+        assert f"ignored {len(data)} bytes on stdin: not one JSON object" in log.read_text()
+    else:
+        assert not log.exists()
+    log = hook.state_dir / "hook.log"
+    if data.strip():
+        assert f"ignored {len(data)} bytes on stdin: not one JSON object" in log.read_text()
+    else:
+        assert not log.exists()
 
 
 @pytest.mark.parametrize(

@@ -152,6 +152,8 @@ def run(
     now = time.time() if now is None else now
     payload = parse(data)
     if payload is None:
+        if data.strip():
+            _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object")
         return ""
     event = payload.get("hook_event_name")
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
@@ -173,26 +175,34 @@ def run(
         return _internal_error(event, exc, env, call)
 
 
-def _internal_error(
-    event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
-) -> str:
+def _log(env: Mapping[str, str], call: Call | None, message: str) -> str:
+    """Append to the hook log; returns the log's path."""
     import os
-    import traceback
 
+    from spawnkit.hook.call import STATE_DIR_NAME
     from spawnkit.hook.config import claude_config_dir
     from spawnkit.hook.log import append, log_path
 
     try:
         state_dir = call.state_dir if call is not None else ""
-        state_dir = state_dir or os.path.join(claude_config_dir(env), ".spawnkit")
-    except Exception:  # noqa: BLE001
-        state_dir = os.path.join(os.path.expanduser("~"), ".claude", ".spawnkit")
-    append(state_dir, f"internal error on {event}:\n{traceback.format_exc()}")
+        state_dir = state_dir or os.path.join(claude_config_dir(env), STATE_DIR_NAME)
+    except Exception:  # noqa: BLE001 - an environment odd enough to break this: use the default
+        state_dir = os.path.join(os.path.expanduser("~"), ".claude", STATE_DIR_NAME)
+    append(state_dir, message)
+    return log_path(state_dir)
+
+
+def _internal_error(
+    event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
+) -> str:
+    import traceback
+
+    path = _log(env, call, f"internal error on {event}:\n{traceback.format_exc()}")
     return fastjson.dumps(
         {
             "systemMessage": (
                 f"spawnkit-hook: internal error on {event} ({type(exc).__name__}); the tool call "
-                f"went ahead unchanged. Details: {log_path(state_dir)}"
+                f"went ahead unchanged. Details: {path}"
             )
         }
     )
