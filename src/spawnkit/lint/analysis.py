@@ -116,7 +116,7 @@ _CODE_CALL = Gated(
 )
 _CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
 _WEAK = lazy(
-    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
+    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
     r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
     r"|\((?:Agent|Task)\s+tool\)"
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
@@ -341,8 +341,14 @@ class Analysis:
             body = [b for b in self.doc.blocks]
             return [Prompt(body, self.doc.body_start + 1)] if body else []
         found: list[Prompt] = []
+        for sib in self.doc.siblings:
+            if self._hands_over(sib.name, sib.line):
+                found.append(Prompt(sib.blocks, sib.line, sib.name))
+        handed = {id(b) for p in found for b in p.blocks}
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
+                if id(block) in handed:
+                    continue
                 if block.kind == "tag" and _PROMPT_WORD.search(
                     block.info.replace("-", " ").replace("_", " ")
                 ):
@@ -352,6 +358,15 @@ class Analysis:
                 elif block.kind in ("item", "paragraph") and self._is_inline_prompt(block):
                     found.append(Prompt([block], self.report_line(block), source))
         return found
+
+    def _hands_over(self, name: str, line: int) -> bool:
+        """A linked sibling is a sub-agent's prompt if its link or name says so ("worker brief")."""
+        for block in self.doc.blocks:
+            if block.start <= line <= block.end:
+                link = re.search(r"\[([^\]]*)\]\(\s*<?" + re.escape(name), block.text)
+                label = (link.group(1) if link else "") + " " + re.sub(r"[-_./]", " ", name)
+                return bool(_PROMPT_WORD.search(label))
+        return False
 
     @cached_property
     def prompt_block_ids(self) -> set[int]:
@@ -420,11 +435,13 @@ class Analysis:
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
+        """Code the orchestrator runs or follows: shell, and sketches that call the Agent tool."""
         return [
             b
             for _, blocks in self.groups
             for b in blocks
-            if b.kind == "code" and id(b) not in self.prompt_block_ids
+            if b.kind == "code"
+            and (id(b) not in self.prompt_block_ids or _CODE_CALL.search(b.text))
         ]
 
     @cached_property
