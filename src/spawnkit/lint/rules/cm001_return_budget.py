@@ -143,7 +143,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                             f"Lower the cap to {budget} tokens or fewer.",
                         )
                 if not caps and not covered:
-                    yield Finding(prompt.line, self._missing(prompt.text, "this sub-agent prompt does not cap"))
+                    yield Finding(
+                        prompt.line,
+                        self._missing(prompt.text, "this sub-agent prompt does not cap"),
+                    )
             return
         if covered:
             return
@@ -154,7 +157,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         caps = caps_in(spawn_blocks, need_reply_word=False)
         if not any(c.tokens <= budget for c in caps) and not any(c.tokens > budget for c in caps):
             text = "\n".join(b.text for b in spawn_blocks)
-            yield Finding(a.first_line, self._missing(text, "the sub-agents spawned here are never told to cap"))
+            yield Finding(
+                a.first_line,
+                self._missing(text, "the sub-agents spawned here are never told to cap"),
+            )
         for cap in caps:
             if cap.tokens > budget:
                 yield Finding(
