@@ -122,6 +122,7 @@ _WEAK = lazy(
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
     re.I,
 )
+_NEGATED_WORDS = words("not", "n't", "never", "no need")
 _SELF_NEGATION = lazy(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
     r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
@@ -305,6 +306,7 @@ class Analysis:
         self.weak_lines: list[int] = []
         self.self_negated = False
         self.forked = False
+        self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
 
     @property
     def orchestrator(self) -> bool:
@@ -500,6 +502,6 @@ def analyse(doc: Document) -> Analysis:
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text):
                     result.weak_lines.append(line_for(s.line))
-                if _SELF_NEGATION.search(s.text):
+                if _NEGATED_WORDS.search(s.text.lower()) and _SELF_NEGATION.search(s.text):
                     result.self_negated = True
     return result
