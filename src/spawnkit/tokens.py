@@ -8,8 +8,9 @@ in ``benchmarks/data/token-calibration/`` and then raised by a safety margin, so
 
 How it stays fast (it runs on the hook path, on every sub-agent return): the text is encoded to
 UTF-8 once and mapped with one ``bytes.translate`` to a string of class letters, one per
-character; every feature is then a ``bytes.count`` over that string. No regular expression runs
-unless a run of five identical punctuation marks (or seventeen blanks) is present.
+character; every feature is then a ``bytes.count`` over that string. A regular expression runs
+only when five punctuation marks or seventeen blanks stand in a row (to find runs of one
+character), or when ``exceeds`` cuts a long text into chunks.
 """
 
 __all__ = [
@@ -63,7 +64,7 @@ _RUN_HINTS = (b"ppppp", b" " * 17)
 # Two regular expressions, compiled on first need so that importing this module stays cheap
 # (``re`` itself is not imported until then): long runs of one character, and safe cut points.
 _PATTERNS = (r"([!-/:-@\[-`{-~])\1{4,}|[ \t]{17,}", r"\n|(?<=\S) (?=\S)")
-_compiled: list = []
+_compiled: tuple = ()
 
 #: Names of the counts ``features()`` returns, in order; ``WEIGHTS`` follows the same order.
 FEATURES = (
@@ -173,10 +174,11 @@ def _repeat_runs(text: str) -> tuple[int, int]:
 
 
 def _regex(index: int):
+    global _compiled
     if not _compiled:
         import re
 
-        _compiled.extend(re.compile(pattern) for pattern in _PATTERNS)
+        _compiled = tuple(re.compile(pattern) for pattern in _PATTERNS)  # one atomic store
     return _compiled[index]
 
 
@@ -206,8 +208,10 @@ def exceeds(text: str, budget: int) -> bool:
     """``estimate(text) > budget``, but stops reading a long text once the budget is passed."""
     if not isinstance(text, str):
         raise TypeError(f"exceeds() needs a str, not {type(text).__name__}")
-    if not text or budget < 1:
-        return estimate(text) > budget  # any non-empty text counts at least one token
+    if not text:
+        return budget < 0
+    if budget < 1:
+        return True  # any non-empty text counts at least one token
     if len(text) <= _CHUNK:
         return _milli(text) > budget * 1000
     limit = budget * 1000
