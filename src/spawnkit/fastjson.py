@@ -9,11 +9,12 @@ where ``_json`` is missing (other Python implementations).
 
 from __future__ import annotations
 
-import math
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+_INF = float("inf")
 
 
 class JSONError(ValueError):
@@ -95,7 +96,8 @@ def dumps(value: Any) -> str:
         elif isinstance(item, int):
             parts.append(int.__repr__(item))
         elif isinstance(item, float):
-            parts.append(float.__repr__(item) if math.isfinite(item) else "null")
+            finite = item == item and item not in (_INF, -_INF)
+            parts.append(float.__repr__(item) if finite else "null")
         elif isinstance(item, dict):
             todo: list[Any] = [_Raw("{")]
             for key, member in item.items():

@@ -4,37 +4,46 @@ Standard library only: the hook path uses it. A wheel carries the data under
 ``spawnkit/_data``; a source checkout (editable install, or the plugin running
 straight from the repo) has it at the repository root.
 
-``pathlib`` is imported inside the functions that return a ``Path``: the hook path
-only needs ``protocol_file()`` (a plain string), and importing ``pathlib`` would
-cost it several milliseconds on every tool call.
+The hook path only needs ``protocol_file()`` (a plain string), found without
+importing ``os`` or ``pathlib`` (see ``spawnkit.lightos``); the ``Path``-returning
+functions import ``pathlib`` when called.
 """
 
 from __future__ import annotations
 
-import os
+from spawnkit import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 _data_root: str | None = None
+
+
+def _root_beside(package_dir: str) -> str | None:
+    for root in (lightos.join(package_dir, "_data"), lightos.dirname(lightos.dirname(package_dir))):
+        if lightos.is_file(lightos.join(root, "standards", "protocol.json")):
+            return root
+    return None
 
 
 def data_root_str() -> str:
     """Directory holding ``copier.yml``, ``template/`` and ``standards/`` (cached)."""
     global _data_root
     if _data_root is None:
-        bundled = os.path.join(_PACKAGE_DIR, "_data")
-        checkout = os.path.dirname(os.path.dirname(_PACKAGE_DIR))
-        for root in (bundled, checkout):
-            if os.path.isfile(os.path.join(root, "standards", "protocol.json")):
-                _data_root = root
-                break
-        else:
+        here = lightos.dirname(__file__)
+        found = _root_beside(here) if lightos.isabs(here) else None
+        if found is None:  # a relative or symlinked location: resolve it properly
+            import os
+
+            here = os.path.dirname(os.path.realpath(__file__))
+            found = _root_beside(here)
+        if found is None:
             raise FileNotFoundError(
-                f"spawnkit data files not found under {bundled} or {checkout}; reinstall spawnkit"
+                f"spawnkit data files not found under {here}/_data or the checkout above it; "
+                f"reinstall spawnkit"
             )
+        _data_root = found
     return _data_root
 
 
@@ -54,8 +63,8 @@ def protocol_path() -> Path:
 
 
 def protocol_file() -> str:
-    """``protocol_path()`` as a string, without importing pathlib (hook path)."""
-    return os.path.join(data_root_str(), "standards", "protocol.json")
+    """``protocol_path()`` as a string, without importing pathlib or os (hook path)."""
+    return lightos.join(data_root_str(), "standards", "protocol.json")
 
 
 def standard_doc_path() -> Path:

@@ -129,8 +129,43 @@ def test_long_findings_are_capped(hook):
     assert "- … and 5 more (run `spawnkit lint .claude/skills/demo/SKILL.md`)" in context
 
 
-def test_real_engine_runs_on_the_written_file(hook):
-    """The real lint engine is imported and called on the file (no seam)."""
+ORCHESTRATOR = """---
+name: demo
+description: Audits every file of a repo with sub-agents.
+---
+# Demo audit
+
+1. List the files.
+2. Launch one sub-agent per file with the Agent tool, all in parallel.
+3. Read each agent's full report and summarise it for the user.
+"""
+
+
+def test_real_engine_on_a_protocol_breaking_skill(hook):
+    """No seam: the real lint engine reads the written file."""
+    data = write(hook, ".claude/skills/demo/SKILL.md", ORCHESTRATOR)
+    answer = hook(data)
+    assert answer["systemMessage"] == (
+        "spawnkit: 5 lint issue(s) in .claude/skills/demo/SKILL.md (CM001, CM002, CM003, CM005, CM006)"
+    )
+    lines = answer["hookSpecificOutput"]["additionalContext"].splitlines()
+    assert (
+        lines[0]
+        == "spawnkit lint: .claude/skills/demo/SKILL.md breaks 5 rule(s) of the skill standard:"
+    )
+    assert [line.split(":")[0:2] for line in lines[1:-1]] == [
+        ["- line 8", " CM001 return-budget"],
+        ["- line 8", " CM002 results-on-disk"],
+        ["- line 8", " CM003 state-file"],
+        ["- line 8", " CM005 max-parallel"],
+        ["- line 9", " CM006 no-full-report-reads"],
+    ]
+    # Enforcing one of the broken rules turns the same findings into a block.
+    enforced = hook(data, {"SPAWNKIT_MODE_CM005": "enforce", "SPAWNKIT_MODE_CM003": "off"})
+    assert enforced["decision"] == "block" and "CM003" not in enforced["reason"]
+
+
+def test_real_engine_is_silent_on_a_clean_skill(hook):
     good = "---\nname: demo\ndescription: Says hello.\n---\nSay hello to the user.\n"
     assert hook(write(hook, ".claude/skills/demo/SKILL.md", good)) is None
 

@@ -144,7 +144,7 @@ def test_locked_state_fails_open(hook, monkeypatch):
 
     sessions = hook.state_dir / "sessions"
     sessions.mkdir(parents=True)
-    fd = os.open(sessions / f"{SESSION}.lock", os.O_RDWR | os.O_CREAT)
+    fd = os.open(sessions / f"{SESSION}.json", os.O_RDWR | os.O_CREAT)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         data = long_stop()

@@ -148,6 +148,8 @@ def test_broken_install_still_fails_open(tmp_path):
 
 
 HEAVY = {
+    "os",
+    "_collections_abc",
     "json",
     "re",
     "pathlib",

@@ -12,16 +12,13 @@ State files are the protocol's ``state-YYYYMMDD-HHMMSS.json`` in a reports folde
 
 from __future__ import annotations
 
-import os
-
 from spawnkit import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from spawnkit.hook.answer import Answer
-    from spawnkit.hook.call import Call
+    from spawnkit.hook.call import Answer, Call
 
 CODE = "CM007"
 _DONE_KEEP = 256
@@ -69,6 +66,7 @@ def deliver(call: Call, answer: Answer, data: dict[str, Any]) -> None:
 
 def newest_state_file(project: str) -> float | None:
     """Modification time of the newest state file in the project's reports folders."""
+    import os
     import re
 
     spec = protocol.load()
@@ -97,6 +95,8 @@ def newest_state_file(project: str) -> float | None:
 
 
 def _subdirs(path: str) -> list[str]:
+    import os
+
     try:
         return [e.path for e in os.scandir(path) if e.is_dir(follow_symlinks=False)]
     except OSError:

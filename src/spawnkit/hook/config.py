@@ -18,9 +18,7 @@ A bad file or value is skipped (never fatal) and reported once per call in
 
 from __future__ import annotations
 
-import os
-
-from spawnkit import fastjson
+from spawnkit import fastjson, lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,14 +39,19 @@ def claude_config_dir(env: Mapping[str, str]) -> str:
     """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude`` (same rule as ``spawnkit install``)."""
     configured = env.get("CLAUDE_CONFIG_DIR")
     if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    home = env.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, ".claude")
+        return lightos.absolute(configured, lightos.getcwd())
+    home = env.get("HOME")
+    if not home:
+        import os
+
+        home = os.path.expanduser("~")
+    return lightos.join(home, ".claude")
 
 
 def project_dir(env: Mapping[str, str], cwd: str) -> str:
     """``$CLAUDE_PROJECT_DIR`` if set, else the payload's ``cwd``, else the process's."""
-    return os.path.abspath(env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd())
+    base = cwd or lightos.getcwd()
+    return lightos.absolute(env.get("CLAUDE_PROJECT_DIR") or base, base)
 
 
 class Layer:
@@ -89,8 +92,8 @@ class Config:
 def load(env: Mapping[str, str], config_dir: str, project: str, aliases: dict[str, str]) -> Config:
     """Read both config files and the environment. ``aliases`` maps rule names to codes."""
     problems: list[str] = []
-    user = _read_file(os.path.join(config_dir, CONFIG_NAME), aliases, problems)
-    proj = _read_file(os.path.join(project, ".claude", CONFIG_NAME), aliases, problems)
+    user = _read_file(lightos.join(config_dir, CONFIG_NAME), aliases, problems)
+    proj = _read_file(lightos.join(project, ".claude", CONFIG_NAME), aliases, problems)
     return Config([_read_env(env, aliases, problems), proj, user], problems)
 
 

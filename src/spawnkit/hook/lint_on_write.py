@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from spawnkit.hook.answer import Answer
-    from spawnkit.hook.call import Call
+    from spawnkit.hook.call import Answer, Call
 
     Linter = Callable[..., list[Any]]
 

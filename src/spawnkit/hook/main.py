@@ -13,19 +13,17 @@ the modules it needs, so the process starts in a few milliseconds.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
-from spawnkit import fastjson
+from spawnkit import fastjson, lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from spawnkit.hook.answer import Answer
-    from spawnkit.hook.call import Call
+    from spawnkit.hook.call import Answer, Call
     from spawnkit.hook.lint_on_write import Linter
 
 # Largest payload read from stdin; anything longer is treated as truncated.
@@ -43,13 +41,16 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
 
 
 def _before_agent(call: Call, answer: Answer) -> None:
-    from spawnkit.hook import checkpoint, parallel_cap, return_block
+    from spawnkit.hook import parallel_cap, return_block
 
-    if call.mode(parallel_cap.CODE) != "off" or call.mode(checkpoint.CODE) != "off":
+    # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
+    if call.mode(parallel_cap.CODE) != "off" or call.mode("CM007") != "off":
         with _session(call) as data:
             if data is not None:
                 parallel_cap.before_launch(call, answer, data)
-                if not answer.denied:
+                if not answer.denied and data.get("checkpoint_due"):
+                    from spawnkit.hook import checkpoint
+
                     checkpoint.deliver(call, answer, data)
     if not answer.denied:
         return_block.before_launch(call, answer)
@@ -145,7 +146,7 @@ def run(
 
     ``lint`` replaces the lint engine (tests inject a tiny fake rule through it).
     """
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     now = time.time() if now is None else now
     payload = parse(data)
     if payload is None:
@@ -156,8 +157,7 @@ def run(
         return ""
     call = None
     try:
-        from spawnkit.hook.answer import Answer
-        from spawnkit.hook.call import Call
+        from spawnkit.hook.call import Answer, Call
 
         call = Call(payload, env, now)
         answer = Answer()
@@ -174,6 +174,7 @@ def run(
 def _internal_error(
     event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
 ) -> str:
+    import os
     import traceback
 
     from spawnkit.hook.config import claude_config_dir

@@ -12,14 +12,11 @@ Warn: ``additionalContext``. Enforce: deny the Read with the reason.
 
 from __future__ import annotations
 
-import os
-
-from spawnkit import protocol
+from spawnkit import lightos, protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from spawnkit.hook.answer import Answer
-    from spawnkit.hook.call import Call
+    from spawnkit.hook.call import Answer, Call
 
 CODE = "CM006"
 
@@ -27,7 +24,7 @@ CODE = "CM006"
 def is_report(path: str) -> bool:
     """True if ``path`` (absolute, normalised) is a report the orchestrator should not read."""
     spec = protocol.load()
-    parts = path.split(os.sep)
+    parts = path.split(lightos.SEP)
     folders = parts[:-1]
     head, _, tail = spec["reports_dir_pattern"].rstrip("/").partition("{skill}")
     inside = any(
@@ -58,7 +55,7 @@ def before_read(call: Call, answer: Answer) -> None:
     raw = call.tool_input().get("file_path")
     if not isinstance(raw, str) or not raw or "\0" in raw:
         return
-    path = os.path.normpath(os.path.join(call.cwd, os.path.expanduser(raw)))
+    path = lightos.absolute(raw, call.cwd)
     if not is_report(path):
         return
     mode = call.mode(CODE)

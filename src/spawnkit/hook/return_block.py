@@ -17,14 +17,11 @@ the report-read check (CM006) also guards.
 
 from __future__ import annotations
 
-import os
-
-from spawnkit import protocol
+from spawnkit import lightos, protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from spawnkit.hook.answer import Answer
-    from spawnkit.hook.call import Call
+    from spawnkit.hook.call import Answer, Call
 
 CODE = "CM001"
 _DIGITS = "0123456789"
@@ -80,7 +77,7 @@ def report_path(call: Call) -> str:
     suffix = "".join(c for c in tool_use_id if c.isalnum())[-6:]
     name = f"{slug}-{suffix}.md" if suffix else f"{slug}.md"
     folder = protocol.load()["hook_reports_dir"].strip("/").split("/")
-    return os.path.join(call.project, *folder, call.session, name)
+    return lightos.join(call.project, *folder, call.session, name)
 
 
 def before_launch(call: Call, answer: Answer) -> None:

@@ -14,19 +14,16 @@ happens — for the parallel cap and the checkpoint reminder.
 
 from __future__ import annotations
 
-import os
-
-from spawnkit import protocol, tokens
+from spawnkit import lightos, protocol, tokens
 from spawnkit.hook import checkpoint, parallel_cap
-from spawnkit.hook.log import append as log
-from spawnkit.hook.store import LockUnavailable, SessionState, safe_name
+from spawnkit.hook.call import safe_name
+from spawnkit.hook.store import LockUnavailable, SessionState
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from spawnkit.hook.answer import Answer
-    from spawnkit.hook.call import Call
+    from spawnkit.hook.call import Answer, Call
 
 CODE = "CM001"
 
@@ -56,6 +53,8 @@ def on_stop(call: Call, answer: Answer) -> None:
             parallel_cap.stopped(call, data)
             checkpoint.completed(call, data)
     except LockUnavailable as exc:
+        from spawnkit.hook.log import append as log
+
         log(call.state_dir, f"SubagentStop: {exc}; let the stop through")
         if blocking:
             answer.add_system(
@@ -93,6 +92,8 @@ def _block(
     try:
         saved = save_reply(folder, safe_name(key), message)
     except OSError as exc:
+        from spawnkit.hook.log import append as log
+
         log(call.state_dir, f"SubagentStop: could not save the reply in {folder}: {exc!r}")
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens (budget {budget}); it was "
@@ -118,11 +119,13 @@ def _forget_retries(call: Call, data: dict[str, Any]) -> None:
 
 def returns_folder(call: Call) -> str:
     returns = protocol.load()["returns_dir"].strip("/").split("/")
-    return os.path.join(call.project, *returns, call.session)
+    return lightos.join(call.project, *returns, call.session)
 
 
 def save_reply(folder: str, name: str, text: str) -> str:
     """Write ``text`` to ``<folder>/<name>.md`` (``<name>-2.md``, … if taken); atomic, fsynced."""
+    import os
+
     os.makedirs(folder, exist_ok=True)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

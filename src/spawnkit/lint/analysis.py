@@ -28,7 +28,7 @@ _TOOL = re.compile(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
 _TOOL_USE = re.compile(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
 _SPAWN_VERB = re.compile(
     r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
-    r"|send|create|invoke|call|use)\b",
+    r"|send|create|invoke|call|use|give|assign)\b",
     re.I,
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
@@ -38,7 +38,7 @@ _NEGATION = re.compile(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
 )
 _LEAD_OK = re.compile(
-    r"(?:^|[,;—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
+    r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are to|'ll|then))?)\s*$",
     re.I,
 )
@@ -54,7 +54,8 @@ _PROMPT_WORD = re.compile(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", r
 _PROMPT_HEADER = re.compile(
     r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
     r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
-    r"|\b(?:gets?|receives?|with)\s+(?:this|the following)\s+prompt\b",
+    r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
+    r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
     re.I,
 )
 _PROMPT_BELOW = re.compile(
@@ -243,7 +244,9 @@ class Analysis:
         found: list[Prompt] = []
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
-                if block.kind in ("code", "quote") and self._is_prompt_block(blocks, idx):
+                if block.kind == "tag" and _PROMPT_WORD.search(block.info.replace("-", " ").replace("_", " ")):
+                    found.append(Prompt([block], self.report_line(block), source))
+                elif block.kind in ("code", "quote", "tag") and self._is_prompt_block(blocks, idx):
                     found.append(Prompt([block], self.report_line(block), source))
                 elif block.kind in ("item", "paragraph") and self._is_inline_prompt(block):
                     found.append(Prompt([block], self.report_line(block), source))
@@ -262,7 +265,7 @@ class Analysis:
         j = idx - 1
         while j >= 0 and len(intro) < 6:
             prev = blocks[j]
-            if prev.kind in ("code", "quote") and prev.parent == block.parent:
+            if prev.kind in ("code", "quote", "tag") and prev.parent == block.parent:
                 break
             if j != block.parent:
                 intro.append(prev)
@@ -303,7 +306,7 @@ class Analysis:
         inline = {id(b) for p in self.prompts for b in p.blocks if b.kind not in ("code", "quote")}
         for _, blocks in self.groups:
             for block in blocks:
-                if block.kind in ("code", "quote"):
+                if block.kind in ("code", "quote", "tag"):
                     continue
                 if id(block) in inline:
                     block = _masked(block)
@@ -323,7 +326,7 @@ class Analysis:
         out = []
         for _, blocks in self.groups:
             for block in blocks:
-                if block.kind in ("code", "quote", "heading") or id(block) in self.prompt_block_ids:
+                if block.kind in ("code", "quote", "tag", "heading") or id(block) in self.prompt_block_ids:
                     continue
                 if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
@@ -350,7 +353,7 @@ def analyse(doc: Document) -> Analysis:
                 if _CODE_CALL.search(block.text):
                     result.weak_lines.append(line_for(block.start))
                 continue
-            if block.kind == "quote":
+            if block.kind in ("quote", "tag"):
                 continue
             if block.kind == "heading" and _PROMPT_HEADER.search(plain(block.text)):
                 result.spawn_lines.append(line_for(block.start))

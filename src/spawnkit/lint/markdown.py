@@ -17,18 +17,19 @@ _QUOTE = re.compile(r"^\s*>\s?(.*)$")
 _TABLE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
 
 
 @dataclass
 class Block:
     """One structural piece of the body; ``lines[k]`` is file line ``start + k``."""
 
-    kind: str  # heading | paragraph | item | code | quote | table
+    kind: str  # heading | paragraph | item | code | quote | table | tag (<name> … </name> on own lines)
     start: int
     lines: list[str]
     section: tuple[str, ...] = ()  # enclosing headings, outermost first
     level: int = 0  # heading level, or list item indentation
-    info: str = ""  # code fence info string ("" for indented code)
+    info: str = ""  # code fence info string ("" for indented code), or the tag name
     ordered: bool = False  # numbered list item
     parent: int | None = None  # index of the list item a nested block belongs to
     list_id: int | None = None  # items of one list share an id
@@ -96,6 +97,20 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 blocks[parent].children.append(idx)
             i = j + 1
             continue
+        tag = _TAG_OPEN.match(line)
+        if tag:
+            close = re.compile(r"^\s*</" + re.escape(tag.group(1)) + r">\s*$")
+            j = i + 1
+            while j < n and not close.match(lines[j]):
+                j += 1
+            if j < n:
+                parent = enclosing(indent)
+                idx = add(Block("tag", lineno + 1, [ln.strip() for ln in lines[i + 1 : j]] or [""],
+                                info=tag.group(1).lower(), parent=parent))
+                if parent is not None:
+                    blocks[parent].children.append(idx)
+                i = j + 1
+                continue
         heading = _HEADING.match(line)
         if heading:
             level = len(heading.group(1))

@@ -12,7 +12,7 @@ from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
 _UPDATE = re.compile(
     r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh"
-    r"|checkpoint)\b|\bkeep\b[^.]{0,40}\b(?:current|up to date)\b",
+    r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
     re.I,
 )
 _AT_END = re.compile(
@@ -24,7 +24,8 @@ _AT_END = re.compile(
 _EVERY_N = re.compile(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
 _PER_STEP = re.compile(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
-    r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b",
+    r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
+    r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
     re.I,
 )
 _STATE_SECTION = re.compile(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
