@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from json.decoder import scanstring
 from typing import Any
 
-_WS = " \t\n\r"
+_WS = re.compile(r"[ \t\n\r]*")
+_WS_CHARS = frozenset(" \t\n\r")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
 
@@ -77,8 +78,14 @@ class Member:
         return self.value.end
 
 
-def parse(text: str) -> Node:
-    """Parse a whole JSON document (leading BOM and surrounding whitespace allowed)."""
+def parse(text: str, trusted: bool = False) -> Node:
+    """Parse a whole JSON document (leading BOM and surrounding whitespace allowed).
+
+    ``trusted`` skips the validating pass for text already known to be valid
+    (spawnkit's own edits of a validated document).
+    """
+    if trusted:
+        return _Parser(text).value(_Parser(text).skip(1 if text.startswith("\ufeff") else 0))
     try:
         json.loads(text.lstrip("\ufeff"), parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -101,10 +108,9 @@ class _Parser:
         self.text = text
 
     def skip(self, pos: int) -> int:
-        text = self.text
-        while pos < len(text) and text[pos] in _WS:
-            pos += 1
-        return pos
+        if self.text[pos : pos + 1] not in _WS_CHARS:  # the common case: no whitespace
+            return pos
+        return _WS.match(self.text, pos).end()  # type: ignore[union-attr]
 
     def value(self, pos: int) -> Node:
         ch = self.text[pos]

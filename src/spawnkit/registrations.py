@@ -1,6 +1,6 @@
 """Which Claude Code hook events spawnkit listens to, and how its entries are recognised.
 
-One table (``hook_registrations`` in standards/protocol.json) feeds both the
+One table (``hooks`` in standards/protocol.json) feeds both the
 entries ``spawnkit install`` writes into settings.json and the plugin's
 ``hooks/hooks.json``, so the two can never disagree.
 
@@ -35,10 +35,10 @@ class Registration:
 
 
 def registrations() -> list[Registration]:
-    return [
-        Registration(r["event"], r.get("matcher"), int(r["timeout"]))
-        for r in protocol.load()["hook_registrations"]
-    ]
+    """The ``hooks`` table of protocol.json (the template's skill frontmatter reads it too)."""
+    table = protocol.load()["hooks"]
+    timeout = int(table["timeout_seconds"])
+    return [Registration(e["event"], e.get("matcher"), timeout) for e in table["events"]]
 
 
 def markers() -> tuple[str, ...]:

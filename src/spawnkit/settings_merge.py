@@ -213,19 +213,19 @@ def uninstall(
     text = _until_stable(text, _next_removal)
     created = set(created_keys)
     for key in sorted((k for k in created if k.startswith("hooks.")), reverse=True):
-        root = load(text)
+        root = _tree(text)
         hooks = root.get("hooks") if root else None
         member = hooks.member(key[len("hooks.") :]) if hooks else None
         if member is not None and not member.value.items:
             index = hooks.members.index(member)  # type: ignore[union-attr]
             text = _remove_member(text, hooks, index)  # type: ignore[arg-type]
-    root = load(text)
-    if "hooks" in created and root is not None:
+    root = _tree(text)
+    if "hooks" in created:
         member = root.member("hooks")
         if member is not None and not member.value.members:
             text = _remove_member(text, root, root.members.index(member))
-    root = load(text)
-    if blank_original is not None and root is not None and not root.members:
+    root = _tree(text)
+    if blank_original is not None and not root.members:
         return None if blank_original == MISSING else blank_original
     return text
 
@@ -237,24 +237,24 @@ def set_top_level(text: str, key: str, value: Any) -> str:
         raise SettingsError("expected a JSON object")
     node = root.get(key)
     if node is None:
-        return _insert_member(text, root, key, value)
+        return _insert_member(text, _style(text, root), root, key, value)
     if node.to_python() == value:
         return text
-    return _replace(text, node, value)
+    return _replace(text, _style(text, root), node, value)
 
 
 def _next_install_edit(
     text: str, wanted: dict[tuple[str, str | None], dict[str, Any]], table: list[regs.Registration]
 ) -> str | None:
-    root = load(text)
-    assert root is not None
+    root = _tree(text)
+    style = _style(text, root)
     claimed: set[tuple[str, str | None]] = set()
     for event, group, gi, hook, hi in _scan(root):
         key = (event, _matcher(group))
         if key in wanted and key not in claimed:
             claimed.add(key)
             if hook.to_python() != wanted[key]:
-                return _replace(text, hook, wanted[key])
+                return _replace(text, style, hook, wanted[key])
             continue
         return _remove_hook(text, root, event, gi, hi)  # stale or duplicate
     for reg in table:
@@ -263,16 +263,16 @@ def _next_install_edit(
         group = regs.matcher_group(reg, wanted[(reg.event, reg.matcher)]["command"])
         hooks = root.get("hooks")
         if hooks is None:
-            return _insert_member(text, root, "hooks", {reg.event: [group]})
+            return _insert_member(text, style, root, "hooks", {reg.event: [group]})
         events = hooks.get(reg.event)
         if events is None:
-            return _insert_member(text, hooks, reg.event, [group])
-        return _append_item(text, events, group)
+            return _insert_member(text, style, hooks, reg.event, [group])
+        return _append_item(text, style, events, group)
     return None
 
 
 def _next_removal(text: str) -> str | None:
-    root = load(text)
+    root = _tree(text)
     for event, _group, gi, _hook, hi in _scan(root):
         return _remove_hook(text, root, event, gi, hi)  # type: ignore[arg-type]
     return None
@@ -321,9 +321,13 @@ class _Style:
     colon: str
 
 
-def _style(text: str) -> _Style:
+def _tree(text: str) -> Node:
+    """Parse text spawnkit itself produced from a validated document."""
+    return parse(text, trusted=True)
+
+
+def _style(text: str, root: Node) -> _Style:
     newline = "\r\n" if "\r\n" in text else "\n"
-    root = parse(text)
     unit: str | None = None
     colon = ": "
     if root.members:
@@ -363,18 +367,19 @@ def _dump(value: Any, style: _Style, indent_at: str, inline: bool) -> str:
     )
 
 
-def _append_item(text: str, array: Node, value: Any) -> str:
-    return _add(text, array, array.items, value, None)
+def _append_item(text: str, style: _Style, array: Node, value: Any) -> str:
+    return _add(text, style, array, array.items, value, None)
 
 
-def _insert_member(text: str, obj: Node, key: str, value: Any) -> str:
-    return _add(text, obj, obj.members, value, key)
+def _insert_member(text: str, style: _Style, obj: Node, key: str, value: Any) -> str:
+    return _add(text, style, obj, obj.members, value, key)
 
 
-def _add(text: str, container: Node, children: list, value: Any, key: str | None) -> str:
+def _add(
+    text: str, style: _Style, container: Node, children: list, value: Any, key: str | None
+) -> str:
     """Append after the last child, copying its indentation; removing it again (``_cut``
     of the last child) deletes exactly what this added."""
-    style = _style(text)
 
     def entry(indent_at: str, inline: bool) -> str:
         body = _dump(value, style, indent_at, inline)
@@ -413,8 +418,7 @@ def _cut(text: str, container: Node, children: list, index: int) -> str:
     return text[: children[index].start] + text[children[index + 1].start :]
 
 
-def _replace(text: str, node: Node, value: Any) -> str:
-    style = _style(text)
+def _replace(text: str, style: _Style, node: Node, value: Any) -> str:
     inline = "\n" not in text[node.start : node.end]
     body = _dump(value, style, _line_indent(text, node.start), inline)
     return text[: node.start] + body + text[node.end :]
