@@ -6,6 +6,7 @@ Heavy modules (copier above all) are imported inside the commands that need them
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -47,6 +48,44 @@ def cli() -> None:
 
 
 # --- update, adopt (issue 7) -------------------------------------------------
+
+
+@cli.command("update")
+@click.argument("skills", nargs=-1, metavar="[NAME|PATH]...")
+@click.option("--all", "all_skills", is_flag=True, help="Every managed skill in the user and project scopes.")
+@click.option("--check", is_flag=True, help="Only list available updates; writes nothing at all.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; writes no skill and no backup.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
+@click.pass_context
+def update_cmd(
+    ctx: click.Context, skills: tuple[str, ...], all_skills: bool, check: bool, dry_run: bool, as_json: bool
+) -> None:
+    """Update skills made by `spawnkit new`/`adopt` to this spawnkit's template.
+
+    Your edits are merged in; where they overlap a template change, the file gets
+    inline conflict markers and the command exits 1. Every skill is backed up to
+    <config>/.spawnkit/backups/ first. Name skills by folder name (user or project
+    scope) or path, or pass --all. --check lists updates for all skills by default.
+    """
+    import json
+
+    from spawnkit import paths
+    from spawnkit import update as updating
+
+    if skills and all_skills:
+        raise SpawnkitError("pass skill names or --all, not both")
+    if check and dry_run:
+        raise SpawnkitError("pass --check or --dry-run, not both")
+    if not skills and not all_skills and not check:
+        raise SpawnkitError("name the skills to update, or pass --all (list them with `spawnkit update --check`)")
+    config_dir, cwd = paths.claude_config_dir(), Path.cwd()
+    if check:
+        outcome = updating.check(skills, config_dir, cwd)
+    else:
+        progress = (lambda _m: None) if as_json else (lambda m: click.echo(m + " …", err=True))
+        outcome = updating.update(skills, config_dir, cwd, dry_run=dry_run, progress=progress)
+    click.echo(json.dumps(outcome.to_json(), indent=2) if as_json else updating.format_text(outcome, check))
+    ctx.exit(outcome.exit_code)
 
 
 def main() -> None:
