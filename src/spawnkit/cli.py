@@ -88,6 +88,44 @@ def update_cmd(
     ctx.exit(outcome.exit_code)
 
 
+@cli.command("adopt")
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--data", "pairs", multiple=True, metavar="KEY=VALUE", help="Answer a template question (repeatable).")
+@click.option("--retrofit", is_flag=True, help="Also add the protocol sections SKILL.md lacks, then lint it.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
+@click.pass_context
+def adopt_cmd(ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool) -> None:
+    """Put a hand-written skill under spawnkit management, so `spawnkit update` can update it.
+
+    Without --retrofit the skill's files stay exactly as they are: only the answers
+    file is added. Answers come from the SKILL.md frontmatter (name, description),
+    then --data, then the template's defaults. With --retrofit the skill is backed up,
+    missing protocol sections are added and what the linter still reports is listed
+    (exit 1 if anything is left).
+    """
+    import json
+
+    from spawnkit import paths
+    from spawnkit.adopt import adopt
+
+    result = adopt(path, pairs, paths.claude_config_dir(), retrofit=retrofit)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(f"adopted {result.path} at template version {result.version} (answers: {result.answers_file})")
+        if result.backup:
+            click.echo(f"  backup: {result.backup}")
+        if result.sections_added:
+            click.echo(f"  sections added: {', '.join(result.sections_added)}")
+        if result.files_added:
+            click.echo(f"  files added: {', '.join(result.files_added)}")
+        if retrofit:
+            click.echo("  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):")
+            for line in result.lint_left:
+                click.echo(f"    {line}")
+    ctx.exit(result.exit_code)
+
+
 def main() -> None:
     try:
         cli(prog_name="spawnkit")

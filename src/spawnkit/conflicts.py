@@ -87,17 +87,21 @@ def _split(lines: list[str]) -> int | None:
     return None
 
 
-def frontmatter_ok(text: str) -> bool:
-    """Whether SKILL.md starts with a frontmatter block that loads as a YAML mapping."""
+def frontmatter(text: str) -> dict | None:
+    """SKILL.md's frontmatter as a mapping, or None if it is missing or does not load."""
     lines = text.splitlines(keepends=True)
     end = _split(lines)
     if end is None:
-        return False
+        return None
     try:
         data = yaml.safe_load("".join(lines[1:end]))
     except yaml.YAMLError:
-        return False
-    return isinstance(data, dict)
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def frontmatter_ok(text: str) -> bool:
+    return frontmatter(text) is not None
 
 
 def _block(lines: list[str], start: int) -> tuple[list[str], list[str], int] | None:

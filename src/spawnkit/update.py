@@ -116,12 +116,24 @@ def _precheck(skill: managed.Skill, target: str, store_tags: dict[str, str], tar
     return None
 
 
-def check(names: tuple[str, ...], config_dir: Path, cwd: Path) -> Outcome:
-    """Available updates. Writes nothing at all: not the skills, not the store, not a lock file."""
+def _pinned(target: Target, tags: dict[str, str], to_tag: str | None) -> Target:
+    if to_tag is None:
+        return target
+    if to_tag not in tags:
+        raise SpawnkitError(f"template version {to_tag} is not in the template store {target.store}")
+    return Target(to_tag, target.store, target.src_path, True)
+
+
+def check(names: tuple[str, ...], config_dir: Path, cwd: Path, *, to_tag: str | None = None) -> Outcome:
+    """Available updates. Writes nothing at all: not the skills, not the store, not a lock file.
+
+    ``to_tag`` pins the target to a version already in the store (default: the running one).
+    """
     skills = managed.select(names, config_dir, cwd)
     target = planned_target(config_dir)
     tags = Store(target.store).tags()
-    tree = tree_id(running_content())
+    target = _pinned(target, tags, to_tag)
+    tree = tags[to_tag] if to_tag else tree_id(running_content())
     results = [_precheck(s, target.tag, tags, tree) or _result(s, target.tag, AVAILABLE) for s in skills]
     return Outcome(target.tag, results)
 
@@ -137,9 +149,10 @@ def update(
     cwd: Path,
     *,
     dry_run: bool = False,
+    to_tag: str | None = None,
     progress: Callable[[str], None] = lambda _msg: None,
 ) -> Outcome:
-    """Update the named managed skills (all when ``names`` is empty)."""
+    """Update the named managed skills (all when ``names`` is empty) to the running version or ``to_tag``."""
     skills = managed.select(names, config_dir, cwd)
     refused = [(s, conflicts.files_with_markers(s.path)) for s in skills]
     refused = [(s, files) for s, files in refused if files]
@@ -154,6 +167,7 @@ def update(
     # The store is spawnkit's cache of template versions, not user content: a dry run may fill it too.
     target = ensure_store(config_dir)
     tags = Store(target.store).tags()
+    target = _pinned(target, tags, to_tag)
     tree = tags[target.tag]
     results = []
     with locked(config_dir, "update.lock"):
@@ -291,7 +305,7 @@ def format_text(outcome: Outcome, checking: bool) -> str:
     """The human report: one line per skill, then what changed and what needs a look."""
     if not outcome.skills:
         return "no skills managed by spawnkit found (skills made with `spawnkit new` or `spawnkit adopt`)"
-    lines = [f"template version of this spawnkit: {outcome.target}"]
+    lines = [f"target template version: {outcome.target}"]
     for s in outcome.skills:
         head = f"{s.name} ({s.scope}, {s.path}): {s.status}"
         if s.status in (AVAILABLE, UPDATED, CONFLICTS, WOULD_UPDATE):
