@@ -142,3 +142,17 @@ def test_bundle_script_adds_the_release_being_made(tmp_path, versions):
     assert sorted(store.bundle_refs(tmp_path / "x.bundle")) == [V1, V2, "0.0.4"]
     res = subprocess.run([sys.executable, str(SCRIPT), "--repo", str(repo), "--release", V2], capture_output=True, text=True)
     assert res.returncode == 2 and "already a release tag" in res.stderr
+
+
+def test_inspect_for_doctor(tmp_path):
+    config = tmp_path / "cfg"
+    assert store.inspect(config)[0] == "warn"
+    assert not (config / ".spawnkit").exists(), "inspect must not create anything"
+    store.ensure_store(config)
+    level, detail, fix = store.inspect(config)
+    assert (level, fix) == ("ok", "") and store.planned_target(config).tag in detail
+    git(["update-ref", "-d", f"refs/tags/{store.planned_target(config).tag}"], store.store_dir(config))
+    assert store.inspect(config)[0] == "warn"
+    shutil.rmtree(store.store_dir(config) / ".git")
+    (store.store_dir(config) / ".git").write_text("garbage")
+    assert store.inspect(config)[0] == "broken"

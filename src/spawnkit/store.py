@@ -335,3 +335,21 @@ def write_bundle(versions: list[tuple[str, Files]], out_path: Path, work_dir: Pa
     tmp = out_path.with_name(out_path.name + ".tmp")
     git(["bundle", "create", "-q", str(tmp), "--tags"], store.path)
     os.replace(tmp, out_path)
+
+
+def inspect(config_dir: Path) -> tuple[str, str, str]:
+    """(``ok``/``warn``/``broken``, what was found, how to fix it) for ``spawnkit doctor``; read-only."""
+    store = Store(store_dir(config_dir))
+    if not store.path.exists():
+        return "warn", f"{store.path} does not exist yet", "run `spawnkit install` (or `spawnkit new`) to create it"
+    fix = f"move {store.path} aside and run `spawnkit install`; released versions come back from the wheel"
+    if not store.exists():
+        return "broken", f"{store.path} is not a git repository", fix
+    try:
+        tags = store.tags()
+    except SpawnkitError as exc:
+        return "broken", f"{store.path} is not readable: {exc}", fix
+    target = planned_target(config_dir)
+    if target.tag not in tags:
+        return "warn", f"{len(tags)} version(s), but not this spawnkit's ({target.tag})", "run `spawnkit install`"
+    return "ok", f"{len(tags)} version(s) in {store.path}, including this spawnkit's ({target.tag})", ""

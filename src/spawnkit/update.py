@@ -22,6 +22,7 @@ from spawnkit.gitutil import init_snapshot_repo, isolated_env
 from spawnkit.store import (
     Store,
     Target,
+    bundle_refs,
     ensure_store,
     locked,
     parse_version,
@@ -94,8 +95,13 @@ def _result(skill: managed.Skill, target: str, status: str, message: str = "") -
     return SkillResult(skill.name, str(skill.path), skill.scope, skill.commit, target, status, message=message)
 
 
-def _precheck(skill: managed.Skill, target: str, store_tags: dict[str, str], target_tree: str) -> SkillResult | None:
-    """The status of a skill that needs no update run, or None if it needs one."""
+def _precheck(
+    skill: managed.Skill, target: str, store_tags: dict[str, str], target_tree: str, shipped: set[str]
+) -> SkillResult | None:
+    """The status of a skill that needs no update run, or None if it needs one.
+
+    ``shipped``: versions the wheel's bundle holds (in the store once it is next filled).
+    """
     pending = conflicts.files_with_markers(skill.path)
     if pending:
         return _result(skill, target, PENDING, f"resolve the conflict markers in {', '.join(pending)} first")
@@ -107,7 +113,7 @@ def _precheck(skill: managed.Skill, target: str, store_tags: dict[str, str], tar
     have, want = parse_version(commit), parse_version(target)
     if have is not None and want is not None and have.public > want.public:
         return _result(skill, target, AHEAD, f"made by spawnkit {commit}; upgrade spawnkit to update it")
-    if commit not in store_tags:
+    if commit not in store_tags and commit not in shipped:
         return _result(
             skill, target, UNKNOWN,
             f"template version {commit} is not in the template store (made elsewhere from a source checkout?); "
@@ -134,7 +140,8 @@ def check(names: tuple[str, ...], config_dir: Path, cwd: Path, *, to_tag: str | 
     tags = Store(target.store).tags()
     target = _pinned(target, tags, to_tag)
     tree = tags[to_tag] if to_tag else tree_id(running_content())
-    results = [_precheck(s, target.tag, tags, tree) or _result(s, target.tag, AVAILABLE) for s in skills]
+    shipped = set(bundle_refs())
+    results = [_precheck(s, target.tag, tags, tree, shipped) or _result(s, target.tag, AVAILABLE) for s in skills]
     return Outcome(target.tag, results)
 
 
@@ -172,7 +179,7 @@ def update(
     results = []
     with locked(config_dir, "update.lock"):
         for skill in skills:
-            done = _precheck(skill, target.tag, tags, tree)
+            done = _precheck(skill, target.tag, tags, tree, set())
             if done is None:
                 progress(f"{'checking' if dry_run else 'updating'} {skill.name} ({skill.commit} -> {target.tag})")
                 try:
