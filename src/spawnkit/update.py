@@ -277,9 +277,15 @@ def _update_one(skill: managed.Skill, target: Target, config_dir: Path, dry_run:
         if not dry_run:
             if fsutil.snapshot(skill.path) != before:
                 raise SpawnkitError(f"{skill.path} changed while it was being updated; nothing was written, rerun")
-            backup = fsutil.backup(skill.path, Path(config_dir) / BACKUPS_REL, skill.name)
+            try:
+                backup = fsutil.backup(skill.path, Path(config_dir) / BACKUPS_REL, skill.name)
+            except OSError as exc:
+                raise SpawnkitError(f"could not back up {skill.path} ({exc}); nothing was written") from exc
             result.backup = str(backup)
-            fsutil.apply_snapshot(skill.path, before, after)
+            try:
+                fsutil.apply_snapshot(skill.path, before, after)
+            except OSError as exc:
+                raise SpawnkitError(f"writing {skill.path} failed midway ({exc}); restore it from {backup}") from exc
     return result
 
 
