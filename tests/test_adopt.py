@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -94,4 +95,7 @@ def test_retrofit_adds_protocol_sections_and_reports_what_is_left(env, skill):
         assert line in text.splitlines(), f"retrofit lost {line!r}"
     assert report["backup"] and (fsutil.snapshot(skill.parent.parent / ".spawnkit" / "backups" / report["backup"].rsplit("/", 1)[1])["SKILL.md"][1].decode() == HAND_WRITTEN)
     for rel in report["files_added"]:
-        assert (skill / rel).is_file() and rel in text
+        assert (skill / rel).is_file() and Path(rel).name in text
+    example_steps = yaml.safe_load((skill / ANSWERS).read_text()).get("steps") or []
+    for step in example_steps:  # the template's example workflow is never pasted in
+        assert step["name"] not in text

@@ -23,6 +23,7 @@ from spawnkit.gitutil import isolated_env
 from spawnkit.store import Target, ensure_store
 
 SKILL_FILE = "SKILL.md"
+WORKFLOW_QUESTION = "steps"  # the template question holding the skill's own workflow
 
 
 @dataclass
@@ -82,8 +83,15 @@ def seed_data(skill_md: str, questions: set[str]) -> dict[str, Any]:
     return seeds
 
 
+def contrast_steps(answers_file: Path) -> list[dict[str, str]]:
+    """As many steps as the render used, with other names and jobs: sections that change with
+    them describe the template's example workflow, the others are protocol."""
+    steps = (yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}).get(WORKFLOW_QUESTION) or [None]
+    return [{"name": f"contrast-{i}", "job": f"Contrast job {i}."} for i in range(1, len(steps) + 1)]
+
+
 def render_answers(target: Target, folder_name: str, data: dict[str, Any], answers_file: str, tmp: Path) -> Path:
-    """Render the target version into ``tmp`` and return the rendered skill folder."""
+    """Render the target version into ``tmp/<folder_name>`` (the folder name is an answer default)."""
     from copier import run_copy
     from copier.errors import CopierError
 
@@ -114,17 +122,23 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
         )
     text = skill_md.read_text(encoding="utf-8")
     target = ensure_store(config_dir)
-    data = {**seed_data(text, template_questions(target)), **parse_data(pairs)}
+    questions = template_questions(target)
+    data = {**seed_data(text, questions), **parse_data(pairs)}
     answers_name = managed.answers_filename()
     with tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp:
-        rendered = render_answers(target, path.name, data, answers_name, Path(tmp))
+        rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
         answers = rendered / answers_name
         result = AdoptResult(str(path), target.tag, str(path / answers_name), data)
         if retrofit:
             from spawnkit.retrofit import retrofit as add_protocol
 
-            backup = fsutil.backup(path, Path(config_dir) / ".spawnkit" / "backups", path.name)
+            other = {**data, WORKFLOW_QUESTION: contrast_steps(answers)} if WORKFLOW_QUESTION in questions else data
+            contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")
+            try:
+                backup = fsutil.backup(path, Path(config_dir) / ".spawnkit" / "backups", path.name)
+            except OSError as exc:
+                raise SpawnkitError(f"could not back up {path} ({exc}); nothing was written") from exc
             result.backup = str(backup)
-            add_protocol(path, rendered, answers_name, result)
+            add_protocol(path, rendered, contrast, answers_name, result)
         fsutil.atomic_write(path / answers_name, answers.read_bytes())
     return result
