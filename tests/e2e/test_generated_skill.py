@@ -1,4 +1,4 @@
-"""Scenario 5: a skill made by ``spawnkit new`` runs in the real client, as its body tells the model.
+"""Scenario 5: a skill made by ``spawnkit new`` runs in the real client as its body says.
 
 The scripted orchestrator does only what the loaded SKILL.md says: it takes the commands and the
 step-1 prompt from the body it received through the Skill tool, so a broken body breaks the test.
