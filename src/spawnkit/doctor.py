@@ -203,20 +203,23 @@ def check_spawnkit_skill(ctx: Context) -> CheckResult:
 
 
 def check_skills_lint(ctx: Context) -> CheckResult:
+    """Skills, commands and agents in the config folder, linted against the standard."""
+    from spawnkit.lint.discovery import discover
     from spawnkit.lint.engine import lint_text
 
     name = "skills"
-    found = sorted((ctx.target.config_dir / "skills").glob("*/SKILL.md"))
+    roots = [ctx.target.config_dir / d for d in ("skills", "commands", "agents")]
+    found = list(discover([r for r in roots if r.is_dir()]))
     if not found:
         return CheckResult(name, OK, "no skills found")
     errors = warnings = 0
     flagged: list[str] = []
-    for skill in found:
-        diagnostics = lint_text(skill.read_text(encoding="utf-8", errors="replace"), str(skill))
+    for path in found:
+        diagnostics = lint_text(path.read_text(encoding="utf-8", errors="replace"), str(path))
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity != "error" for d in diagnostics)
         if diagnostics:
-            flagged.append(skill.parent.name)
+            flagged.append(path.parent.name if path.name == "SKILL.md" else path.stem)
     summary = (
         f"{len(found)} found, {len(found) - len(flagged)} clean;"
         f" {errors} error(s), {warnings} warning(s)"
@@ -224,10 +227,7 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     if not flagged:
         return CheckResult(name, OK, summary)
     return CheckResult(
-        name,
-        WARN,
-        f"{summary} in {', '.join(flagged)}",
-        f"spawnkit lint {ctx.target.config_dir / 'skills'}",
+        name, WARN, f"{summary} in {', '.join(flagged)}", f"spawnkit lint {ctx.target.config_dir}"
     )
 
 

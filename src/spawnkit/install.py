@@ -74,7 +74,7 @@ def plan_install(target: Target, mode: str | None = None, python: str | None = N
             target.config_dir,
             Path(CONFIG_NAME),
             config_bytes(current, mode, config),
-            "spawnkit config",
+            label_for(CONFIG_NAME),
             old,
             new,
             stamp,
@@ -195,6 +195,15 @@ def _file_change(
     return change
 
 
+def label_for(rel: str) -> str:
+    """What a file install writes is, for people."""
+    if rel == STANDARD.as_posix():
+        return "context-management standard"
+    if rel == CONFIG_NAME:
+        return "spawnkit config"
+    return "spawnkit skill" if rel.startswith(SKILL.as_posix() + "/") else "spawnkit file"
+
+
 def _bundled_files() -> list[tuple[Path, bytes, str]]:
     standard = resources.standard_doc_path()
     skill = resources.bundled_skills_dir() / SKILL.name
@@ -203,10 +212,9 @@ def _bundled_files() -> list[tuple[Path, bytes, str]]:
             f"spawnkit's packaged files are missing ({standard} or {skill}/SKILL.md);"
             " reinstall spawnkit"
         )
-    files = [(STANDARD, standard.read_bytes(), "context-management standard")]
-    for source in sorted(p for p in skill.rglob("*") if p.is_file()):
-        files.append((SKILL / source.relative_to(skill), source.read_bytes(), "spawnkit skill"))
-    return files
+    pairs = [(STANDARD, standard)]
+    pairs += [(SKILL / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
+    return [(rel, src.read_bytes(), label_for(rel.as_posix())) for rel, src in pairs]
 
 
 def _dirs_to_create(config_dir: Path, changes: list[Change]) -> set[str]:

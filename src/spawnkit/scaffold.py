@@ -7,7 +7,9 @@ inside the function that renders (``import copier`` costs ~0.6 s).
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
+import io
 import os
 import re
 import shutil
@@ -175,8 +177,11 @@ def _render(staging: Path, data: dict[str, str], interactive: bool) -> None:
     import copier
     from copier.errors import CopierError, DirtyLocalWarning
 
+    # Copier's own notes (e.g. "No git tags found" for a source checkout) are noise here; its
+    # errors arrive as exceptions. On a terminal the questions need the real streams.
+    chatter = contextlib.nullcontext() if interactive else contextlib.redirect_stderr(io.StringIO())
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), chatter:
             # An editable install renders its own (possibly uncommitted) checkout: that is the point.
             warnings.simplefilter("ignore", DirtyLocalWarning)
             copier.run_copy(

@@ -12,7 +12,7 @@ from spawnkit import settings_merge as sm
 from spawnkit.atomic import timestamp
 from spawnkit.changes import Change, Plan
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import Target, decode, read_bytes
+from spawnkit.install import Target, decode, label_for, read_bytes
 
 
 def plan_uninstall(target: Target) -> Plan:
@@ -82,4 +82,4 @@ def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None
         plan.changes.append(Change(path, current, original, "restored from backup"))
         plan.changes.append(Change(saved, original, None, "backup (restored)"))
     else:
-        plan.changes.append(Change(path, current, None, "spawnkit file"))
+        plan.changes.append(Change(path, current, None, label_for(rel)))

@@ -85,21 +85,6 @@ def test_the_plugin_gives_the_same_hooks_without_pip(claude, fake_api):
     assert "RETURN CONTRACT" in sub.requests[0].last_user_text
 
 
-def test_after_uninstall_only_the_users_hooks_fire(claude, fake_api):
-    original = _user_settings(claude)
-    claude.write_settings(original)
-    before = claude.settings_path.read_bytes()
-    claude.spawnkit("install", "--yes")
-    claude.spawnkit("uninstall", "--yes")
-    assert claude.settings_path.read_bytes() == before
-
-    run, _sub = _delegate(claude, fake_api, "E2E-UNINSTALL")
-    assert len(claude.recorded("user", "PreToolUse")) == 1
-    assert _started(run, "PreToolUse") == 1
-    for event in SPAWNKIT_ONLY:
-        assert _started(run, event) == 0, event
-
-
 BAD_ENTRIES = {
     "PreToolUse, hook without command": ("PreToolUse", {"type": "command"}),
     "PreToolUse, unknown key": ("PreToolUse", {"type": "command", "command": "true", "note": "x"}),

@@ -206,3 +206,18 @@ def test_lint_on_write_loads_the_engine_but_no_heavy_dependency(hook):
     loaded = modules_after(hook, data)
     assert "spawnkit.lint.engine" in loaded
     assert not loaded & FORBIDDEN
+
+
+@pytest.mark.parametrize("flags", [[], ["-I", "-S"]])
+def test_symlinked_script_and_plain_python(hook, tmp_path, flags):
+    """A symlink to the script elsewhere, run with or without -I -S, still finds its package."""
+    link = tmp_path / "elsewhere" / "spawnkit-hook.py"
+    link.parent.mkdir()
+    link.symlink_to(SCRIPT)
+    data = json.dumps(hook.prepare(payload("PreToolUse_Agent"))).encode()
+    env = hook.env | {"SPAWNKIT_MODE": "enforce"}
+    proc = subprocess.run(
+        [sys.executable, *flags, str(link)], input=data, capture_output=True, env=env, timeout=60
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert "updatedInput" in json.loads(proc.stdout)["hookSpecificOutput"]

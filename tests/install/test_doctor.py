@@ -152,3 +152,22 @@ def test_the_plugin_enabled_beside_installed_hooks_is_a_warning(cfg: Path):
     assert code == 0
     assert checks["plugin overlap"]["status"] == "warn"
     assert "claude plugin disable spawnkit@spawnkit" in checks["plugin overlap"]["fix"]
+
+
+def test_skills_commands_and_agents_are_linted(cfg: Path):
+    assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
+    bad = cfg / "skills" / "fan-out" / "SKILL.md"
+    bad.parent.mkdir()
+    bad.write_text(
+        "---\nname: fan-out\ndescription: Audits every file.\n---\n"
+        "Spawn 10 sub-agents in parallel with the Agent tool, one per file, and paste their"
+        " full output.\n"
+    )
+    (cfg / "commands").mkdir()
+    (cfg / "commands" / "hello.md").write_text("Say hello.\n")
+    code, checks = _doctor(cfg)
+    assert code == 0
+    skills = checks["skills"]
+    assert skills["status"] == "warn"
+    assert skills["detail"].startswith("3 found, 2 clean;") and skills["detail"].endswith("fan-out")
+    assert skills["fix"] == f"spawnkit lint {cfg}"

@@ -16,14 +16,49 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Iterator
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 
+class Gated:
+    """A regex tried only when the text holds one of its key words.
+
+    Case-insensitive alternations cannot use the regex engine's literal
+    prefilter; a substring test on the lowered text is far cheaper and most
+    sentences fail it.
+    """
+
+    __slots__ = ("pattern", "words")
+
+    def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
+        self.pattern = pattern
+        self.words = words
+
+    def hit(self, text: str) -> bool:
+        lower = text.lower()
+        return any(w in lower for w in self.words)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.hit(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self.hit(text) else iter(())
+
+
 # --- vocabulary -------------------------------------------------------------------
 
-AGENT_NOUN = r"(?<!user[- ])(?<!user )\b(?:sub-?agents?|subagents?|agents?|workers?)\b"
-_AGENT_NOUN = re.compile(AGENT_NOUN, re.I)
+class _AgentNoun(Gated):
+    """sub-agent, agent, worker — but not a "user agent" string."""
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for m in self.finditer(text):
+            if not text[max(0, m.start() - 5) : m.start()].lower().rstrip(" -").endswith("user"):
+                return m
+        return None
+
+
+_AGENT_NOUN = _AgentNoun(re.compile(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker")
 _TOOL = re.compile(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
 _TOOL_USE = re.compile(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
 _SPAWN_VERB = re.compile(
@@ -49,20 +84,20 @@ _LEAD_TO_BAD = re.compile(
     re.I,
 )
 _STEP_LABEL = re.compile(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=:)\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
+_SENTENCE_END = re.compile(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
 _PROMPT_WORD = re.compile(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
-_PROMPT_HEADER = re.compile(
+_PROMPT_HEADER = Gated(re.compile(
     r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
     r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
     r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
     r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
     re.I,
-)
+), "prompt")
 _PROMPT_BELOW = re.compile(
     r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
-_CODE_CALL = re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\"")
+_CODE_CALL = Gated(re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task")
 _CODE_PROMPT_KEY = re.compile(r"\bprompt\s*[:=]", re.I)
 _WEAK = re.compile(
     r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
@@ -80,11 +115,11 @@ _LONG_QUOTE = re.compile(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = re.compile(r"CONTEXT_MANAGEMENT\.md")
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = re.compile(
+STATE_FILE = Gated(re.compile(
     r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
     r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
     re.I,
-)
+), "state", "progress", "checkpoint")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "single": 1}
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -98,6 +133,14 @@ def number(word: str) -> int:
 
 
 # --- sentences ----------------------------------------------------------------------
+
+
+# any spawn instruction or prompt header names one of these; other text is skipped cheaply
+_HINT_WORDS = ("agent", "worker", "task", "spawn", "dispatch")
+
+
+def _hinted(lower: str, extra: tuple[str, ...] = ()) -> bool:
+    return any(w in lower for w in _HINT_WORDS) or any(w in lower for w in extra)
 
 
 @dataclass(frozen=True)
@@ -117,7 +160,14 @@ def plain(text: str) -> str:
 
 
 def sentences(block: Block) -> list[Sentence]:
-    """Sentences of a prose block (a table row's cells count as sentences)."""
+    """Sentences of a prose block (a table row's cells count as sentences); computed once per block."""
+    cached = block.memo.get("sentences")
+    if cached is None:
+        cached = block.memo["sentences"] = _split(block)
+    return cached  # type: ignore[return-value]
+
+
+def _split(block: Block) -> list[Sentence]:
     text = block.text
     flat = plain(text)
     out: list[Sentence] = []
@@ -131,8 +181,9 @@ def sentences(block: Block) -> list[Sentence]:
         return out
     start = 0
     for m in _SENTENCE_END.finditer(flat):
-        if flat[start : m.start()].strip():
-            out.append(Sentence(block, start, flat[start : m.start()]))
+        end = m.start() + (1 if flat[m.start()] in ".!?;:" else 0)  # the stop belongs to the sentence
+        if flat[start:end].strip():
+            out.append(Sentence(block, start, flat[start:end]))
         start = m.end()
     if flat[start:].strip():
         out.append(Sentence(block, start, flat[start:]))
@@ -161,9 +212,16 @@ def imperative(sentence: str, verb_start: int) -> bool:
 
 
 def spawn_hits(s: Sentence) -> list[int]:
-    """Offsets (in the sentence) of imperative spawn instructions."""
+    """Offsets (in the sentence) of imperative spawn instructions (computed once per sentence)."""
+    key = f"spawn:{s.offset}"
+    cached = s.block.memo.get(key)
+    if cached is None:
+        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.text.lower()) else []
+    return cached  # type: ignore[return-value]
+
+
+def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
-    text = s.text
     for m in _TOOL_USE.finditer(text):
         before = text[: m.start()]
         if not _NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
@@ -346,6 +404,9 @@ def _masked(block: Block) -> Block:
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
+    body = "\n".join(doc.body_lines).lower()
+    if not _hinted(body, ("prompt",)) and not doc.siblings:
+        return result  # nothing in the text can spawn a sub-agent
     for source, blocks in [("", doc.blocks)] + [(s.name, s.blocks) for s in doc.siblings]:
         for block in blocks:
             line_for = (lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln)
@@ -359,6 +420,8 @@ def analyse(doc: Document) -> Analysis:
                 result.spawn_lines.append(line_for(block.start))
                 continue
             for s in sentences(block):
+                if not _hinted(s.text.lower(), ("prompt",)):
+                    continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
                 elif _PROMPT_HEADER.search(s.text) and not _NEGATION.search(s.text):

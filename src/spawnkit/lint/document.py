@@ -85,20 +85,24 @@ class Document:
     @cached_property
     def siblings(self) -> list[Sibling]:
         """Markdown files beside this one that the body points to (read from disk if present)."""
+        found: list[Sibling] = []
+        candidates = [b for b in self.blocks if ".md" in b.text]
+        if not candidates:
+            return found
         base = Path(self.path).parent
         try:
             root = base.resolve()
         except OSError:
-            return []
-        found: list[Sibling] = []
+            return found
         seen: set[str] = set()
-        for block in self.blocks:
+        for block in candidates:
             for match in _LINK.finditer(block.text):
                 target = match.group(1) or match.group(2)
                 if not target or "://" in target or target.startswith(("~", "/", "$")):
                     continue
-                if not target.endswith(".md") or target in seen or len(found) >= _MAX_SIBLINGS:
-                    continue
+                if not target.endswith(".md") or target in seen or len(found) >= _MAX_SIBLINGS \
+                        or any(c in target for c in "{}<>*$"):
+                    continue  # placeholders name files sub-agents will write, not siblings
                 seen.add(target)
                 candidate = (base / target).resolve()
                 if root not in candidate.parents or not candidate.is_file():

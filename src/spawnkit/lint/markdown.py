@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
 _QUOTE = re.compile(r"^\s*>\s?(.*)$")
 _TABLE = re.compile(r"^\s*\|")
@@ -35,6 +35,7 @@ class Block:
     list_id: int | None = None  # items of one list share an id
     source: str = ""  # "" for the linted file, else the referenced sibling's name
     children: list[int] = field(default_factory=list)
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)  # per-block caches
 
     @property
     def text(self) -> str:
@@ -83,7 +84,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             i += 1
             continue
         indent = len(line) - len(line.lstrip(" "))
-        fence = _FENCE.match(line)
+        first = line[indent]
+        fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             marker = fence.group(2)
             body: list[str] = []
@@ -97,7 +99,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 blocks[parent].children.append(idx)
             i = j + 1
             continue
-        tag = _TAG_OPEN.match(line)
+        tag = _TAG_OPEN.match(line) if first == "<" else None
         if tag:
             close = re.compile(r"^\s*</" + re.escape(tag.group(1)) + r">\s*$")
             j = i + 1
@@ -111,18 +113,19 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     blocks[parent].children.append(idx)
                 i = j + 1
                 continue
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if first == "#" else None
         if heading:
             level = len(heading.group(1))
             while section and section[-1][0] >= level:
                 section.pop()
-            section.append((level, heading.group(2)))
+            title = heading.group(2).rstrip().rstrip("#").rstrip()
+            section.append((level, title))
             open_items.clear()
             current_list.clear()
-            add(Block("heading", lineno, [heading.group(2)], level=level))
+            add(Block("heading", lineno, [title], level=level))
             i += 1
             continue
-        if _QUOTE.match(line):
+        if first == ">":
             body = []
             j = i
             while j < n and _QUOTE.match(lines[j]):
@@ -134,7 +137,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 blocks[parent].children.append(idx)
             i = j
             continue
-        if _TABLE.match(line):
+        if first == "|":
             j = i
             body = []
             while j < n and _TABLE.match(lines[j]):
@@ -144,7 +147,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             add(Block("table", lineno, body, parent=parent))
             i = j
             continue
-        item = _ITEM.match(line)
+        item = _ITEM.match(line) if first in "-*+0123456789" else None
         if item:
             parent = enclosing(indent)
             if parent is None:

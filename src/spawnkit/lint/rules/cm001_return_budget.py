@@ -41,7 +41,9 @@ def caps_in(blocks: list[Block], need_reply_word: bool) -> list[Cap]:
 
 
 def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
-    found = []
+    found: list[Cap] = []
+    if "token" not in s.text.lower():
+        return found
     has_reply = bool(_REPLY.search(s.text))
     if need_reply_word and not has_reply:
         return found

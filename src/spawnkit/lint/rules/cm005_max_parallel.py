@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import NUM, Sentence, number
+from spawnkit.lint.analysis import NUM, number
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PARALLEL = re.compile(
@@ -41,8 +41,24 @@ _SEQUENTIAL = re.compile(
 )
 
 
+# every pattern above needs one of these words; other sentences are skipped cheaply
+_HINT = ("parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e", "a time",
+         "after", "sequen", "turn", "one by", "never", "second", "wait", "batch", "max", "pairs", "as many",
+         "unlimited", "limit", "cap")
+
+
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _hinted(text: str) -> bool:
+    lower = text.lower()
+    return any(w in lower for w in _HINT)
+
+
 def _cap_values(text: str) -> list[int]:
-    values = []
+    values: list[int] = []
+    if not any(c.isdigit() for c in text) and not any(w in text.lower() for w in _NUMBER_WORDS):
+        return values
     for m in _CAP.finditer(text):
         word = next(g for g in m.groups() if g)
         values.append(number(word))
@@ -103,29 +119,31 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         limit = protocol.max_parallel()
-        texts: list[tuple[Sentence | None, str, int, int]] = []  # (sentence, text, line, block id)
-        for s in a.prose:
-            texts.append((s, s.text, a.report_line(s.block, s.line), id(s.block)))
-        for block in a.shell_blocks:
-            texts.append((None, block.text, a.report_line(block), id(block)))
-        stated = [v for _, t, _, _ in texts for v in _cap_values(t)]
-        sequential = any(_SEQUENTIAL.search(t) for _, t, _, _ in texts)
-        general_ok = sequential or any(v <= limit for v in stated)
-        block_caps: dict[int, bool] = {}
-        for _, t, _, bid in texts:
-            if _SEQUENTIAL.search(t) or any(v <= limit for v in _cap_values(t)):
-                block_caps[bid] = True
-        for _, text, line, bid in texts:
-            for value in _cap_values(text):
+        facts = [_Facts(s.text, a.report_line(s.block, s.line), id(s.block)) for s in a.prose if _hinted(s.text)]
+        facts += [_Facts(b.text, a.report_line(b), id(b)) for b in a.shell_blocks if _hinted(b.text)]
+        general_ok = any(f.sequential or any(v <= limit for v in f.caps) for f in facts)
+        capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
+        for f in facts:
+            for value in f.caps:
                 if value > limit:
-                    yield Finding(line, f"allows {value} sub-agents in parallel; the standard's cap is {limit}")
-            unbounded = _UNBOUNDED.search(text)
-            if unbounded:
-                yield Finding(line, f"runs sub-agents with no cap ('{unbounded.group(0).strip()}'); "
-                                    f"the standard allows at most {limit} in parallel")
-                continue
-            if not _PARALLEL.search(text) or _SEQUENTIAL.search(text) or _cap_values(text):
-                continue
-            if block_caps.get(bid) or general_ok:
-                continue
-            yield Finding(line, f"runs sub-agents in parallel without a stated cap (at most {limit})")
+                    yield Finding(f.line, f"allows {value} sub-agents in parallel; the standard's cap is {limit}")
+            if f.unbounded:
+                yield Finding(f.line, f"runs sub-agents with no cap ('{f.unbounded}'); "
+                                      f"the standard allows at most {limit} in parallel")
+            elif f.parallel and not f.sequential and not f.caps and f.block not in capped_blocks and not general_ok:
+                yield Finding(f.line, f"runs sub-agents in parallel without a stated cap (at most {limit})")
+
+
+class _Facts:
+    """What one sentence (or shell block) says about parallelism."""
+
+    __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded")
+
+    def __init__(self, text: str, line: int, block: int) -> None:
+        self.line = line
+        self.block = block
+        self.caps = _cap_values(text)
+        self.sequential = bool(_SEQUENTIAL.search(text))
+        self.parallel = bool(_PARALLEL.search(text))
+        m = _UNBOUNDED.search(text)
+        self.unbounded = " ".join(m.group(0).split()) if m else ""

@@ -69,6 +69,8 @@ Tell the user the counts from the reply and the report path; do not open the rep
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
+            if "report" not in s.text.lower() and "findings" not in s.text.lower() and "output" not in s.text.lower():
+                continue
             for m in _READ.finditer(s.text):
                 obj = s.text[m.end() : m.end() + 90]
                 if not _REPORT.search(obj) or STATE_FILE.search(obj) or _PARTIAL.search(s.text):

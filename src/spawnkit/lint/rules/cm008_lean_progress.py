@@ -21,6 +21,9 @@ _DETAIL = re.compile(
 )
 
 
+_HINT = ("complete", "full", "whole", "entire", "every", "all", "verbatim", "word for", "detail", "paragraph", "length")
+
+
 class LeanProgress(Rule):
     code = "CM008"
     protocol_rule = True
@@ -73,6 +76,8 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
+            if not any(w in s.text.lower() for w in _HINT):
+                continue
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text)
                 if m and imperative(s.text, m.start()):
