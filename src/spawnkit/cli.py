@@ -303,6 +303,82 @@ def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
 # --- update, adopt (issue 7) -------------------------------------------------
 
 
+@cli.command("update")
+@click.argument("skills", nargs=-1, metavar="[NAME|PATH]...")
+@click.option("--all", "all_skills", is_flag=True, help="Every managed skill in the user and project scopes.")
+@click.option("--check", is_flag=True, help="Only list available updates; writes nothing at all.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; writes no skill and no backup.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
+@click.pass_context
+def update_cmd(
+    ctx: click.Context, skills: tuple[str, ...], all_skills: bool, check: bool, dry_run: bool, as_json: bool
+) -> None:
+    """Update skills made by `spawnkit new`/`adopt` to this spawnkit's template.
+
+    Your edits are merged in; where they overlap a template change, the file gets
+    inline conflict markers and the command exits 1. Every skill is backed up to
+    <config>/.spawnkit/backups/ first. Name skills by folder name (user or project
+    scope) or path, or pass --all. --check lists updates for all skills by default.
+    """
+    import json
+
+    from spawnkit import paths
+    from spawnkit import update as updating
+
+    if skills and all_skills:
+        raise SpawnkitError("pass skill names or --all, not both")
+    if check and dry_run:
+        raise SpawnkitError("pass --check or --dry-run, not both")
+    if not skills and not all_skills and not check:
+        raise SpawnkitError("name the skills to update, or pass --all (list them with `spawnkit update --check`)")
+    config_dir, cwd = paths.claude_config_dir(), Path.cwd()
+    if check:
+        outcome = updating.check(skills, config_dir, cwd)
+    else:
+        progress = (lambda _m: None) if as_json else (lambda m: click.echo(m + " …", err=True))
+        outcome = updating.update(skills, config_dir, cwd, dry_run=dry_run, progress=progress)
+    click.echo(json.dumps(outcome.to_json(), indent=2) if as_json else updating.format_text(outcome, check))
+    ctx.exit(outcome.exit_code)
+
+
+@cli.command("adopt")
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--data", "pairs", multiple=True, metavar="KEY=VALUE", help="Answer a template question (repeatable).")
+@click.option("--retrofit", is_flag=True, help="Also add the protocol sections SKILL.md lacks, then lint it.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
+@click.pass_context
+def adopt_cmd(ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool) -> None:
+    """Put a hand-written skill under spawnkit management, so `spawnkit update` can update it.
+
+    Without --retrofit the skill's files stay exactly as they are: only the answers
+    file is added. Answers come from the SKILL.md frontmatter (name, description),
+    then --data, then the template's defaults. With --retrofit the skill is backed up,
+    missing protocol sections are added and what the linter still reports is listed
+    (exit 1 if anything is left).
+    """
+    import json
+
+    from spawnkit import paths
+    from spawnkit.adopt import adopt
+
+    result = adopt(path, pairs, paths.claude_config_dir(), retrofit=retrofit)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(f"adopted {result.path} at template version {result.version} (answers: {result.answers_file})")
+        if result.backup:
+            click.echo(f"  backup: {result.backup}")
+        if result.sections_added:
+            click.echo(f"  sections added: {', '.join(result.sections_added)}")
+        if result.files_added:
+            click.echo(f"  files added: {', '.join(result.files_added)}")
+        if retrofit:
+            click.echo("  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):")
+            for line in result.lint_left:
+                click.echo(f"    {line}")
+    ctx.exit(result.exit_code)
+
+
 def main() -> None:
     try:
         cli(prog_name="spawnkit")

@@ -1,0 +1,86 @@
+"""File operations that lose nothing: snapshots, atomic writes, backups, syncing a folder back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from datetime import datetime
+from pathlib import Path
+
+Snapshot = dict[str, tuple[int, bytes]]  # posix relpath -> (permission bits, content)
+
+
+def _skipped(rel: Path) -> bool:
+    return ".git" in rel.parts
+
+
+def snapshot(root: Path) -> Snapshot:
+    """Every regular file under ``root`` except git metadata (symlinks are left alone)."""
+    snap: Snapshot = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in filenames:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root)
+            if _skipped(rel) or path.is_symlink():
+                continue
+            snap[rel.as_posix()] = (stat.S_IMODE(path.stat().st_mode), path.read_bytes())
+    return snap
+
+
+def copy_tree(src: Path, dst: Path) -> None:
+    """Copy a skill folder without any ``.git`` inside it."""
+    shutil.copytree(src, dst, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+
+
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write via a temp file in the same folder, fsync, then rename over ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.spawnkit-{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def apply_snapshot(root: Path, before: Snapshot, after: Snapshot) -> None:
+    """Make ``root`` (which holds ``before``) hold ``after``: write changes, remove what went."""
+    for rel, (mode, data) in sorted(after.items()):
+        if before.get(rel) != (mode, data):
+            atomic_write(root / rel, data, mode)
+    for rel in sorted(set(before) - set(after)):
+        path = root / rel
+        path.unlink(missing_ok=True)
+        parent = path.parent
+        while parent != root and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+
+
+def changes(before: Snapshot, after: Snapshot) -> tuple[list[str], list[str], list[str]]:
+    """(modified, added, removed) relative paths."""
+    modified = sorted(r for r in after if r in before and before[r] != after[r])
+    added = sorted(r for r in after if r not in before)
+    removed = sorted(r for r in before if r not in after)
+    return modified, added, removed
+
+
+def backup(src: Path, backups_dir: Path, name: str) -> Path:
+    """Copy ``src`` (minus ``.git``, which spawnkit never touches) to ``<backups_dir>/<name>-<timestamp>[-n]/``."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    backups_dir.mkdir(parents=True, exist_ok=True)
+    for n in range(1000):
+        dest = backups_dir / (f"{name}-{stamp}" + (f"-{n}" if n else ""))
+        if dest.exists():
+            continue
+        shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        return dest
+    raise FileExistsError(f"too many backups named {name}-{stamp} in {backups_dir}")

@@ -1,0 +1,137 @@
+"""Find the skills spawnkit manages: those whose answers file points at spawnkit's template store."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from spawnkit import resources
+from spawnkit.errors import SpawnkitError
+from spawnkit.paths import project_claude_dir
+from spawnkit.store import same_path, store_dir
+
+DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
+
+
+def answers_filename() -> str:
+    """The answers file name the running template writes (``_answers_file`` in copier.yml)."""
+    text = (resources.data_root() / "copier.yml").read_text(encoding="utf-8")
+    match = re.search(r"^_answers_file:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
+    return match.group(1) if match else DEFAULT_ANSWERS_FILE
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A skill folder that has a copier answers file."""
+
+    path: Path
+    scope: str  # "user", "project" or "path" (named on the command line)
+    answers_file: Path
+    answers: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def commit(self) -> str | None:
+        value = self.answers.get("_commit")
+        return str(value) if value is not None else None
+
+    @property
+    def src_path(self) -> str | None:
+        value = self.answers.get("_src_path")
+        return str(value) if value is not None else None
+
+    def managed_by(self, config_dir: Path) -> bool:
+        return bool(self.src_path) and same_path(self.src_path, store_dir(config_dir))
+
+    def user_data(self) -> dict[str, Any]:
+        """The answers to the template's questions (what a re-render needs)."""
+        return {k: v for k, v in self.answers.items() if not k.startswith("_")}
+
+
+def read_skill(path: Path, scope: str) -> Skill | None:
+    """The skill at ``path`` if it has an answers file; None if it has none."""
+    for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
+        answers_file = path / name
+        if answers_file.is_file():
+            try:
+                data = yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+                raise SpawnkitError(
+                    f"cannot read {answers_file}: {exc.__class__.__name__}; fix or remove that file"
+                ) from exc
+            if not isinstance(data, dict):
+                raise SpawnkitError(f"{answers_file} is not a YAML mapping; fix or remove that file")
+            return Skill(path, scope, answers_file, data)
+    return None
+
+
+def scope_dirs(config_dir: Path, cwd: Path) -> list[tuple[str, Path]]:
+    """``(scope, skills folder)`` for the user and the current project, without duplicates."""
+    dirs = [("user", Path(config_dir) / "skills"), ("project", project_claude_dir(cwd) / "skills")]
+    seen: set[Path] = set()
+    unique = []
+    for scope, folder in dirs:
+        key = folder.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append((scope, folder))
+    return unique
+
+
+def discover(config_dir: Path, cwd: Path) -> list[Skill]:
+    """Every skill with an answers file in the user and project scopes."""
+    found = []
+    for scope, folder in scope_dirs(config_dir, cwd):
+        if not folder.is_dir():
+            continue
+        for child in sorted(folder.iterdir()):
+            if child.is_dir() and (skill := read_skill(child, scope)):
+                found.append(skill)
+    return found
+
+
+def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
+    """Managed skills named on the command line (a folder path, or a skill name in a scope).
+
+    With no names: every managed skill. A name that is missing or not managed is an error.
+    """
+    if not names:
+        return [s for s in discover(config_dir, cwd) if s.managed_by(config_dir)]
+    chosen: list[Skill] = []
+    by_name: dict[str, list[Skill]] = {}
+    for skill in discover(config_dir, cwd):
+        by_name.setdefault(skill.name, []).append(skill)
+    for name in names:
+        path = Path(name).expanduser()
+        if "/" in name or name in (".", "..") or (path.is_dir() and name not in by_name):
+            if not path.is_dir():
+                raise SpawnkitError(f"{name}: no such folder; pass a skill folder or a skill name")
+            skill = read_skill(path.resolve(), "path")
+            if skill is None:
+                raise SpawnkitError(
+                    f"{name} has no {answers_filename()}; put it under management with `spawnkit adopt {name}`"
+                )
+            matches = [skill]
+        else:
+            matches = by_name.get(name, [])
+            if not matches:
+                raise SpawnkitError(
+                    f"no skill named {name!r} with an answers file in {', '.join(str(d) for _, d in scope_dirs(config_dir, cwd))}; "
+                    "pass its folder path, or `spawnkit adopt` it first"
+                )
+        for skill in matches:
+            if not skill.managed_by(config_dir):
+                raise SpawnkitError(
+                    f"{skill.path} was generated from {skill.src_path!r}, not spawnkit's template store; "
+                    "update it with `copier update`, or re-adopt it with `spawnkit adopt`"
+                )
+            if all(s.path.resolve() != skill.path.resolve() for s in chosen):
+                chosen.append(skill)
+    return chosen
