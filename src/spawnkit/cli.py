@@ -37,6 +37,59 @@ def cli() -> None:
 
 # --- new (issue 2) -----------------------------------------------------------
 
+_NEW_EPILOG = """\b
+Where the skill goes:
+  --dest DIR        DIR itself; its folder name must equal NAME
+  --scope project   ./.claude/skills/NAME (the default)
+  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
+
+\b
+Template questions (answer with --data KEY=VALUE):
+  purpose           what the skill orchestrates, one line
+  description       frontmatter description, 1-1024 characters, no < >
+  steps             YAML list of {name, job}, e.g. '[{name: scan, job: Scan the code}]'
+  return_budget     token budget per sub-agent reply (default and maximum: the standard's)
+  max_parallel      1 (strictly sequential, default) or 2
+  checkpoint_every  1 to 3 completed steps between checkpoints
+  reports_dir       default .NAME-reports/
+  profile           portable (default) or claude-code
+  return_style      summary (default) or status-only
+  skill_hooks       true: register spawnkit-hook in the frontmatter (claude-code profile)
+
+\b
+Questions are asked on a terminal; with --defaults, or when stdin is not a
+terminal, the defaults are used. Nothing is written when an answer is refused.
+"""
+
+
+@cli.command("new", epilog=_NEW_EPILOG)
+@click.argument("name")
+@click.option("--dest", metavar="DIR", help="Create the skill in DIR (its folder name must equal NAME).")
+@click.option(
+    "--scope",
+    type=click.Choice(["user", "project"]),
+    help="Create it in the user's or the project's skills folder (default: project).",
+)
+@click.option("--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question.")
+@click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
+@click.option("--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up).")
+def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], defaults: bool, force: bool) -> None:
+    """Create the agent-spawning skill NAME from spawnkit's template."""
+    from spawnkit.scaffold import new_skill
+
+    made = new_skill(name, dest=dest, scope=scope, data=data, defaults=defaults, force=force)
+    click.echo(f"Created skill {name} in {made.path}")
+    if made.backup is not None:
+        click.echo(f"Replaced files were backed up to {made.backup}")
+    if made.in_skills_dir:
+        click.echo(f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then run /{name} in Claude Code.")
+    else:
+        click.echo(
+            f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then move the folder into "
+            ".claude/skills/ (project) or ~/.claude/skills/ (personal) to use it."
+        )
+
+
 
 # --- tokens (issue 3) --------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""Where Claude Code keeps its configuration (stand-in until the template branch lands)."""
+"""Where Claude Code keeps its configuration, resolved the way Claude Code itself does.
+
+Standard library only, so every command (and the hook path) can share it.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +10,13 @@ from pathlib import Path
 
 
 def claude_config_dir() -> Path:
-    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``."""
-    env = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".claude"
+    """The user's Claude Code folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``~/.claude``."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    return Path.home() / ".claude"
 
 
-def project_claude_dir(cwd: Path) -> Path:
-    return Path(cwd) / ".claude"
+def project_claude_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
+    """The project's ``.claude`` folder under ``cwd`` (default: the current directory)."""
+    return Path(cwd if cwd is not None else os.getcwd()) / ".claude"

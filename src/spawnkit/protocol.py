@@ -71,6 +71,21 @@ def return_block(budget: int | None = None, report: str = "<reports dir>/<step>.
     )
 
 
+def handoff_block(
+    budget: int | None = None,
+    report: str = "<reports dir>/<step>.md",
+    handoff: str = "<reports dir>/handoff-<step>.json",
+) -> str:
+    """The status-only variant: the reply is one status line, the details go to a handoff file."""
+    data = load()
+    return "\n".join(data["handoff_block"]).format(
+        budget=budget if budget is not None else data["return_budget_tokens"],
+        report=report,
+        handoff=handoff,
+        format=data["status_only_format"],
+    )
+
+
 def skill_spec() -> dict[str, Any]:
     return load()["skill_spec"]
 

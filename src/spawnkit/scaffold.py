@@ -1,0 +1,241 @@
+"""``spawnkit new``: render the skill template into a new skill folder.
+
+The template is rendered into a temporary folder first and moved into place only when every
+answer passed its validator, so a refused command leaves nothing behind. Copier is imported
+inside the function that renders (``import copier`` costs ~0.6 s).
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from spawnkit import protocol, resources
+from spawnkit.errors import SpawnkitError
+from spawnkit.paths import claude_config_dir, project_claude_dir
+
+SCOPES = ("project", "user")
+DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
+NAME_QUESTION = "skill_name"
+_VALIDATION = re.compile(r"^Validation error for question '(?P<key>[^']+)': (?P<msg>.*)$", re.S)
+_BOOL_WORDS = {"true", "false", "yes", "no", "y", "n", "on", "off", "1", "0"}
+
+
+@dataclass(frozen=True)
+class NewSkill:
+    path: Path
+    backup: Path | None  # where replaced files went (only with --force over an existing skill)
+    in_skills_dir: bool  # already where Claude Code looks for skills
+
+
+def template_source() -> Path:
+    """The template copier renders. The one place that decides it (the update work swaps it)."""
+    return resources.data_root()
+
+
+def check_name(name: str) -> None:
+    """Refuse names the Agent Skills spec rejects; they double as folder names."""
+    spec = protocol.skill_spec()
+    if not name:
+        raise SpawnkitError("the skill name is empty; give one such as my-audit")
+    if len(name) > spec["name_max_length"]:
+        raise SpawnkitError(
+            f"the skill name has {len(name)} characters; at most {spec['name_max_length']} are allowed"
+        )
+    if not re.fullmatch(spec["name_pattern"], name):
+        raise SpawnkitError(
+            f"invalid skill name {name!r}: use lowercase letters, digits and single hyphens "
+            "(e.g. my-audit)"
+        )
+
+
+def resolve_dest(
+    name: str, dest: str | os.PathLike[str] | None, scope: str | None, cwd: Path
+) -> Path:
+    """The skill folder: ``--dest`` itself, else ``<scope's .claude>/skills/NAME``."""
+    if dest is not None and scope is not None:
+        raise SpawnkitError("give either --dest or --scope, not both")
+    if dest is not None:
+        path = (cwd / Path(dest).expanduser()).resolve()
+        if path.name != name:
+            raise SpawnkitError(
+                f"the folder name {path.name!r} must equal the skill name {name!r} (Agent Skills "
+                f"rule): use --dest {path.parent / name}"
+            )
+        return path
+    base = claude_config_dir() if (scope or DEFAULT_SCOPE) == "user" else project_claude_dir(cwd)
+    return (base / "skills" / name).resolve()
+
+
+def template_questions() -> dict[str, dict[str, Any]]:
+    """The questions a user may answer with ``--data``, read from copier.yml."""
+
+    class _Loader(yaml.SafeLoader):
+        """copier.yml's ``!include`` only matters to copier."""
+
+    _Loader.add_constructor("!include", lambda loader, node: None)
+    with open(template_source() / "copier.yml", encoding="utf-8") as fh:
+        config = yaml.load(fh, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+    return {
+        key: spec
+        for key, spec in config.items()
+        if not key.startswith("_") and isinstance(spec, dict) and spec.get("when") is not False
+    }
+
+
+def parse_data(pairs: Sequence[str]) -> dict[str, str]:
+    """``KEY=VALUE`` pairs, checked against the template's questions before copier runs."""
+    questions = template_questions()
+    data: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep:
+            raise SpawnkitError(f"--data {pair!r} is not KEY=VALUE (e.g. --data max_parallel=2)")
+        if key == NAME_QUESTION:
+            raise SpawnkitError("the skill name is the NAME argument; drop --data skill_name")
+        if key not in questions:
+            known = ", ".join(k for k in questions if k != NAME_QUESTION)
+            raise SpawnkitError(f"unknown --data key {key!r}; the template asks: {known}")
+        _check_type(key, value, questions[key])
+        data[key] = value
+    return data
+
+
+def _check_type(key: str, value: str, question: dict[str, Any]) -> None:
+    kind = question.get("type", "str")
+    if kind == "int" and not re.fullmatch(r"-?[0-9]+", value.strip()):
+        raise SpawnkitError(f"--data {key}={value!r}: expected a whole number")
+    if kind == "bool" and value.strip().lower() not in _BOOL_WORDS:
+        raise SpawnkitError(f"--data {key}={value!r}: expected true or false")
+    if kind == "yaml":
+        try:
+            yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            first = str(exc).splitlines()[0]
+            raise SpawnkitError(f"--data {key}: not valid YAML ({first})") from None
+    choices = question.get("choices")
+    if isinstance(choices, dict) and value not in choices.values():
+        raise SpawnkitError(
+            f"--data {key}={value!r}: choose one of {', '.join(map(str, choices.values()))}"
+        )
+
+
+def new_skill(
+    name: str,
+    *,
+    dest: str | os.PathLike[str] | None = None,
+    scope: str | None = None,
+    data: Sequence[str] = (),
+    defaults: bool = False,
+    force: bool = False,
+    cwd: str | os.PathLike[str] | None = None,
+) -> NewSkill:
+    """Create the skill NAME; asks the template's questions only on a terminal without --defaults."""
+    check_name(name)
+    base = Path(cwd) if cwd is not None else Path.cwd()
+    target = resolve_dest(name, dest, scope, base)
+    _check_target(target, force)
+    answers = parse_data(data)
+    interactive = not defaults and sys.stdin.isatty() and sys.stdout.isatty()
+    with tempfile.TemporaryDirectory(prefix="spawnkit-new-") as tmp:
+        staging = Path(tmp) / name
+        _render(staging, {NAME_QUESTION: name, **answers}, interactive)
+        backup = _place(staging, target)
+    in_skills = target.parent.name == "skills" and (
+        target.parent.parent.name == ".claude"
+        or target.parent.parent == claude_config_dir().resolve()
+    )
+    return NewSkill(path=target, backup=backup, in_skills_dir=in_skills)
+
+
+def _check_target(target: Path, force: bool) -> None:
+    if target.exists() and not target.is_dir():
+        raise SpawnkitError(f"{target} exists and is not a folder; choose another --dest")
+    if target.is_dir() and any(target.iterdir()) and not force:
+        raise SpawnkitError(
+            f"{target} already exists and is not empty; pass --force to write the skill over it "
+            "(replaced files are backed up)"
+        )
+
+
+def _render(staging: Path, data: dict[str, str], interactive: bool) -> None:
+    import copier
+    from copier.errors import CopierError, DirtyLocalWarning
+
+    try:
+        with warnings.catch_warnings():
+            # An editable install renders its own (possibly uncommitted) checkout: that is the point.
+            warnings.simplefilter("ignore", DirtyLocalWarning)
+            copier.run_copy(
+                str(template_source()),
+                staging,
+                data=data,
+                defaults=not interactive,
+                quiet=True,
+                unsafe=False,
+            )
+    except (ValueError, CopierError) as exc:
+        message = str(exc).strip()
+        match = _VALIDATION.match(message)
+        if match:
+            message = f"invalid {match['key']}: {match['msg'].strip()}"
+        raise SpawnkitError(message.splitlines()[0] + "; nothing was written") from None
+
+
+def _place(staging: Path, target: Path) -> Path | None:
+    """Move the rendered skill into ``target``; over an existing one, back up what is replaced."""
+    if not target.exists() or not any(target.iterdir()):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            target.rmdir()
+        shutil.move(str(staging), str(target))
+        return None
+    files = sorted(p for p in staging.rglob("*") if p.is_file())
+    clash = next(
+        (target / p.relative_to(staging) for p in files if (target / p.relative_to(staging)).is_dir()),
+        None,
+    )
+    if clash is not None:
+        raise SpawnkitError(f"{clash} is a folder where the template writes a file; move it away")
+    backup: Path | None = None
+    for src in files:
+        rel = src.relative_to(staging)
+        dst = target / rel
+        if dst.exists():
+            if filecmp.cmp(src, dst, shallow=False):
+                continue
+            if backup is None:
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                backup = target.parent / ".spawnkit-backups" / f"{target.name}-{stamp}"
+            (backup / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(dst, backup / rel)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        _replace_file(src, dst)
+    return backup
+
+
+def _replace_file(src: Path, dst: Path) -> None:
+    """Copy ``src`` over ``dst`` so that ``dst`` is never half-written."""
+    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        shutil.copy2(src, tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, dst)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
