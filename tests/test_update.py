@@ -229,3 +229,14 @@ def test_snapshot_roundtrip_applies_removals(tmp_path):
     after = {"keep": (0o600, b"k2"), "new/n": (0o644, b"n")}
     fsutil.apply_snapshot(root, before, after)
     assert fsutil.snapshot(root) == after and not (root / "a").exists()
+
+
+def test_new_records_the_store_and_version_so_update_finds_it(env):
+    res = CliRunner().invoke(cli, ["new", "my-audit", "--defaults"])
+    assert res.exit_code == 0, res.output
+    answers = yaml.safe_load((env.project / ".claude" / "skills" / "my-audit" / ANSWERS).read_text())
+    target = store.planned_target(env.config)
+    assert answers["_src_path"] == "~/.claude/.spawnkit/template-store"
+    assert answers["_commit"] == target.tag and target.in_store
+    res = CliRunner().invoke(cli, ["update", "--check", "--json"])
+    assert [(s["name"], s["status"]) for s in json.loads(res.stdout)["skills"]] == [("my-audit", "up-to-date")]

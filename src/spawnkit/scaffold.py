@@ -14,7 +14,6 @@ import shutil
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,9 @@ import yaml
 
 from spawnkit import protocol, resources
 from spawnkit.errors import SpawnkitError
+from spawnkit.gitutil import isolated_env
 from spawnkit.paths import claude_config_dir, project_claude_dir
+from spawnkit.store import Target, ensure_store
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
@@ -40,9 +41,14 @@ class NewSkill:
     in_skills_dir: bool  # already where Claude Code looks for skills
 
 
-def template_source() -> Path:
-    """The template copier renders. The one place that decides it (the update work swaps it)."""
-    return resources.data_root()
+def template_source() -> Target:
+    """The template copier renders: the running version in spawnkit's template store.
+
+    The one place that decides it. Rendering from the store makes the answers file record
+    ``_src_path`` (the store, ``~``-relative) and ``_commit`` (the version tag), which is
+    what ``spawnkit update`` needs later.
+    """
+    return ensure_store(claude_config_dir())
 
 
 def check_name(name: str) -> None:
@@ -86,7 +92,8 @@ def template_questions() -> dict[str, dict[str, Any]]:
         """copier.yml's ``!include`` only matters to copier."""
 
     _Loader.add_constructor("!include", lambda loader, node: None)
-    with open(template_source() / "copier.yml", encoding="utf-8") as fh:
+    # The running version's copier.yml: the same file the store holds under template_source().tag.
+    with open(resources.data_root() / "copier.yml", encoding="utf-8") as fh:
         config = yaml.load(fh, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
     return {
         key: spec
@@ -173,16 +180,16 @@ def _check_target(target: Path, force: bool) -> None:
 
 def _render(staging: Path, data: dict[str, str], interactive: bool) -> None:
     import copier
-    from copier.errors import CopierError, DirtyLocalWarning
+    from copier.errors import CopierError
 
+    source = template_source()
     try:
-        with warnings.catch_warnings():
-            # An editable install renders its own (possibly uncommitted) checkout: that is the point.
-            warnings.simplefilter("ignore", DirtyLocalWarning)
+        with isolated_env():
             copier.run_copy(
-                str(template_source()),
+                source.src_path,
                 staging,
                 data=data,
+                vcs_ref=source.tag,
                 defaults=not interactive,
                 quiet=True,
                 unsafe=False,
