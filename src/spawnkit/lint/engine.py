@@ -1,11 +1,30 @@
-"""Lint engine (placeholder until issue 4 lands).
+"""Lint one file's text: the entry point the CLI and the lint-on-write hook share.
 
-Standard library only: the lint-on-write hook calls ``lint_text``.
+Standard library only (with spawnkit.protocol, spawnkit.tokens and the lint
+package): the hook imports this on every skill write.
+
+Suppression comments:
+
+- ``<!-- spawnkit: ignore CM005 -->`` (codes separated by spaces or commas; none
+  means every code) silences those codes on the comment's own line and on the
+  block that follows it, up to the next blank line;
+- ``<!-- spawnkit: ignore-file CM003 -->`` anywhere silences them for the file;
+- in the frontmatter, a YAML comment ``# spawnkit: ignore SP011`` silences the
+  codes on its line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from spawnkit.lint.document import Document
+from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Rule
+
+_SUPPRESS = re.compile(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
+_YAML_SUPPRESS = re.compile(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
+_CODE = re.compile(r"\b[A-Z]{2}\d{0,3}\b")
 
 
 @dataclass(frozen=True)
@@ -20,6 +39,120 @@ class Diagnostic:
     fix: str
 
 
+@dataclass(frozen=True)
+class FileResult:
+    path: str
+    kind: str  # skill | command | agent
+    orchestrator: bool
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
+    """Ruff-style selection: a code matches an entry equal to it or a prefix of it ("CM", "SP01", "ALL")."""
+
+    def match(entries: Iterable[str]) -> bool:
+        return any(e.upper() == "ALL" or code.startswith(e.upper()) for e in entries)
+
+    if select is not None and not match(select):
+        return False
+    return not (ignore is not None and match(ignore))
+
+
+def lint_document(
+    text: str,
+    path: str,
+    profile: str | None = None,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+) -> FileResult:
+    """Every diagnostic for one file, after selection and inline suppression."""
+    profile = profile or DEFAULT_PROFILE
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
+    select = list(select) if select is not None else None
+    ignore = list(ignore) if ignore is not None else None
+    doc = Document(path, text)
+    ctx = Context(doc, profile)
+    frontmatter_broken = doc.front_error is not None
+    found: list[Diagnostic] = []
+    for rule in ALL:
+        if not selected(rule.code, select, ignore):
+            continue
+        if rule.protocol_rule and not ctx.analysis.orchestrator:
+            continue
+        if frontmatter_broken and rule.code.startswith("SP") and rule.code not in ("SP001", "SP002", "SP003", "SP012"):
+            continue
+        found.extend(_diagnostics(rule, ctx, path))
+    suppressed = _suppressions(doc)
+    kept = [d for d in found if not _is_suppressed(d, suppressed)]
+    kept.sort(key=lambda d: (d.line, d.code))
+    orchestrator = ctx.analysis.orchestrator
+    return FileResult(path, doc.kind, orchestrator, _dedupe(kept))
+
+
 def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnostic]:
-    """Diagnostics for one file's text; ``path`` decides the file kind and folder-name checks."""
-    return []
+    """Diagnostics for one file's text; ``path`` decides the file kind and the folder-name check."""
+    return lint_document(text, path, profile).diagnostics
+
+
+def _diagnostics(rule: Rule, ctx: Context, path: str) -> Iterable[Diagnostic]:
+    for finding in rule.check(ctx):
+        yield Diagnostic(path, max(1, finding.line), finding.col, rule.code, rule.name, rule.severity,
+                         " ".join(finding.message.split()), " ".join((finding.fix or rule.fix).split()))
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[int, str, str]] = set()
+    out = []
+    for d in diags:
+        key = (d.line, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+# --- suppression ----------------------------------------------------------------------
+
+_ALL = "*"
+
+
+def _codes(raw: str) -> set[str]:
+    codes = set(_CODE.findall(raw))
+    return codes or {_ALL}
+
+
+def _suppressions(doc: Document) -> dict[int, set[str]]:
+    """line -> suppressed codes (line 0 holds file-wide ones)."""
+    out: dict[int, set[str]] = {}
+    lines = doc.lines
+    front_end = doc.front.end if doc.front is not None else 0
+    for i, line in enumerate(lines):
+        lineno = i + 1
+        if lineno <= front_end:
+            m = _YAML_SUPPRESS.search(line)
+            if m:
+                key = 0 if m.group(1).lower() == "ignore-file" else lineno
+                out.setdefault(key, set()).update(_codes(m.group(2)))
+            continue
+        for m in _SUPPRESS.finditer(line):
+            codes = _codes(m.group(2))
+            if m.group(1).lower() == "ignore-file":
+                out.setdefault(0, set()).update(codes)
+                continue
+            out.setdefault(lineno, set()).update(codes)
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            while j < len(lines) and lines[j].strip():
+                out.setdefault(j + 1, set()).update(codes)
+                j += 1
+    return out
+
+
+def _is_suppressed(d: Diagnostic, suppressed: dict[int, set[str]]) -> bool:
+    for key in (0, d.line):
+        codes = suppressed.get(key)
+        if codes and (_ALL in codes or any(d.code.startswith(c) for c in codes)):
+            return True
+    return False

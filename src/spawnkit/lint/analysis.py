@@ -1,0 +1,433 @@
+"""What a skill says about sub-agents, read from its structure.
+
+The questions every protocol rule asks are answered here once: is this file an
+orchestrator, where does it spawn sub-agents, which blocks are prompts handed to
+a sub-agent, which statements apply to every sub-agent (a "Rules" section, a
+sibling file), and which sentences say what about caps, disk, state, parallelism.
+
+Sentences count as instructions only in the imperative ("Spawn …", "Then use the
+Agent tool …", "you call …"), never when negated ("do not spawn") or descriptive
+("an orchestrator spawns workers"), so a file that merely talks about agents is
+not an orchestrator.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Iterator
+
+from spawnkit.lint.document import Document
+from spawnkit.lint.markdown import Block
+
+class Gated:
+    """A regex tried only when the text holds one of its key words.
+
+    Case-insensitive alternations cannot use the regex engine's literal
+    prefilter; a substring test on the lowered text is far cheaper and most
+    sentences fail it.
+    """
+
+    __slots__ = ("pattern", "words")
+
+    def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
+        self.pattern = pattern
+        self.words = words
+
+    def hit(self, text: str) -> bool:
+        lower = text.lower()
+        return any(w in lower for w in self.words)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.hit(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self.hit(text) else iter(())
+
+
+# --- vocabulary -------------------------------------------------------------------
+
+class _AgentNoun(Gated):
+    """sub-agent, agent, worker — but not a "user agent" string."""
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for m in self.finditer(text):
+            if not text[max(0, m.start() - 5) : m.start()].lower().rstrip(" -").endswith("user"):
+                return m
+        return None
+
+
+_AGENT_NOUN = _AgentNoun(re.compile(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker")
+_TOOL = re.compile(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
+_TOOL_USE = re.compile(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
+_SPAWN_VERB = re.compile(
+    r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
+    r"|send|create|invoke|call|use|give|assign)\b",
+    re.I,
+)
+_ANY_OBJECT_VERBS = {"spawn", "dispatch"}
+_TOOL_VERBS = {"use", "call", "invoke"}
+_NOT_AGENT_OBJECT = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
+)
+_LEAD_OK = re.compile(
+    r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
+    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are to|'ll|then))?)\s*$",
+    re.I,
+)
+_LEAD_TO = re.compile(r"\bto\s*$", re.I)
+_LEAD_TO_BAD = re.compile(
+    r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
+    r"|reviewer|reviewers)\s+to)\s*$",
+    re.I,
+)
+_STEP_LABEL = re.compile(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
+_SENTENCE_END = re.compile(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
+_PROMPT_WORD = re.compile(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
+_PROMPT_HEADER = Gated(re.compile(
+    r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
+    r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
+    r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
+    r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
+    re.I,
+), "prompt")
+_PROMPT_BELOW = re.compile(
+    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
+)
+_SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
+_CODE_CALL = Gated(re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task")
+_CODE_PROMPT_KEY = re.compile(r"\bprompt\s*[:=]", re.I)
+_WEAK = re.compile(
+    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
+    r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
+    r"|\((?:Agent|Task)\s+tool\)"
+    r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
+    re.I,
+)
+_SELF_NEGATION = re.compile(
+    r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
+    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
+    re.I,
+)
+_LONG_QUOTE = re.compile(r"[\"“]([^\"”]{60,})[\"”]", re.S)
+STANDARD_REF = re.compile(r"CONTEXT_MANAGEMENT\.md")
+
+# a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
+STATE_FILE = Gated(re.compile(
+    r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
+    r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
+    re.I,
+), "state", "progress", "checkpoint")
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "single": 1}
+NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+NEGATION = _NEGATION
+AGENT = _AGENT_NOUN
+
+
+def number(word: str) -> int:
+    word = word.lower().replace(",", "")
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word, 0)
+
+
+# --- sentences ----------------------------------------------------------------------
+
+
+# any spawn instruction or prompt header names one of these; other text is skipped cheaply
+_HINT_WORDS = ("agent", "worker", "task", "spawn", "dispatch")
+
+
+def _hinted(lower: str, extra: tuple[str, ...] = ()) -> bool:
+    return any(w in lower for w in _HINT_WORDS) or any(w in lower for w in extra)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    block: Block
+    offset: int  # in block.text
+    text: str  # markdown emphasis blanked out, same length as the source
+
+    @property
+    def line(self) -> int:
+        return self.block.line_of(self.offset)
+
+
+def plain(text: str) -> str:
+    """Markdown emphasis blanked out, offsets unchanged."""
+    return re.sub(r"[*`]", " ", text)
+
+
+def sentences(block: Block) -> list[Sentence]:
+    """Sentences of a prose block (a table row's cells count as sentences); computed once per block."""
+    cached = block.memo.get("sentences")
+    if cached is None:
+        cached = block.memo["sentences"] = _split(block)
+    return cached  # type: ignore[return-value]
+
+
+def _split(block: Block) -> list[Sentence]:
+    text = block.text
+    flat = plain(text)
+    out: list[Sentence] = []
+    if block.kind == "table":
+        pos = 0
+        for row in text.split("\n"):
+            for cell in re.finditer(r"[^|]+", row):
+                if cell.group().strip():
+                    out.append(Sentence(block, pos + cell.start(), plain(cell.group())))
+            pos += len(row) + 1
+        return out
+    start = 0
+    for m in _SENTENCE_END.finditer(flat):
+        end = m.start() + (1 if flat[m.start()] in ".!?;:" else 0)  # the stop belongs to the sentence
+        if flat[start:end].strip():
+            out.append(Sentence(block, start, flat[start:end]))
+        start = m.end()
+    if flat[start:].strip():
+        out.append(Sentence(block, start, flat[start:]))
+    return out
+
+
+def _lead_ok(prefix: str) -> bool:
+    prefix = _STEP_LABEL.sub("", prefix.replace("\n", " ")).strip()
+    prefix = re.sub(r"^[\W_]+", "", prefix)
+    if not prefix:
+        return True
+    if _LEAD_TO.search(prefix):
+        return not _LEAD_TO_BAD.search(prefix)
+    return bool(_LEAD_OK.search(prefix))
+
+
+def imperative(sentence: str, verb_start: int) -> bool:
+    """True when the verb at ``verb_start`` is an un-negated instruction."""
+    prefix = sentence[:verb_start]
+    clause = re.split(r"[,;—–]", prefix)[-1]
+    if _NEGATION.search(clause) or _NEGATION.search(prefix.split(":")[-1]) and not prefix.rstrip().endswith(","):
+        return False
+    if sentence.rstrip().endswith("?"):
+        return False
+    return _lead_ok(prefix)
+
+
+def spawn_hits(s: Sentence) -> list[int]:
+    """Offsets (in the sentence) of imperative spawn instructions (computed once per sentence)."""
+    key = f"spawn:{s.offset}"
+    cached = s.block.memo.get(key)
+    if cached is None:
+        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.text.lower()) else []
+    return cached  # type: ignore[return-value]
+
+
+def _spawn_hits(text: str) -> list[int]:
+    hits: list[int] = []
+    for m in _TOOL_USE.finditer(text):
+        before = text[: m.start()]
+        if not _NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
+            hits.append(m.start())
+    for m in _SPAWN_VERB.finditer(text):
+        verb = re.sub(r"\s+", " ", m.group(1).lower())
+        if not imperative(text, m.start()):
+            continue
+        obj = text[m.end() : m.end() + 90]
+        obj = re.split(r"(?<=[.!?;])\s", obj)[0]
+        if verb in _ANY_OBJECT_VERBS:
+            if not _NOT_AGENT_OBJECT.match(obj):
+                hits.append(m.start())
+        elif verb in _TOOL_VERBS:
+            if _TOOL.search(obj[:40]) or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I):
+                hits.append(m.start())
+        elif _AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
+            hits.append(m.start())
+        elif _TOOL.search(obj[:70]):
+            hits.append(m.start())
+    return sorted(set(hits))
+
+
+# --- the analysis -------------------------------------------------------------------
+
+
+@dataclass
+class Prompt:
+    """Text handed to a sub-agent: a fenced/quoted block, an inline quote, or a forked body."""
+
+    blocks: list[Block]
+    line: int  # where to report (in the linted file)
+    source: str = ""  # sibling name when it lives in a referenced file
+
+    @property
+    def text(self) -> str:
+        return "\n".join(b.text for b in self.blocks)
+
+
+@dataclass
+class Analysis:
+    doc: Document
+    spawn_lines: list[int] = field(default_factory=list)
+    weak_lines: list[int] = field(default_factory=list)
+    self_negated: bool = False
+    forked: bool = False
+
+    @property
+    def orchestrator(self) -> bool:
+        return self.forked or bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
+
+    @property
+    def first_line(self) -> int:
+        """Where document-level findings are reported: the first spawn instruction."""
+        lines = self.spawn_lines or self.weak_lines
+        if lines:
+            return min(lines)
+        if self.forked:
+            return self.doc.key_line("context")
+        return self.doc.body_start + 1
+
+    # groups of blocks: the file's own, then each referenced sibling's
+    @cached_property
+    def groups(self) -> list[tuple[str, list[Block]]]:
+        return [("", self.doc.blocks)] + [(s.name, s.blocks) for s in self.doc.siblings]
+
+    def report_line(self, block: Block, line: int | None = None) -> int:
+        if block.source:
+            return self.doc.sibling_line(block.source)
+        return block.start if line is None else line
+
+    @cached_property
+    def prompts(self) -> list[Prompt]:
+        """Every prompt handed to a sub-agent, in document order."""
+        if self.forked and not self.spawn_lines:
+            body = [b for b in self.doc.blocks]
+            return [Prompt(body, self.doc.body_start + 1)] if body else []
+        found: list[Prompt] = []
+        for source, blocks in self.groups:
+            for idx, block in enumerate(blocks):
+                if block.kind == "tag" and _PROMPT_WORD.search(block.info.replace("-", " ").replace("_", " ")):
+                    found.append(Prompt([block], self.report_line(block), source))
+                elif block.kind in ("code", "quote", "tag") and self._is_prompt_block(blocks, idx):
+                    found.append(Prompt([block], self.report_line(block), source))
+                elif block.kind in ("item", "paragraph") and self._is_inline_prompt(block):
+                    found.append(Prompt([block], self.report_line(block), source))
+        return found
+
+    @cached_property
+    def prompt_block_ids(self) -> set[int]:
+        return {id(b) for p in self.prompts for b in p.blocks}
+
+    def _intro(self, blocks: list[Block], idx: int) -> list[Block]:
+        """Prose introducing block ``idx``: its list item, then earlier blocks back to the heading."""
+        block = blocks[idx]
+        intro: list[Block] = []
+        if block.parent is not None:
+            intro.append(blocks[block.parent])
+        j = idx - 1
+        while j >= 0 and len(intro) < 6:
+            prev = blocks[j]
+            if prev.kind in ("code", "quote", "tag") and prev.parent == block.parent:
+                break
+            if j != block.parent:
+                intro.append(prev)
+            if prev.kind == "heading":
+                break
+            j -= 1
+        return intro
+
+    def _is_prompt_block(self, blocks: list[Block], idx: int) -> bool:
+        block = blocks[idx]
+        text = block.text
+        if block.kind == "code" and _CODE_CALL.search(text) and _CODE_PROMPT_KEY.search(text):
+            return True
+        if block.kind == "code" and block.info in _SHELL_INFO:
+            return False
+        for n, intro in enumerate(self._intro(blocks, idx)):
+            text = plain(intro.text)
+            tail = text.rstrip()
+            if intro.kind == "heading":
+                return bool(_PROMPT_WORD.search(text))
+            if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
+                return True
+            if n == 0 and tail.endswith(":") and (
+                _PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro))
+            ):
+                return True
+        return False
+
+    def _is_inline_prompt(self, block: Block) -> bool:
+        """A spawn step that quotes the prompt it hands over."""
+        return bool(_LONG_QUOTE.search(block.text)) and any(spawn_hits(s) for s in sentences(block))
+
+    # prose outside prompts: what the orchestrator itself is told
+    @cached_property
+    def prose(self) -> list[Sentence]:
+        """What the orchestrator itself is told: prose outside prompts (inline prompts' quotes blanked)."""
+        out: list[Sentence] = []
+        inline = {id(b) for p in self.prompts for b in p.blocks if b.kind not in ("code", "quote")}
+        for _, blocks in self.groups:
+            for block in blocks:
+                if block.kind in ("code", "quote", "tag"):
+                    continue
+                if id(block) in inline:
+                    block = _masked(block)
+                elif id(block) in self.prompt_block_ids:
+                    continue
+                out.extend(sentences(block))
+        return out
+
+    @cached_property
+    def shell_blocks(self) -> list[Block]:
+        return [b for _, blocks in self.groups for b in blocks
+                if b.kind == "code" and id(b) not in self.prompt_block_ids]
+
+    @cached_property
+    def global_units(self) -> list[Block]:
+        """Prose blocks that speak about every sub-agent (rules sections, sibling files, "each sub-agent …")."""
+        out = []
+        for _, blocks in self.groups:
+            for block in blocks:
+                if block.kind in ("code", "quote", "tag", "heading") or id(block) in self.prompt_block_ids:
+                    continue
+                if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
+                    out.append(block)
+        return out
+
+    @cached_property
+    def references_standard(self) -> bool:
+        return any(STANDARD_REF.search(b.text) for b in self.doc.blocks)
+
+
+def _masked(block: Block) -> Block:
+    """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
+    text = _LONG_QUOTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block.text)
+    return replace(block, lines=text.split("\n"))
+
+
+def analyse(doc: Document) -> Analysis:
+    result = Analysis(doc)
+    result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
+    body = "\n".join(doc.body_lines).lower()
+    if not _hinted(body, ("prompt",)) and not doc.siblings:
+        return result  # nothing in the text can spawn a sub-agent
+    for source, blocks in [("", doc.blocks)] + [(s.name, s.blocks) for s in doc.siblings]:
+        for block in blocks:
+            line_for = (lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln)
+            if block.kind == "code":
+                if _CODE_CALL.search(block.text):
+                    result.weak_lines.append(line_for(block.start))
+                continue
+            if block.kind in ("quote", "tag"):
+                continue
+            if block.kind == "heading" and _PROMPT_HEADER.search(plain(block.text)):
+                result.spawn_lines.append(line_for(block.start))
+                continue
+            for s in sentences(block):
+                if not _hinted(s.text.lower(), ("prompt",)):
+                    continue
+                if spawn_hits(s):
+                    result.spawn_lines.append(line_for(s.line))
+                elif _PROMPT_HEADER.search(s.text) and not _NEGATION.search(s.text):
+                    result.spawn_lines.append(line_for(s.line))
+                elif _WEAK.search(s.text):
+                    result.weak_lines.append(line_for(s.line))
+                if _SELF_NEGATION.search(s.text):
+                    result.self_negated = True
+    return result

@@ -1,0 +1,98 @@
+"""Project settings for ``spawnkit lint`` from ``.spawnkit.toml`` or ``pyproject.toml``.
+
+``.spawnkit.toml`` holds the keys at top level (or under ``[tool.spawnkit]``);
+``pyproject.toml`` under ``[tool.spawnkit]``. The nearest file, searching from
+the current directory upwards, wins; ``.spawnkit.toml`` before ``pyproject.toml``
+in the same folder. Command-line options override it.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spawnkit.errors import SpawnkitError
+from spawnkit.lint.rules import PROFILES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+KEYS = {"select", "ignore", "profile", "exclude"}
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    profile: str | None = None
+    exclude: tuple[str, ...] = ()
+    source: Path | None = None
+
+
+def find(start: Path) -> Path | None:
+    """The nearest config file holding spawnkit settings."""
+    for folder in [start, *start.parents]:
+        dotfile = folder / ".spawnkit.toml"
+        if dotfile.is_file():
+            return dotfile
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "spawnkit" in _read(pyproject).get("tool", {}):
+            return pyproject
+    return None
+
+
+def load(path: Path | None) -> LintConfig:
+    if path is None:
+        return LintConfig()
+    data = _read(path)
+    section: Any = data.get("tool", {}).get("spawnkit", {})
+    if path.name != "pyproject.toml" and not section:
+        section = {k: v for k, v in data.items() if k != "tool"}
+    if not isinstance(section, dict):
+        raise SpawnkitError(f"{path}: [tool.spawnkit] must be a table of settings")
+    lint = section.get("lint", section)  # [tool.spawnkit.lint] also accepted
+    if not isinstance(lint, dict):
+        raise SpawnkitError(f"{path}: [tool.spawnkit.lint] must be a table of settings")
+    # other spawnkit commands may keep their own sub-tables here; only plain values are lint's
+    unknown = sorted(k for k, v in lint.items() if k not in KEYS and not isinstance(v, dict))
+    if unknown:
+        raise SpawnkitError(f"{path}: unknown spawnkit setting(s) {', '.join(unknown)}; "
+                            f"use {', '.join(sorted(KEYS))}")
+    profile = lint.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise SpawnkitError(f"{path}: profile = {profile!r} is not one of {', '.join(PROFILES)}")
+    return LintConfig(
+        select=_codes(path, lint, "select"),
+        ignore=_codes(path, lint, "ignore"),
+        profile=profile,
+        exclude=tuple(_strings(path, lint, "exclude") or ()),
+        source=path,
+    )
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpawnkitError(f"{path} is not valid TOML ({exc}); fix the file or remove it") from None
+    except OSError as exc:
+        raise SpawnkitError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SpawnkitError(f"{path}: {key} must be a list of strings, e.g. {key} = [\"CM005\"]")
+    return value
+
+
+def _codes(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
+    values = _strings(path, data, key)
+    return [v.upper() for v in values] if values is not None else None

@@ -1,0 +1,141 @@
+"""One file to lint: its kind, frontmatter, body blocks and referenced siblings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import PurePath, Path
+from typing import Any
+
+from spawnkit.lint import frontmatter, markdown
+
+SKILL = "skill"
+COMMAND = "command"
+AGENT = "agent"
+
+_LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>#]+)>?(?:#[^)]*)?\s*\)|`([\w./-]+\.md)`")
+_MAX_SIBLINGS = 10
+_MAX_SIBLING_BYTES = 256 * 1024
+
+
+def kind_of(path: str) -> str:
+    """``skill`` for SKILL.md, ``agent`` under agents/, else ``command`` (frontmatter optional)."""
+    p = PurePath(path)
+    if p.name == "SKILL.md":
+        return SKILL
+    if p.parent.name == "agents":
+        return AGENT
+    return COMMAND
+
+
+@dataclass
+class Sibling:
+    name: str  # path relative to the linted file's folder
+    line: int  # line of the linted file that references it
+    blocks: list[markdown.Block]
+
+
+@dataclass
+class Document:
+    path: str
+    text: str
+    kind: str = field(init=False)
+    lines: list[str] = field(init=False)
+    front: frontmatter.Frontmatter | None = field(init=False, default=None)
+    front_error: frontmatter.YamlError | None = field(init=False, default=None)
+    body_start: int = field(init=False)  # 0-based index of the first body line
+
+    def __post_init__(self) -> None:
+        self.kind = kind_of(self.path)
+        self.lines = self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.body_start = 0
+        try:
+            fence = frontmatter.split(self.lines)
+        except frontmatter.YamlError as exc:
+            self.front_error = exc
+            fence = None
+        if fence is not None:
+            self.body_start = fence[1] + 1
+            try:
+                self.front = frontmatter.parse(self.lines)
+            except frontmatter.YamlError as exc:
+                self.front_error = exc
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The frontmatter mapping ({} when absent or unreadable)."""
+        if self.front is not None and isinstance(self.front.data, dict):
+            return self.front.data
+        return {}
+
+    def key_line(self, key: str) -> int:
+        if self.front is not None:
+            return self.front.key_lines.get(key, self.front.start)
+        return 1
+
+    @cached_property
+    def body_lines(self) -> list[str]:
+        return self.lines[self.body_start :]
+
+    @cached_property
+    def blocks(self) -> list[markdown.Block]:
+        return markdown.parse(self.body_lines, self.body_start + 1)
+
+    @cached_property
+    def siblings(self) -> list[Sibling]:
+        """Markdown files beside this one that the body points to (read from disk if present)."""
+        found: list[Sibling] = []
+        candidates = [b for b in self.blocks if ".md" in b.text]
+        if not candidates:
+            return found
+        base = Path(self.path).parent
+        try:
+            root = base.resolve()
+        except OSError:
+            return found
+        seen: set[str] = set()
+        for block in candidates:
+            for match in _LINK.finditer(block.text):
+                target = match.group(1) or match.group(2)
+                if not target or "://" in target or target.startswith(("~", "/", "$")):
+                    continue
+                if not target.endswith(".md") or target in seen or len(found) >= _MAX_SIBLINGS \
+                        or any(c in target for c in "{}<>*$"):
+                    continue  # placeholders name files sub-agents will write, not siblings
+                seen.add(target)
+                candidate = (base / target).resolve()
+                if root not in candidate.parents or not candidate.is_file():
+                    continue
+                try:
+                    if candidate.stat().st_size > _MAX_SIBLING_BYTES:
+                        continue
+                    text = candidate.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                lines = text.split("\n")
+                start = 0
+                try:
+                    fence = frontmatter.split(lines)
+                    if fence:
+                        start = fence[1] + 1
+                except frontmatter.YamlError:
+                    pass
+                found.append(Sibling(target, block.line_of(match.start()),
+                                     markdown.parse(lines[start:], start + 1, source=target)))
+        return found
+
+    @cached_property
+    def all_blocks(self) -> list[markdown.Block]:
+        """Body blocks followed by the referenced siblings' blocks."""
+        out = list(self.blocks)
+        for sib in self.siblings:
+            out.extend(sib.blocks)
+        return out
+
+    def sibling_line(self, source: str) -> int:
+        """Line of the linted file that references ``source`` (where its findings are reported)."""
+        for sib in self.siblings:
+            if sib.name == source:
+                return sib.line
+        return self.body_start + 1

@@ -1,0 +1,229 @@
+"""Split a Markdown body into the blocks the rules reason about.
+
+Rules read structure, not keywords: a sentence in a numbered step, a table row,
+a fenced or quoted block handed to a sub-agent, a "Rules" section. Each block
+keeps its text line for line so a match maps back to a file line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
+_QUOTE = re.compile(r"^\s*>\s?(.*)$")
+_TABLE = re.compile(r"^\s*\|")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
+
+
+@dataclass
+class Block:
+    """One structural piece of the body; ``lines[k]`` is file line ``start + k``."""
+
+    kind: str  # heading | paragraph | item | code | quote | table | tag (<name> … </name> on own lines)
+    start: int
+    lines: list[str]
+    section: tuple[str, ...] = ()  # enclosing headings, outermost first
+    level: int = 0  # heading level, or list item indentation
+    info: str = ""  # code fence info string ("" for indented code), or the tag name
+    ordered: bool = False  # numbered list item
+    parent: int | None = None  # index of the list item a nested block belongs to
+    list_id: int | None = None  # items of one list share an id
+    source: str = ""  # "" for the linted file, else the referenced sibling's name
+    children: list[int] = field(default_factory=list)
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)  # per-block caches
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.lines) - 1
+
+    def line_of(self, offset: int) -> int:
+        """File line of character ``offset`` in :attr:`text`."""
+        return self.start + self.text.count("\n", 0, offset)
+
+
+def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
+    """Blocks of ``lines`` (the body), numbering lines from ``first_line``."""
+    blocks: list[Block] = []
+    section: list[tuple[int, str]] = []
+    open_items: list[int] = []  # stack of list item block indexes
+    list_counter = 0
+    current_list: dict[int, int] = {}  # indent -> list id
+    i = 0
+    n = len(lines)
+
+    def sect() -> tuple[str, ...]:
+        return tuple(t for _, t in section)
+
+    def add(block: Block) -> int:
+        block.section = sect()
+        block.source = source
+        blocks.append(block)
+        return len(blocks) - 1
+
+    def enclosing(indent: int) -> int | None:
+        while open_items:
+            item = blocks[open_items[-1]]
+            if indent > item.level:
+                return open_items[-1]
+            open_items.pop()
+        return None
+
+    while i < n:
+        line = lines[i]
+        lineno = first_line + i
+        if not line.strip() or _COMMENT.match(line):
+            i += 1
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        first = line[indent]
+        fence = _FENCE.match(line) if first in "`~" else None
+        if fence:
+            marker = fence.group(2)
+            body: list[str] = []
+            j = i + 1
+            while j < n and not re.match(r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j]):
+                body.append(lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip())
+                j += 1
+            parent = enclosing(indent)
+            idx = add(Block("code", lineno + 1, body or [""], info=fence.group(3).strip().lower(), parent=parent))
+            if parent is not None:
+                blocks[parent].children.append(idx)
+            i = j + 1
+            continue
+        tag = _TAG_OPEN.match(line) if first == "<" else None
+        if tag:
+            close = re.compile(r"^\s*</" + re.escape(tag.group(1)) + r">\s*$")
+            j = i + 1
+            while j < n and not close.match(lines[j]):
+                j += 1
+            if j < n:
+                parent = enclosing(indent)
+                idx = add(Block("tag", lineno + 1, [ln.strip() for ln in lines[i + 1 : j]] or [""],
+                                info=tag.group(1).lower(), parent=parent))
+                if parent is not None:
+                    blocks[parent].children.append(idx)
+                i = j + 1
+                continue
+        heading = _HEADING.match(line) if first == "#" else None
+        if heading:
+            level = len(heading.group(1))
+            while section and section[-1][0] >= level:
+                section.pop()
+            title = heading.group(2).rstrip().rstrip("#").rstrip()
+            section.append((level, title))
+            open_items.clear()
+            current_list.clear()
+            add(Block("heading", lineno, [title], level=level))
+            i += 1
+            continue
+        if first == ">":
+            body = []
+            j = i
+            while j < n and _QUOTE.match(lines[j]):
+                body.append(_QUOTE.match(lines[j]).group(1))  # type: ignore[union-attr]
+                j += 1
+            parent = enclosing(indent)
+            idx = add(Block("quote", lineno, body, parent=parent))
+            if parent is not None:
+                blocks[parent].children.append(idx)
+            i = j
+            continue
+        if first == "|":
+            j = i
+            body = []
+            while j < n and _TABLE.match(lines[j]):
+                body.append("" if _TABLE_RULE.match(lines[j]) else lines[j].strip())
+                j += 1
+            parent = enclosing(indent)
+            add(Block("table", lineno, body, parent=parent))
+            i = j
+            continue
+        item = _ITEM.match(line) if first in "-*+0123456789" else None
+        if item:
+            parent = enclosing(indent)
+            if parent is None:
+                # a new top-level list unless it continues the one at this indent
+                if indent not in current_list or (blocks and blocks[-1].kind == "heading"):
+                    list_counter += 1
+                    current_list[indent] = list_counter
+            else:
+                key = -(parent + 1)
+                if key not in current_list:
+                    list_counter += 1
+                    current_list[key] = list_counter
+            list_id = current_list[indent] if parent is None else current_list[-(parent + 1)]
+            body = [item.group(3)]
+            content_indent = indent + len(item.group(2)) + 1
+            j = i + 1
+            while j < n:
+                nxt = lines[j]
+                if not nxt.strip():
+                    # a blank line ends the item unless indented text follows
+                    k = j
+                    while k < n and not lines[k].strip():
+                        k += 1
+                    if k < n and _indent(lines[k]) >= content_indent and not _FENCE.match(lines[k]) \
+                            and not _QUOTE.match(lines[k]) and not _ITEM.match(lines[k]) \
+                            and _indent(lines[k]) < content_indent + 4:
+                        body.extend([""] * (k - j))
+                        j = k
+                        continue
+                    break
+                if _FENCE.match(nxt) or _QUOTE.match(nxt) or _HEADING.match(nxt) or _ITEM.match(nxt) \
+                        or _TABLE.match(nxt):
+                    break
+                body.append(nxt.strip())
+                j += 1
+            idx = add(Block("item", lineno, body, level=indent, ordered=item.group(2)[0].isdigit(),
+                            parent=parent, list_id=list_id))
+            if parent is not None:
+                blocks[parent].children.append(idx)
+            open_items.append(idx)
+            i = j
+            continue
+        # indented code: 4+ spaces beyond any enclosing list item's content
+        parent = enclosing(indent)
+        base = (blocks[parent].level + 2) if parent is not None else 0
+        prev_blank = i > 0 and not lines[i - 1].strip()
+        if indent >= base + 4 and prev_blank:
+            body = []
+            j = i
+            while j < n and (not lines[j].strip() or _indent(lines[j]) >= indent):
+                body.append(lines[j][indent:])
+                j += 1
+            while body and not body[-1].strip():
+                body.pop()
+            idx = add(Block("code", lineno, body, parent=parent))
+            if parent is not None:
+                blocks[parent].children.append(idx)
+            i = i + len(body)
+            continue
+        body = [line.strip()]
+        j = i + 1
+        while j < n and lines[j].strip() and not (
+            _FENCE.match(lines[j]) or _HEADING.match(lines[j]) or _QUOTE.match(lines[j])
+            or _ITEM.match(lines[j]) or _TABLE.match(lines[j])
+        ):
+            body.append(lines[j].strip())
+            j += 1
+        idx = add(Block("paragraph", lineno, body, parent=parent))
+        if parent is not None:
+            blocks[parent].children.append(idx)
+        else:
+            open_items.clear()
+            current_list.clear()
+        i = j
+    return blocks
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))

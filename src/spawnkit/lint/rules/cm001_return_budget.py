@@ -1,0 +1,156 @@
+"""CM001 return-budget: every sub-agent prompt caps the reply at a token budget."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from spawnkit import protocol
+from spawnkit.lint.analysis import Sentence, sentences
+from spawnkit.lint.markdown import Block
+from spawnkit.lint.rules.base import Context, Finding, Rule
+
+_TOKENS = re.compile(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b", re.I)
+_OTHER_UNIT = re.compile(r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I)
+_REPLY = re.compile(
+    r"\b(?:repl(?:y|ies|ying)|respon(?:d|se|ses)|return(?:s|ed|ing)?|answer|summary|message|output|capped)\b", re.I
+)
+_QUALIFIER = re.compile(
+    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to|limit(?:ed)?|budget|cap(?:ped)?"
+    r"|within|keep|below)\b|[≤<]",
+    re.I,
+)
+_VAGUE = re.compile(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Cap:
+    tokens: int
+    line: int
+    block: Block
+
+
+def caps_in(blocks: list[Block], need_reply_word: bool) -> list[Cap]:
+    """Token caps on a reply stated in ``blocks``."""
+    out = []
+    for block in blocks:
+        for s in sentences(block):
+            out.extend(_caps(s, need_reply_word))
+    return out
+
+
+def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
+    found: list[Cap] = []
+    if "token" not in s.text.lower():
+        return found
+    has_reply = bool(_REPLY.search(s.text))
+    if need_reply_word and not has_reply:
+        return found
+    if not (has_reply or _QUALIFIER.search(s.text)):
+        return found
+    for m in _TOKENS.finditer(s.text):
+        found.append(Cap(int(m.group(1).replace(",", "")), s.block.line_of(s.offset + m.start()), s.block))
+    return found
+
+
+class ReturnBudget(Rule):
+    code = "CM001"
+    protocol_rule = True
+    what = """
+Finds every prompt the skill hands to a sub-agent (a fenced or quoted block
+introduced as a prompt, a `prompt:` in a YAML/code block, a quoted prompt in a
+spawn step, or the whole body of a `context: fork` skill) and checks that it
+caps the reply at a number of tokens no larger than the standard's budget. A cap
+stated once for every sub-agent (a "Rules" section, a referenced file beside
+SKILL.md) covers all prompts. "Be brief" or "concise" is not a cap; neither is a
+limit in words or lines.
+"""
+    why = """
+Whatever a sub-agent writes as its final message lands in the orchestrator's
+context window. Without a hard number, a few verbose returns fill the window and
+the session dies, losing the work.
+"""
+    bad = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start. One sub-agent at a time.
+
+For each package, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write the full findings to .demo-audit-reports/{package}.md.
+Keep your answer brief.
+```
+"""
+    good = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start. One sub-agent at a time.
+
+For each package, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write the full findings to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+
+    @property
+    def fix(self) -> str:  # type: ignore[override]
+        return (
+            f"Add a hard cap to each sub-agent prompt, e.g. \"Reply with at most {protocol.return_budget()} tokens\" "
+            "(or state it once in a Rules section for every sub-agent)."
+        )
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        a = ctx.analysis
+        budget = protocol.return_budget()
+        prompt_ids = a.prompt_block_ids
+        general = caps_in([b for b in a.global_units if id(b) not in prompt_ids], need_reply_word=True)
+        for cap in general:
+            if cap.tokens > budget:
+                yield Finding(a.report_line(cap.block, cap.line),
+                              f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
+                              f"Lower the cap to {budget} tokens or fewer.")
+        covered = any(c.tokens <= budget for c in general)
+        if a.prompts:
+            for prompt in a.prompts:
+                caps = caps_in(prompt.blocks, need_reply_word=False)
+                for cap in caps:
+                    if cap.tokens > budget:
+                        yield Finding(a.report_line(cap.block, cap.line),
+                                      f"this sub-agent prompt caps the reply at {cap.tokens} tokens, "
+                                      f"above the standard's {budget}",
+                                      f"Lower the cap to {budget} tokens or fewer.")
+                if not caps and not covered:
+                    yield Finding(prompt.line, self._missing(prompt.text, "this sub-agent prompt"))
+            return
+        if covered:
+            return
+        # no prompt text in the file: the spawn instructions must carry the cap
+        spawn_blocks = [b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        caps = caps_in(spawn_blocks, need_reply_word=False)
+        if not any(c.tokens <= budget for c in caps) and not any(c.tokens > budget for c in caps):
+            text = "\n".join(b.text for b in spawn_blocks)
+            yield Finding(a.first_line, self._missing(text, "the sub-agents spawned here"))
+        for cap in caps:
+            if cap.tokens > budget:
+                yield Finding(cap.line, f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
+                              f"Lower the cap to {budget} tokens or fewer.")
+
+    @staticmethod
+    def _missing(text: str, what: str) -> str:
+        budget = protocol.return_budget()
+        msg = f"{what} does not cap the reply at a number of tokens (<= {budget})"
+        if _OTHER_UNIT.search(text):
+            msg += "; a limit in words or lines is not a token cap"
+        elif _VAGUE.search(text):
+            msg += "; 'brief' or 'concise' is not a cap"
+        return msg

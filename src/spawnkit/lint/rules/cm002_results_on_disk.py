@@ -1,0 +1,86 @@
+"""CM002 results-on-disk: sub-agents write their full results to a file."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from spawnkit.lint.analysis import sentences
+from spawnkit.lint.markdown import Block
+from spawnkit.lint.rules.base import Context, Finding, Rule
+
+_PATH = r"[`'\"]?(?:[\w.{}$~<>*@-]*/|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
+_DISK = re.compile(
+    r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist|list|go|goes"
+    r"|land|lands)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+" + _PATH
+    + r"|\bwrite\s+" + _PATH
+    + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
+    r"\s+(?:folder|directory|dir|file)\b"
+    r"|\b(?:on|to)\s+disk\b",
+    re.I,
+)
+
+
+def writes_to_disk(blocks: list[Block]) -> bool:
+    return any(_DISK.search(b.text) for b in blocks if "/" in b.text or "." in b.text or "disk" in b.text)
+
+
+class ResultsOnDisk(Rule):
+    code = "CM002"
+    protocol_rule = True
+    what = """
+Checks that every sub-agent prompt (or a rule stated once for all sub-agents)
+tells the sub-agent to write its full output — findings, logs, file lists — to a
+file on disk, such as `.<skill>-reports/<step>.md`.
+"""
+    why = """
+A reply capped at a few hundred tokens can only stay short if the details have
+somewhere else to go. Results on disk survive a context reset, and the user can
+read them without the orchestrator ever loading them.
+"""
+    bad = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start. One sub-agent at a time.
+
+For each package, spawn a sub-agent with this prompt:
+
+```
+Audit {package} and reply with the complete list of findings, at most 400 tokens.
+```
+"""
+    good = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start. One sub-agent at a time.
+
+For each package, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, and the report path.
+```
+"""
+    fix = "Tell each sub-agent to write its full output to a report file, e.g. \".<skill>-reports/<step>.md\", and to return only the path."
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        a = ctx.analysis
+        general = [b for b in a.global_units if id(b) not in a.prompt_block_ids]
+        if writes_to_disk(general):
+            return
+        if a.prompts:
+            for prompt in a.prompts:
+                if not writes_to_disk(prompt.blocks):
+                    yield Finding(prompt.line, "this sub-agent prompt does not tell the sub-agent to write its full "
+                                               "results to a file on disk")
+            return
+        spawn_blocks = [b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        if not writes_to_disk(spawn_blocks):
+            yield Finding(a.first_line, "the sub-agents spawned here are never told to write their full results "
+                                        "to a file on disk")

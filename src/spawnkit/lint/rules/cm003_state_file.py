@@ -1,0 +1,81 @@
+"""CM003 state-file: the orchestrator keeps its progress in a file on disk."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from spawnkit.lint.analysis import STATE_FILE, Analysis
+from spawnkit.lint.rules.base import Context, Finding, Rule
+
+
+def state_lines(a: Analysis) -> list[int]:
+    """Lines where the orchestrator's own text (prose or shell) names a state file."""
+    out = []
+    for s in a.prose:
+        if STATE_FILE.search(s.text):
+            out.append(a.report_line(s.block, s.line))
+    for block in a.shell_blocks:
+        if STATE_FILE.search(block.text):
+            out.append(a.report_line(block))
+    return sorted(out)
+
+
+def runs_steps(a: Analysis) -> bool:
+    """Housekeeping rules need steps: a forked skill that spawns nothing is one step."""
+    return bool(a.spawn_lines or a.weak_lines)
+
+
+class StateFile(Rule):
+    code = "CM003"
+    protocol_rule = True
+    what = """
+Checks that an orchestrator keeps its progress in a state file on disk (for
+example `.<skill>-reports/state-YYYYMMDD-HHMMSS.json`): which steps are done,
+which remain, where each report is. "Keep track as you go" is not a file. A
+reference to the installed standard (`~/.claude/standards/CONTEXT_MANAGEMENT.md`)
+counts, because the standard defines the file. A `context: fork` skill that
+spawns nothing itself is a single step and is not checked.
+"""
+    why = """
+When the context fills up or the session is cleared, whatever exists only in the
+conversation is gone. A state file lets the next session resume instead of
+redoing every sub-agent's work.
+"""
+    bad = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+For each package, one at a time, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+
+Keep track of which packages are done as you go.
+"""
+    good = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Create `.demo-audit-reports/state-<timestamp>.json` first and update it after
+every package; on start, resume from an unfinished one less than 2 hours old.
+
+For each package, one at a time, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+    fix = ("Keep a state file such as \".<skill>-reports/state-YYYYMMDD-HHMMSS.json\" listing steps done and "
+           "remaining, created at start and updated after every step.")
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        a = ctx.analysis
+        if not runs_steps(a) or a.references_standard or state_lines(a):
+            return
+        yield Finding(a.first_line, "this orchestrator keeps no state file on disk; its progress is lost when the "
+                                    "context resets")

@@ -1,0 +1,149 @@
+"""CM005 max-parallel: sub-agents run one at a time or under a stated cap."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from spawnkit import protocol
+from spawnkit.lint.analysis import NUM, number
+from spawnkit.lint.rules.base import Context, Finding, Rule
+
+_PARALLEL = re.compile(
+    r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
+    r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
+    r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
+    r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
+    re.I,
+)
+_UNBOUNDED = re.compile(
+    r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
+    r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
+    re.I,
+)
+_AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
+_CAP = re.compile(
+    r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
+    r"|cap(?:ped)?\s+at)\s+" + NUM + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
+    r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
+    r"|\b" + NUM + r"\s+at\s+a\s+time\b"
+    r"|\bbatch(?:es)?\s+of\s+" + NUM + r"\s+" + _AGENTS
+    + r"|\b" + NUM + r"\s+" + _AGENTS + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*" + NUM + r"\b|\bconcurrency\s*[:=]\s*" + NUM + r"\b",
+    re.I,
+)
+_SEQUENTIAL = re.compile(
+    r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
+    r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
+    r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"
+    r"|\bnever\s+two\s+at\s+once\b|\bwait\s+for\s+(?:each|it|the|one|both)\b[^.]{0,60}\bbefore\b|\bin\s+pairs\b",
+    re.I,
+)
+
+
+# every pattern above needs one of these words; other sentences are skipped cheaply
+_HINT = ("parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e", "a time",
+         "after", "sequen", "turn", "one by", "never", "second", "wait", "batch", "max", "pairs", "as many",
+         "unlimited", "limit", "cap")
+
+
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _hinted(text: str) -> bool:
+    lower = text.lower()
+    return any(w in lower for w in _HINT)
+
+
+def _cap_values(text: str) -> list[int]:
+    values: list[int] = []
+    if not any(c.isdigit() for c in text) and not any(w in text.lower() for w in _NUMBER_WORDS):
+        return values
+    for m in _CAP.finditer(text):
+        word = next(g for g in m.groups() if g)
+        values.append(number(word))
+    return values
+
+
+class MaxParallel(Rule):
+    code = "CM005"
+    protocol_rule = True
+    what = """
+Finds every statement about running sub-agents in parallel and checks that a cap
+no larger than the standard's is stated with it or once for the whole skill.
+"All in parallel", "one agent per item" with no cap, "as many as needed",
+"unlimited", or a cap above the standard violate; so does parallelism with no
+stated cap at all. "One at a time" and "sequentially" are caps of one.
+"""
+    why = """
+Parallel sub-agents return together: their replies land in the orchestrator's
+context in one burst, before it can checkpoint. A small cap keeps each burst
+survivable.
+"""
+    bad = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start.
+
+Launch one sub-agent per package, all in parallel, with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+    good = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Keep `.demo-audit-reports/state-<timestamp>.json`, updated after every package;
+resume from an unfinished one at start.
+
+Launch one sub-agent per package, at most 2 in parallel, with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+
+    @property
+    def fix(self) -> str:  # type: ignore[override]
+        return (f"Run sub-agents one at a time, or state a cap: \"at most {protocol.max_parallel()} sub-agents in "
+                "parallel; checkpoint after each batch\".")
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        a = ctx.analysis
+        limit = protocol.max_parallel()
+        facts = [_Facts(s.text, a.report_line(s.block, s.line), id(s.block)) for s in a.prose if _hinted(s.text)]
+        facts += [_Facts(b.text, a.report_line(b), id(b)) for b in a.shell_blocks if _hinted(b.text)]
+        general_ok = any(f.sequential or any(v <= limit for v in f.caps) for f in facts)
+        capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
+        for f in facts:
+            for value in f.caps:
+                if value > limit:
+                    yield Finding(f.line, f"allows {value} sub-agents in parallel; the standard's cap is {limit}")
+            if f.unbounded:
+                yield Finding(f.line, f"runs sub-agents with no cap ('{f.unbounded}'); "
+                                      f"the standard allows at most {limit} in parallel")
+            elif f.parallel and not f.sequential and not f.caps and f.block not in capped_blocks and not general_ok:
+                yield Finding(f.line, f"runs sub-agents in parallel without a stated cap (at most {limit})")
+
+
+class _Facts:
+    """What one sentence (or shell block) says about parallelism."""
+
+    __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded")
+
+    def __init__(self, text: str, line: int, block: int) -> None:
+        self.line = line
+        self.block = block
+        self.caps = _cap_values(text)
+        self.sequential = bool(_SEQUENTIAL.search(text))
+        self.parallel = bool(_PARALLEL.search(text))
+        m = _UNBOUNDED.search(text)
+        self.unbounded = " ".join(m.group(0).split()) if m else ""

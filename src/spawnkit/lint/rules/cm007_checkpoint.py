@@ -1,0 +1,124 @@
+"""CM007 checkpoint: the state file is brought up to date at least every few steps."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from spawnkit import protocol
+from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
+from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+
+_UPDATE = re.compile(
+    r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh"
+    r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
+    re.I,
+)
+_AT_END = re.compile(
+    r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+(?:been|finished|returned|completed|run)\b"
+    r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
+    r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
+    re.I,
+)
+_EVERY_N = re.compile(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
+_PER_STEP = re.compile(
+    r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
+    r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
+    r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
+    re.I,
+)
+_STATE_SECTION = re.compile(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
+
+
+class Checkpoint(Rule):
+    code = "CM007"
+    protocol_rule = True
+    what = """
+Checks when the state file is updated: after every step (or every few steps, no
+more than the standard's interval) passes; "once all agents have finished", "at
+the end", "in one go", or an interval above the standard's violate, and so does
+a state file that is never said to be updated. Judged only once a state file
+exists (CM003 reports a missing one). A reference to the installed standard
+counts when the skill says nothing to the contrary.
+"""
+    why = """
+A state file written only at the end is empty when the context dies halfway;
+every step since the last write has to be redone.
+"""
+    bad = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Create `.demo-audit-reports/state-<timestamp>.json` at start, or resume from an
+unfinished one. When all packages have been audited, write the results to it.
+
+For each package, one at a time, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+    good = """
+---
+name: demo-audit
+description: Audit each package with a sub-agent.
+---
+Create `.demo-audit-reports/state-<timestamp>.json` at start, or resume from an
+unfinished one. Update it after every package.
+
+For each package, one at a time, spawn a sub-agent with this prompt:
+
+```
+Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
+Reply with at most 400 tokens: STATUS, counts, report path.
+```
+"""
+
+    @property
+    def fix(self) -> str:  # type: ignore[override]
+        return (f"Update the state file after every step (at least every {protocol.checkpoint_every()} steps), "
+                "before starting the next sub-agent.")
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        a = ctx.analysis
+        if not runs_steps(a):
+            return
+        lines = state_lines(a)
+        if not lines:
+            return
+        every = protocol.checkpoint_every()
+        good = False
+        bad: list[tuple[int, str]] = []
+        for s in self._state_sentences(ctx):
+            if not _UPDATE.search(s.text):
+                continue
+            line = a.report_line(s.block, s.line)
+            n = _EVERY_N.search(s.text)
+            if n and number(n.group(1)) > every:
+                bad.append((line, f"the state file is updated only every {number(n.group(1))} steps; "
+                                  f"the standard asks for at least every {every}"))
+            elif _AT_END.search(s.text):
+                bad.append((line, "the state file is written only after all sub-agents finish; "
+                                  "update it after every step"))
+            elif _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
+                good = True
+        for line, message in bad:
+            yield Finding(line, message)
+        if not good and not bad and not a.references_standard:
+            yield Finding(lines[0], "the skill never says when the state file is updated; update it after every step")
+
+    @staticmethod
+    def _state_sentences(ctx: Context) -> Iterator[Sentence]:
+        """Sentences about the state file: they name it, or sit in a block or section that does."""
+        a = ctx.analysis
+        for _, blocks in a.groups:
+            for block in blocks:
+                if block.kind in ("code", "quote") or id(block) in a.prompt_block_ids:
+                    continue
+                in_scope = bool(STATE_FILE.search(block.text)) or any(_STATE_SECTION.search(h) for h in block.section)
+                for s in sentences(block):
+                    if STATE_FILE.search(s.text) or (in_scope and re.search(r"\b(?:it|that file|the file)\b", s.text)):
+                        yield s

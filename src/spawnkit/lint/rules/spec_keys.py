@@ -1,0 +1,117 @@
+"""SP011 unknown-key and SP013 compatibility-length."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from spawnkit.lint.document import AGENT, COMMAND, SKILL
+from spawnkit.lint.rules.base import Context, Finding, Rule
+
+
+def allowed_keys(ctx: Context) -> set[str]:
+    spec = ctx.spec
+    if ctx.doc.kind == AGENT:
+        return set(spec["claude_code_agent_keys"])
+    if ctx.doc.kind == COMMAND:
+        return set(spec["claude_code_command_keys"])
+    keys = set(spec["portable_keys"])
+    if ctx.profile == "claude-code":
+        keys |= set(spec["claude_code_keys"])
+    return keys
+
+
+class UnknownKey(Rule):
+    code = "SP011"
+    name = "unknown-key"
+    severity = "error"
+    summary = "Every frontmatter key is one the profile knows."
+    what = """
+Checks each top-level frontmatter key against the profile. For skills,
+`portable` allows the Agent Skills spec's six keys (name, description, license,
+allowed-tools, metadata, compatibility); `claude-code` (the default) also allows
+the keys Claude Code documents for skills (when_to_use, argument-hint,
+disable-model-invocation, user-invocable, model, effort, context, agent, hooks,
+paths, shell, disallowed-tools, background). Commands and agents are Claude Code
+formats and are checked against Claude Code's keys for them under both profiles.
+"""
+    why = """
+An unknown key is usually a typo (`allowed_tools`) that silently drops a setting,
+or a setting that another client rejects on upload. Free-form data belongs under
+`metadata`.
+"""
+    bad = """
+---
+name: deploy-preview
+description: Deploy the branch to a preview environment.
+author: web-platform
+---
+Deploy.
+"""
+    good = """
+---
+name: deploy-preview
+description: Deploy the branch to a preview environment.
+metadata:
+  author: web-platform
+---
+Deploy.
+"""
+    example_path = "skills/deploy-preview/SKILL.md"
+    fix = "Fix the key's spelling, move free-form data under 'metadata:', or lint with --profile claude-code."
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        doc = ctx.doc
+        if doc.front is None or not isinstance(doc.front.data, dict):
+            return
+        known = allowed_keys(ctx)
+        for key in doc.data:
+            if str(key) in known:
+                continue
+            hint = None
+            if doc.kind != SKILL:
+                hint = f"Use only the keys Claude Code reads for {doc.kind}s: {', '.join(sorted(known))}."
+            if ctx.profile == "portable" and doc.kind == SKILL and str(key) in ctx.spec["claude_code_keys"]:
+                hint = f"'{key}' is a Claude Code extension; drop it for portable skills or use --profile claude-code."
+            elif doc.kind == SKILL and str(key).replace("_", "-") in known:
+                hint = f"Did you mean '{str(key).replace('_', '-')}'?"
+            yield Finding(doc.key_line(str(key)),
+                          f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})", hint)
+
+
+class CompatibilityLength(Rule):
+    code = "SP013"
+    name = "compatibility-length"
+    severity = "error"
+    summary = "A skill's compatibility note is at most the spec's maximum length."
+    what = "Checks that a skill's `compatibility` value is a string no longer than the standard's `compatibility_max_length`."
+    why = "The spec limits it; longer notes are rejected on upload."
+    bad = """
+---
+name: gpu-train
+description: Train models on the local GPU.
+compatibility: 12
+---
+Train.
+"""
+    good = """
+---
+name: gpu-train
+description: Train models on the local GPU.
+compatibility: Needs an NVIDIA GPU with CUDA 12 and network access to the model hub.
+---
+Train.
+"""
+    example_path = "skills/gpu-train/SKILL.md"
+    fix = "Keep the compatibility note to one or two sentences of plain text."
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        doc = ctx.doc
+        if doc.kind != SKILL or "compatibility" not in doc.data:
+            return
+        value = doc.data["compatibility"]
+        limit = int(ctx.spec["compatibility_max_length"])
+        if not isinstance(value, str):
+            yield Finding(doc.key_line("compatibility"), "compatibility must be a string; quote it")
+        elif len(value) > limit:
+            yield Finding(doc.key_line("compatibility"),
+                          f"compatibility is {len(value)} characters long; the limit is {limit}")

@@ -1,0 +1,158 @@
+"""``spawnkit lint`` and ``spawnkit rule`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spawnkit.cli import cli
+
+CORPUS = Path(__file__).parent / "corpus"
+CLEAN = "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise the meeting.\n"
+PARALLEL = ("---\nname: sweep\ndescription: Sweep every package.\n---\n"
+            "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
+            "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
+            "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n")
+
+
+def _skill(root: Path, name: str, text: str) -> Path:
+    path = root / "skills" / name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def run(args, cwd: Path, env: dict | None = None):
+    runner = CliRunner()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(cli, args, env=env, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def test_exit_codes_and_text_format(tmp_path):
+    _skill(tmp_path, "notes", CLEAN)
+    ok = run(["lint", "skills/notes"], tmp_path)
+    assert ok.exit_code == 0 and "All checks passed: 1 file" in ok.output
+    _skill(tmp_path, "sweep", PARALLEL)
+    bad = run(["lint", "skills"], tmp_path)
+    assert bad.exit_code == 1
+    assert "skills/sweep/SKILL.md:7:1: CM005 runs sub-agents with no cap" in bad.output
+    assert "    fix: " in bad.output
+    missing = run(["lint", "nope"], tmp_path)
+    assert missing.exit_code == 2 and "nope does not exist" in missing.output
+
+
+def test_json_contract(tmp_path):
+    _skill(tmp_path, "sweep", PARALLEL)
+    _skill(tmp_path, "notes", CLEAN)
+    result = run(["lint", "--format", "json", "skills"], tmp_path)
+    data = json.loads(result.output)
+    assert data["version"] == 1
+    by_path = {f["path"]: f for f in data["files"]}
+    assert by_path["skills/notes/SKILL.md"] == {"path": "skills/notes/SKILL.md", "kind": "skill",
+                                               "orchestrator": False, "diagnostics": []}
+    sweep = by_path["skills/sweep/SKILL.md"]
+    assert sweep["orchestrator"] is True
+    diag = sweep["diagnostics"][0]
+    assert set(diag) == {"code", "name", "severity", "line", "col", "message", "fix"}
+    assert (diag["code"], diag["name"], diag["severity"], diag["line"]) == ("CM005", "max-parallel", "error", 7)
+
+
+def test_github_annotations(tmp_path):
+    _skill(tmp_path, "sweep", PARALLEL)
+    out = run(["lint", "--format", "github", "skills"], tmp_path).output.strip().splitlines()
+    assert out[0].startswith("::error file=skills/sweep/SKILL.md,line=7,col=1,title=CM005::runs sub-agents")
+    assert all("\n" not in line for line in out)
+
+
+def test_select_ignore_profile_and_config(tmp_path):
+    _skill(tmp_path, "sweep", PARALLEL + "\n")
+    _skill(tmp_path, "deploy", "---\nname: deploy\ndescription: Deploy.\nwhen_to_use: on request\n---\nDeploy.\n")
+    assert run(["lint", "--ignore", "CM005", "skills"], tmp_path).exit_code == 0
+    assert run(["lint", "--select", "SP", "skills"], tmp_path).exit_code == 0
+    portable = run(["lint", "--profile", "portable", "--select", "SP011", "skills"], tmp_path)
+    assert portable.exit_code == 1 and "when_to_use" in portable.output
+    (tmp_path / "pyproject.toml").write_text('[tool.spawnkit]\nprofile = "portable"\nignore = ["CM"]\n')
+    configured = run(["lint", "skills"], tmp_path)
+    assert configured.exit_code == 1 and "SP011" in configured.output and "CM005" not in configured.output
+    (tmp_path / ".spawnkit.toml").write_text('ignore = ["SP011", "CM005"]\n')
+    assert run(["lint", "skills"], tmp_path).exit_code == 0  # the dotfile wins over pyproject.toml
+    (tmp_path / ".spawnkit.toml").write_text('ignored = ["SP011"]\n')
+    typo = run(["lint", "skills"], tmp_path)
+    assert typo.exit_code == 2 and "unknown spawnkit setting(s) ignored" in typo.output
+    assert run(["lint", "--select", "XY9", "skills"], tmp_path).exit_code == 2
+
+
+def test_default_paths_are_the_config_dir_and_project_claude(tmp_path):
+    config = tmp_path / "cfg"
+    _skill(config, "sweep", PARALLEL)
+    project = tmp_path / "proj"
+    (project / ".claude" / "commands").mkdir(parents=True)
+    (project / ".claude" / "commands" / "hello.md").write_text("---\ndescription: Say hello <name>.\n---\nHi.\n")
+    result = run(["lint", "--format", "json"], project, env={"CLAUDE_CONFIG_DIR": str(config)})
+    codes = {d["code"] for f in json.loads(result.output)["files"] for d in f["diagnostics"]}
+    assert codes == {"CM005", "SP010"}
+
+
+def test_plugin_folder_discovery_skips_reports_and_sibling_docs(tmp_path):
+    plugin = tmp_path / "plugin"
+    _skill(plugin, "notes", CLEAN)
+    (plugin / "skills" / "notes" / "reference.md").write_text("# not linted on its own\n")
+    (plugin / "agents").mkdir()
+    (plugin / "agents" / "helper.md").write_text("---\nname: helper\ndescription: Helps.\n---\nHelp.\n")
+    (plugin / ".notes-reports").mkdir()
+    (plugin / ".notes-reports" / "SKILL.md").write_text("junk")
+    data = json.loads(run(["lint", "--format", "json", "plugin"], tmp_path).output)
+    assert sorted(f["path"] for f in data["files"]) == ["plugin/agents/helper.md", "plugin/skills/notes/SKILL.md"]
+
+
+def test_unreadable_file_is_an_io_error(tmp_path):
+    path = _skill(tmp_path, "bin", "x")
+    path.write_bytes(b"\xff\xfe\x00bad")
+    result = run(["lint", str(path)], tmp_path)
+    assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_rule_command(tmp_path):
+    doc = run(["rule", "cm005"], tmp_path)
+    assert doc.exit_code == 0 and doc.output.startswith("CM005 max-parallel (error)")
+    assert "## Example (bad)" in doc.output and "## Use instead (good)" in doc.output
+    listing = run(["rule"], tmp_path).output.splitlines()
+    assert len(listing) == 21 and listing[0].startswith("SP001")
+    assert run(["rule", "--all"], tmp_path).output.count("## What it does") == 21
+    unknown = run(["rule", "XX999"], tmp_path)
+    assert unknown.exit_code == 2
+    assert unknown.output.strip() == "spawnkit: error: unknown rule 'XX999'; run 'spawnkit rule' to list the rules"
+
+
+def test_lint_path_never_imports_copier_and_uses_real_process(tmp_path):
+    _skill(tmp_path, "sweep", PARALLEL)
+    code = textwrap.dedent("""
+        import sys
+        from spawnkit.cli import main
+        sys.argv = ["spawnkit", "lint", "skills"]
+        try:
+            main()
+        except SystemExit as exc:
+            print("exit", exc.code)
+        print("copier" in sys.modules, "yaml" in sys.modules, "jinja2" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-2:] == ["exit 1", "False False False"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_every_format_runs_on_the_whole_corpus(fmt):
+    result = subprocess.run([sys.executable, "-m", "spawnkit", "lint", "--format", fmt, str(CORPUS)],
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and result.stdout and not result.stderr

@@ -1,0 +1,84 @@
+"""The engine's API: what the hook and the CLI rely on."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import textwrap
+
+from samples import GOOD_PROMPT, HEAD
+
+from spawnkit.lint.engine import Diagnostic, lint_document, lint_text, selected
+
+BAD = HEAD + "Launch all sub-agents in parallel.\n\n" + GOOD_PROMPT
+
+
+def test_diagnostic_fields_are_the_contract():
+    assert [f.name for f in dataclasses.fields(Diagnostic)] == \
+        ["path", "line", "col", "code", "name", "severity", "message", "fix"]
+    diags = lint_text(BAD, "skills/demo-audit/SKILL.md")
+    assert diags and all(d.fix and d.message and d.line >= 1 and d.col >= 1 for d in diags)
+    assert diags == sorted(diags, key=lambda d: (d.line, d.code))
+
+
+def test_plain_skills_get_spec_rules_only():
+    text = "---\nname: notes\ndescription: Notes.\nallowed-tools: Agent\n---\nSummarise the meeting.\n"
+    result = lint_document(text, "skills/notes/SKILL.md")
+    assert result.orchestrator is False and result.diagnostics == []
+
+
+def test_select_and_ignore_by_code_or_prefix():
+    assert selected("CM005", ["CM"], None) and not selected("SP001", ["CM"], None)
+    assert not selected("CM005", None, ["CM005"]) and selected("CM004", ["ALL"], ["CM005"])
+    only = lint_document(BAD, "skills/demo-audit/SKILL.md", select=["SP"]).diagnostics
+    assert only == []
+    assert {d.code for d in lint_document(BAD, "skills/demo-audit/SKILL.md", ignore=["CM00"]).diagnostics} == set()
+
+
+def test_inline_suppression_covers_the_next_block_only():
+    text = HEAD + "<!-- spawnkit: ignore CM005 -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT \
+        + "\nAlso run the rest all in parallel.\n"
+    lines = [d.line for d in lint_text(text, "skills/demo-audit/SKILL.md") if d.code == "CM005"]
+    assert lines == [15]
+
+
+def test_file_wide_suppression_and_blanket_ignore():
+    text = HEAD + "<!-- spawnkit: ignore-file CM003, CM005 -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT
+    assert {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")} == set()
+    text = HEAD + "<!-- spawnkit: ignore -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT
+    assert "CM005" not in {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")}
+
+
+def test_sibling_file_rules_count(tmp_path):
+    skill = tmp_path / "skills" / "demo-audit"
+    skill.mkdir(parents=True)
+    (skill / "protocol.md").write_text(textwrap.dedent("""\
+        # Protocol
+        - State: `.demo-audit-reports/state-<ts>.json`, updated after every package.
+        - Resume from an unfinished state file at start.
+        - Sub-agents run one at a time, write findings to `.demo-audit-reports/`, reply in at most 300 tokens.
+        """))
+    text = HEAD + "Follow [the protocol](protocol.md). For each package, use the Agent tool to audit it.\n"
+    (skill / "SKILL.md").write_text(text)
+    assert lint_text(text, str(skill / "SKILL.md")) == []
+    # the same text without the sibling on disk breaks the protocol
+    assert {d.code for d in lint_text(text, "elsewhere/demo-audit/SKILL.md")} >= {"CM001", "CM002", "CM003"}
+
+
+def test_hook_path_imports_only_the_standard_library():
+    code = textwrap.dedent("""
+        import sys
+        before = set(sys.modules)
+        from spawnkit.lint.engine import lint_text
+        lint_text(open(sys.argv[1]).read(), sys.argv[1])
+        third_party = sorted(
+            m.split(".")[0] for m in set(sys.modules) - before
+            if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] != "spawnkit"
+        )
+        print(",".join(sorted(set(third_party))))
+    """)
+    from pathlib import Path
+    skill = Path(__file__).parent / "corpus" / "skills" / "dep-audit" / "SKILL.md"
+    out = subprocess.run([sys.executable, "-c", code, str(skill)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -1,0 +1,50 @@
+"""Machine formats: SARIF validated against the official 2.1.0 schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from spawnkit.lint.engine import Diagnostic, FileResult, lint_document
+from spawnkit.lint.report import as_github, as_sarif
+from spawnkit.lint.rules import ALL
+
+SCHEMA = Path(__file__).resolve().parents[1] / "fixtures" / "sarif-schema-2.1.0.json"
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def _results():
+    return [lint_document(p.read_text(), p.relative_to(CORPUS).as_posix())
+            for p in sorted(CORPUS.rglob("*.md")) if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")]
+
+
+def test_sarif_is_valid_against_the_official_schema():
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert schema["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
+    results = _results()
+    log = json.loads(as_sarif(results))
+    validator = jsonschema.Draft4Validator(schema)
+    errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
+    assert not errors, [e.message for e in errors[:3]]
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == [r.code for r in ALL]
+    assert len(run["results"]) == sum(len(r.diagnostics) for r in results) > 20
+    first = run["results"][0]
+    assert run["tool"]["driver"]["rules"][first["ruleIndex"]]["id"] == first["ruleId"]
+
+
+def test_sarif_schema_rejects_a_broken_log():
+    """The vendored schema really constrains: a result without a message is invalid."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    log = json.loads(as_sarif(_results()))
+    del log["runs"][0]["results"][0]["message"]
+    assert list(jsonschema.Draft4Validator(schema).iter_errors(log))
+
+
+def test_github_escapes_properties_and_data():
+    diag = Diagnostic("skills/a,b:c/SKILL.md", 3, 1, "CM005", "max-parallel", "warning", "100% parallel\nnow", "cap it")
+    line = as_github([FileResult("x", "skill", True, [diag])])
+    assert line == ("::warning file=skills/a%2Cb%3Ac/SKILL.md,line=3,col=1,title=CM005::"
+                    "100%25 parallel%0Anow (max-parallel). Fix: cap it")
