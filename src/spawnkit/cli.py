@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from spawnkit import __version__
-from spawnkit.errors import EXIT_USAGE, SpawnkitError
+from spawnkit.errors import EXIT_FINDINGS, EXIT_USAGE, SpawnkitError
+from spawnkit.tokens import CALIBRATED_MODEL
 
 
 class _Group(click.Group):
@@ -94,6 +95,66 @@ def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], d
 # --- tokens (issue 3) --------------------------------------------------------
 
 
+@cli.command("tokens")
+@click.argument("source", required=False, metavar="[FILE|-]")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the number.")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Ask Anthropic's count_tokens API (needs ANTHROPIC_API_KEY; honours ANTHROPIC_BASE_URL; "
+    "3 s timeout). On any failure, falls back to the estimate and says why on stderr.",
+)
+@click.option(
+    "--model",
+    default=CALIBRATED_MODEL,
+    show_default=True,
+    metavar="MODEL",
+    help="Model whose tokenizer --exact asks about. The offline estimate is calibrated to "
+    "claude-opus-4-7, which counts more than older models, so it bounds them too.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Exit 1 (and say by how much on stderr) when the count is over N tokens.",
+)
+@click.pass_context
+def tokens_command(
+    ctx: click.Context,
+    source: str | None,
+    as_json: bool,
+    exact: bool,
+    model: str,
+    budget: int | None,
+) -> None:
+    """Count the tokens of FILE, or of standard input when FILE is - or piped in.
+
+    Prints a conservative offline estimate: it errs high (on the calibration texts it never
+    under-counts claude-opus-4-7); --exact asks the API instead. Invalid UTF-8 bytes are
+    counted as U+FFFD. Exit 0, 1 when over --budget, 2 when the input cannot be read.
+
+    \b
+    Examples:
+      spawnkit tokens reply.md
+      git diff | spawnkit tokens --json
+      spawnkit tokens --budget 500 .audit-reports/summary.md
+    """
+    import json
+
+    from spawnkit import token_report
+
+    report = token_report.measure(source, exact=exact, model=model, budget=budget)
+    for warning in report.warnings:
+        click.echo(f"spawnkit: warning: {warning}", err=True)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+    else:
+        click.echo(report.tokens)
+    if report.over_budget:
+        click.echo(f"spawnkit: {token_report.budget_message(report)}", err=True)
+        ctx.exit(EXIT_FINDINGS)
+
+
 # --- lint, rule (issue 4) ----------------------------------------------------
 
 
@@ -135,6 +196,73 @@ def rule_command(code: str | None, show_all: bool) -> None:
 
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
+
+_SCOPE_HELP = ("user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
+               " local: ./.claude/settings.local.json (this machine only, not committed).")
+_SCOPES = ("user", "project", "local")
+
+
+def _scope_options(func):
+    func = click.option("--config-dir", type=click.Path(file_okay=False),
+                        help="Use this Claude Code folder instead of the scope's default.")(func)
+    return click.option("--scope", type=click.Choice(_SCOPES), default="user",
+                        show_default=True, help=_SCOPE_HELP)(func)
+
+
+@cli.command("install")
+@_scope_options
+@click.option("--mode", type=click.Choice(("warn", "enforce")),
+              help="warn: hooks advise; enforce: hooks block protocol violations."
+                   " Default: keep the configured mode, else warn.")
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
+@click.option("--yes", "-y", is_flag=True,
+              help="Apply without asking (the question is only asked on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+def install_command(scope: str, config_dir: str | None, mode: str | None, dry_run: bool,
+                    yes: bool, as_json: bool) -> None:
+    """Install the standard, hooks, spawnkit skill and mode into Claude Code.
+
+    Merges hook registrations into settings.json without touching anything of
+    yours: your keys, hooks and formatting stay as they are, the previous file
+    is backed up (last 5 kept), and running it again changes nothing.
+    """
+    from spawnkit.install import resolve_target
+    from spawnkit.setup_commands import run_install
+
+    sys.exit(run_install(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
+
+
+@cli.command("uninstall")
+@_scope_options
+@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
+@click.option("--yes", "-y", is_flag=True,
+              help="Apply without asking (the question is only asked on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+def uninstall_command(scope: str, config_dir: str | None, dry_run: bool, yes: bool,
+                      as_json: bool) -> None:
+    """Remove exactly what `spawnkit install` added.
+
+    Files you edited since the install are kept (and named); your own skills
+    and settings are never touched. settings.json is backed up first.
+    """
+    from spawnkit.install import resolve_target
+    from spawnkit.setup_commands import run_uninstall
+
+    sys.exit(run_uninstall(resolve_target(scope, config_dir), dry_run, yes, as_json))
+
+
+@cli.command("doctor")
+@_scope_options
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
+    """Check the installation: hooks registered and running, standard, mode, skills.
+
+    Exits 1 when anything is broken; each broken item names its fix.
+    """
+    from spawnkit.doctor import run_doctor
+    from spawnkit.install import resolve_target
+
+    sys.exit(run_doctor(resolve_target(scope, config_dir), as_json))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------

@@ -1,33 +1,56 @@
 """The protocol's numbers and patterns, read from ``standards/protocol.json``.
 
 This is the single source the template, the linter and the hooks share.
-Standard library only: the hook path imports it.
+Standard library only and import-light: the hook imports it on every tool call,
+so it avoids ``json``, ``dataclasses``, ``typing`` and ``pathlib`` at import time
+(see ``spawnkit.fastjson``).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from spawnkit import fastjson
+from spawnkit.resources import protocol_file
 
-from spawnkit.resources import protocol_path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 
-@dataclass(frozen=True)
 class Rule:
-    code: str
-    name: str
-    severity: str
-    summary: str
+    """One rule of the standard (code, kebab-case name, severity, one-line summary)."""
+
+    __slots__ = ("code", "name", "severity", "summary")
+
+    def __init__(self, code: str, name: str, severity: str, summary: str) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.summary = summary
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rule):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.name, self.severity, self.summary))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        return f"Rule({fields})"
 
 
-@lru_cache(maxsize=4)
+_cache: dict[str, dict[str, Any]] = {}
+
+
 def load(path: str | None = None) -> dict[str, Any]:
     """The raw protocol data (cached; pass ``path`` only in tests)."""
-    with open(path or protocol_path(), encoding="utf-8") as fh:
-        return json.load(fh)
+    key = path or protocol_file()
+    data = _cache.get(key)
+    if data is None:
+        data = _cache[key] = fastjson.load_file(key)
+    return data
 
 
 def return_budget() -> int:
@@ -91,4 +114,6 @@ def skill_spec() -> dict[str, Any]:
 
 
 def data_file() -> Path:
+    from spawnkit.resources import protocol_path
+
     return protocol_path()

@@ -1,12 +1,210 @@
-"""Entry point for ``spawnkit-hook`` (placeholder until issue 5 lands)."""
+"""``spawnkit-hook``: one entry point for every Claude Code hook event spawnkit uses.
+
+Reads the hook payload (JSON) on stdin, dispatches on ``hook_event_name`` and
+prints at most one JSON answer. Handled events: PreToolUse (``Agent``/``Task``,
+``Read``), PostToolUse (``Write``/``Edit``/``MultiEdit``), SubagentStart,
+SubagentStop, PostToolBatch; anything else is answered with silence.
+
+It always exits 0 and fails open: a bad payload is ignored, an internal error is
+logged to ``<config dir>/.spawnkit/hook.log`` and reported in a one-line
+``systemMessage``, and the tool call goes ahead unchanged. Each event imports only
+the modules it needs, so the process starts in a few milliseconds.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
+
+from spawnkit import fastjson, lightos
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from spawnkit.hook.call import Answer, Call
+    from spawnkit.hook.lint_on_write import Linter
+
+# Largest payload read from stdin; anything longer is treated as truncated.
+MAX_STDIN = 32 * 1024 * 1024
+
+
+def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
+    tool = call.text("tool_name")
+    if tool in ("Agent", "Task"):
+        _before_agent(call, answer)
+    elif tool == "Read":
+        from spawnkit.hook import report_reads
+
+        report_reads.before_read(call, answer)
+
+
+def _before_agent(call: Call, answer: Answer) -> None:
+    from spawnkit.hook import parallel_cap, return_block
+
+    # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
+    if call.mode(parallel_cap.CODE) != "off" or call.mode("CM007") != "off":
+        with _session(call) as data:
+            if data is not None:
+                parallel_cap.before_launch(call, answer, data)
+                if not answer.denied and data.get("checkpoint_due"):
+                    from spawnkit.hook import checkpoint
+
+                    checkpoint.deliver(call, answer, data)
+    if not answer.denied:
+        return_block.before_launch(call, answer)
+
+
+def _post_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
+    from spawnkit.hook.lint_on_write import WRITE_TOOLS, after_write
+
+    if call.text("tool_name") in WRITE_TOOLS:
+        after_write(call, answer, lint)
+
+
+def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
+    if call.agent_id:
+        return  # a sub-agent's own batch: neither launches nor checkpoints are its business
+    from spawnkit.hook import checkpoint, parallel_cap
+
+    with _session(call) as data:
+        if data is not None:
+            parallel_cap.after_batch(call, answer, data)
+            checkpoint.deliver(call, answer, data)
+
+
+def _subagent_start(call: Call, answer: Answer, lint: Linter | None) -> None:
+    from spawnkit.hook import parallel_cap
+
+    if call.mode(parallel_cap.CODE) == "off":
+        return
+    with _session(call) as data:
+        if data is not None:
+            parallel_cap.started(call, data)
+
+
+def _subagent_stop(call: Call, answer: Answer, lint: Linter | None) -> None:
+    from spawnkit.hook import return_budget
+
+    return_budget.on_stop(call, answer)
+
+
+_HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
+    "PreToolUse": _pre_tool_use,
+    "PostToolUse": _post_tool_use,
+    "PostToolBatch": _post_tool_batch,
+    "SubagentStart": _subagent_start,
+    "SubagentStop": _subagent_stop,
+}
+
+
+class _session:
+    """The locked session state, or None (logged) when the lock times out: fail open."""
+
+    def __init__(self, call: Call) -> None:
+        from spawnkit.hook.store import SessionState
+
+        self._call = call
+        self._state = SessionState(call.state_dir, call.session, call.now)
+
+    def __enter__(self) -> dict[str, Any] | None:
+        from spawnkit.hook.store import LockUnavailable
+
+        try:
+            return self._state.__enter__()
+        except LockUnavailable as exc:
+            from spawnkit.hook.log import append
+
+            append(self._call.state_dir, f"{self._call.event}: {exc}; check skipped")
+            self._state = None  # type: ignore[assignment]
+            return None
+
+    def __exit__(self, *exc: object) -> None:
+        if self._state is not None:
+            self._state.__exit__(*exc)
+
+
+def parse(data: bytes) -> dict[str, Any] | None:
+    """The payload object, or None for empty, oversized, truncated or non-JSON input."""
+    if not data or len(data) > MAX_STDIN:
+        return None
+    try:
+        payload = fastjson.loads(data.decode("utf-8", "replace"))
+    except fastjson.JSONError:
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def run(
+    data: bytes,
+    env: Mapping[str, str] | None = None,
+    now: float | None = None,
+    lint: Linter | None = None,
+) -> str:
+    """The whole hook as a function: payload bytes in, answer text out ("" = say nothing).
+
+    ``lint`` replaces the lint engine (tests inject a tiny fake rule through it).
+    """
+    env = lightos.environ() if env is None else env
+    now = time.time() if now is None else now
+    payload = parse(data)
+    if payload is None:
+        return ""
+    event = payload.get("hook_event_name")
+    handler = _HANDLERS.get(event) if isinstance(event, str) else None
+    if handler is None:
+        return ""
+    call = None
+    try:
+        from spawnkit.hook.call import Answer, Call
+
+        call = Call(payload, env, now)
+        answer = Answer()
+        handler(call, answer, lint)
+        if call.loaded_config is not None:
+            for problem in call.loaded_config.problems:
+                answer.add_system(f"spawnkit: {problem}")
+        out = answer.render(call.event)
+        return fastjson.dumps(out) if out else ""
+    except Exception as exc:  # noqa: BLE001 - fail open, by design
+        return _internal_error(event, exc, env, call)
+
+
+def _internal_error(
+    event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
+) -> str:
+    import os
+    import traceback
+
+    from spawnkit.hook.config import claude_config_dir
+    from spawnkit.hook.log import append, log_path
+
+    try:
+        state_dir = call.state_dir if call is not None else ""
+        state_dir = state_dir or os.path.join(claude_config_dir(env), ".spawnkit")
+    except Exception:  # noqa: BLE001
+        state_dir = os.path.join(os.path.expanduser("~"), ".claude", ".spawnkit")
+    append(state_dir, f"internal error on {event}:\n{traceback.format_exc()}")
+    return fastjson.dumps(
+        {
+            "systemMessage": (
+                f"spawnkit-hook: internal error on {event} ({type(exc).__name__}); the tool call "
+                f"went ahead unchanged. Details: {log_path(state_dir)}"
+            )
+        }
+    )
 
 
 def main() -> int:
-    sys.stdin.read()
+    """Console-script and ``__main__`` entry: stdin → stdout, exit 0 whatever happens."""
+    try:
+        out = run(sys.stdin.buffer.read(MAX_STDIN + 1))
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - unreadable stdin or closed stdout: nothing to say
+        pass
     return 0
 
 

@@ -1,0 +1,113 @@
+"""Start-up cost of one spawnkit-hook process, against a bare Python start in the same run.
+
+Measures the median wall time of:
+  * ``<python> -I -S -c pass``                       (baseline: the floor for any Python hook)
+  * ``<python> -I -S <src>/spawnkit/hook/__main__.py`` on the real SubagentStop payload
+  * the same on the real PreToolUse Agent payload
+  * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
+interleaved round by round so machine load hits all of them alike, and prints the
+ratios hook / baseline (goal: <= 1.6). Runs in a throw-away Claude config dir.
+
+    python benchmarks/hook.py [--rounds 200] [--python PATH] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
+PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
+GOAL = 1.6
+
+
+def timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, env=env, check=False)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"benchmark command failed ({proc.returncode}): {argv}")
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--rounds", type=int, default=200, help="runs of each command (default 200)"
+    )
+    parser.add_argument("--python", default=sys.executable, help="interpreter to measure")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp:
+        project = Path(tmp, "proj")
+        project.mkdir()
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": tmp,
+            "CLAUDE_CONFIG_DIR": str(Path(tmp, "claude")),
+            "CLAUDE_PROJECT_DIR": str(project),
+        }
+
+        def stdin(name: str) -> bytes:
+            data = json.loads((PAYLOADS / f"{name}.json").read_text())
+            data["cwd"] = str(project)
+            return json.dumps(data).encode()
+
+        hook = [args.python, "-I", "-S", str(SCRIPT)]
+        console = shutil.which("spawnkit-hook", path=str(Path(args.python).parent))
+        cases = {
+            "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
+            "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
+            "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
+        }
+        if console:
+            cases["spawnkit-hook console script, SubagentStop"] = (
+                [console],
+                stdin("SubagentStop_foreground"),
+            )
+        for argv, data in cases.values():  # warm up: page cache, bytecode, state files
+            for _ in range(5):
+                timed(argv, data, env)
+        samples: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.rounds):
+            for name, (argv, data) in cases.items():
+                samples[name].append(timed(argv, data, env))
+
+    medians = {name: statistics.median(times) * 1000 for name, times in samples.items()}
+    base = medians["python -I -S -c pass"]
+    ratios = {name: ms / base for name, ms in medians.items()}
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "rounds": args.rounds,
+                    "python": args.python,
+                    "median_ms": medians,
+                    "ratio_to_baseline": ratios,
+                    "goal": GOAL,
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(f"{args.rounds} rounds, {args.python}")
+        for name in cases:
+            print(f"  {name:45s} median {medians[name]:6.1f} ms   ratio {ratios[name]:.2f}")
+        worst = max(ratios["hook SubagentStop"], ratios["hook PreToolUse Agent"])
+        verdict = "meets" if worst <= GOAL else "misses"
+        print(f"worst hook ratio {worst:.2f} {verdict} the goal of <= {GOAL}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

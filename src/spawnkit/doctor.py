@@ -1,0 +1,394 @@
+"""``spawnkit doctor``: is spawnkit installed, wired up and working? One small check per item.
+
+Each check is a function taking the ``Context`` and returning a ``CheckResult``
+(ok / warn / broken, what was found, how to fix it). Adding a check means
+writing one function and listing it in ``CHECKS``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from pathlib import Path
+
+from spawnkit import __version__, resources
+from spawnkit import manifest as mf
+from spawnkit import registrations as regs
+from spawnkit import settings_merge as sm
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.hook.config import DEFAULT_MODE
+from spawnkit.hook.config import MODES as HOOK_MODES
+from spawnkit.install import (
+    CONFIG_NAME,
+    MODES,
+    SKILL,
+    STANDARD,
+    Target,
+    decode,
+    read_bytes,
+    resolve_target,
+)
+
+OK, WARN, BROKEN = "ok", "warn", "broken"
+HOOK_TRIAL_TIMEOUT = 10.0  # seconds; a hook slower than this on an empty payload is broken
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    status: str  # OK | WARN | BROKEN
+    detail: str
+    fix: str = ""
+
+
+class Context:
+    """What the checks look at; parsed once, shared by all."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.install_hint = _install_command(target)
+
+    @cached_property
+    def settings_text(self) -> str | None:
+        return decode(read_bytes(self.target.settings_path), self.target.settings_path)
+
+    @cached_property
+    def manifest(self) -> mf.Manifest | None:
+        try:
+            return mf.read(self.target.config_dir)
+        except SpawnkitError:
+            return None
+
+    @cached_property
+    def managed(self) -> list[sm.ManagedHook]:
+        try:
+            return sm.managed_hooks(self.settings_text)
+        except sm.SettingsError:
+            return []
+
+
+Check = Callable[[Context], CheckResult]
+
+
+def check_version(ctx: Context) -> CheckResult:
+    python = sys.version.split()[0]
+    return CheckResult("version", OK, f"spawnkit {__version__} (Python {python}, {sys.executable})")
+
+
+def check_config_dir(ctx: Context) -> CheckResult:
+    folder = ctx.target.config_dir
+    if folder.is_dir():
+        return CheckResult("config folder", OK, f"{folder} ({ctx.target.scope} scope)")
+    return CheckResult("config folder", BROKEN, f"{folder} does not exist", ctx.install_hint)
+
+
+def check_mode(ctx: Context) -> CheckResult:
+    path = ctx.target.config_dir / CONFIG_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} is missing (hooks fall back to warn)",
+            f"{ctx.install_hint} --mode warn",
+        )
+    except (ValueError, OSError) as exc:
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} is unreadable: {exc}",
+            f"delete {path}, then {ctx.install_hint}",
+        )
+    mode = data.get("mode", DEFAULT_MODE) if isinstance(data, dict) else None
+    if mode not in HOOK_MODES:
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} has mode {mode!r}; the hooks ignore it",
+            f"{ctx.install_hint} --mode warn (or enforce)",
+        )
+    if mode not in MODES:
+        return CheckResult(
+            "mode",
+            WARN,
+            f"{mode} ({path.name}): the hooks check nothing",
+            f"{ctx.install_hint} --mode warn (or enforce)",
+        )
+    return CheckResult("mode", OK, f"{mode} ({path.name})")
+
+
+def check_hooks_registered(ctx: Context) -> CheckResult:
+    name = "hooks registered"
+    path = ctx.target.settings_path
+    try:
+        problems = sm.hook_problems(ctx.settings_text, str(path))
+    except sm.SettingsError as exc:
+        return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", "correct or remove that entry")
+    table = regs.registrations()
+    present = {(h.event, h.matcher) for h in ctx.managed}
+    missing = [
+        f"{r.event}{' ' + r.matcher if r.matcher else ''}"
+        for r in table
+        if (r.event, r.matcher) not in present
+    ]
+    if missing:
+        return CheckResult(
+            name,
+            BROKEN,
+            f"{len(missing)} of {len(table)} missing in {path}: {', '.join(missing)}",
+            ctx.install_hint,
+        )
+    expected = regs.installed_command()
+    if any(h.command != expected for h in ctx.managed):
+        return CheckResult(
+            name,
+            WARN,
+            f"{len(table)} registered in {path}, but they run another spawnkit"
+            f" installation than this one ({sys.executable})",
+            f"{ctx.install_hint} (points them at this installation)",
+        )
+    if problems:
+        return CheckResult(
+            name,
+            WARN,
+            f"{len(table)} of {len(table)} in {path}, but {problems[0]}",
+            "correct or remove that entry",
+        )
+    return CheckResult(name, OK, f"{len(table)} of {len(table)} in {path}")
+
+
+def check_hooks_run(ctx: Context) -> CheckResult:
+    """Every registered command exists and answers an empty payload with exit 0, quickly."""
+    name = "hooks run"
+    commands = list(dict.fromkeys(h.command for h in ctx.managed))
+    if not commands:
+        return CheckResult(name, BROKEN, "no spawnkit hook registered to run", ctx.install_hint)
+    details = []
+    for command in commands:
+        problem = _missing_parts(command)
+        if problem:
+            return CheckResult(name, BROKEN, problem, ctx.install_hint)
+        ok, detail = _trial_run(command)
+        if not ok:
+            return CheckResult(
+                name, BROKEN, detail, f"reinstall spawnkit in {sys.prefix}, then {ctx.install_hint}"
+            )
+        details.append(detail)
+    return CheckResult(name, OK, "; ".join(details))
+
+
+def check_standard(ctx: Context) -> CheckResult:
+    return _bundled_file_check(ctx, "standard", STANDARD, resources.standard_doc_path())
+
+
+def check_spawnkit_skill(ctx: Context) -> CheckResult:
+    return _bundled_file_check(
+        ctx,
+        "spawnkit skill",
+        SKILL / "SKILL.md",
+        resources.bundled_skills_dir() / SKILL.name / "SKILL.md",
+    )
+
+
+def check_skills_lint(ctx: Context) -> CheckResult:
+    """Skills, commands and agents in the config folder, linted against the standard."""
+    from spawnkit.lint.discovery import discover
+    from spawnkit.lint.engine import lint_text
+
+    name = "skills"
+    roots = [ctx.target.config_dir / d for d in ("skills", "commands", "agents")]
+    found = list(discover([r for r in roots if r.is_dir()]))
+    if not found:
+        return CheckResult(name, OK, "no skills found")
+    errors = warnings = 0
+    flagged: list[str] = []
+    for path in found:
+        diagnostics = lint_text(path.read_text(encoding="utf-8", errors="replace"), str(path))
+        errors += sum(d.severity == "error" for d in diagnostics)
+        warnings += sum(d.severity != "error" for d in diagnostics)
+        if diagnostics:
+            flagged.append(path.parent.name if path.name == "SKILL.md" else path.stem)
+    summary = (
+        f"{len(found)} found, {len(found) - len(flagged)} clean;"
+        f" {errors} error(s), {warnings} warning(s)"
+    )
+    if not flagged:
+        return CheckResult(name, OK, summary)
+    return CheckResult(
+        name, WARN, f"{summary} in {', '.join(flagged)}", f"spawnkit lint {ctx.target.config_dir}"
+    )
+
+
+def check_plugin_overlap(ctx: Context) -> CheckResult:
+    """The spawnkit plugin and installed hooks together would run every hook twice."""
+    name = "plugin overlap"
+    sources = [ctx.target.settings_path, resolve_target("user").settings_path]
+    enabled = []
+    for path in dict.fromkeys(sources):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+        if isinstance(plugins, dict):
+            enabled += [key for key, on in plugins.items() if key.startswith("spawnkit@") and on]
+    if enabled and ctx.managed:
+        return CheckResult(
+            name,
+            WARN,
+            f"plugin {enabled[0]} is enabled and the hooks are also"
+            " installed in settings: each hook runs twice",
+            f"claude plugin disable {enabled[0]}, or spawnkit uninstall",
+        )
+    return CheckResult(name, OK, f"plugin {enabled[0]} only" if enabled else "none")
+
+
+CHECKS: list[Check] = [
+    check_version,
+    check_config_dir,
+    check_mode,
+    check_hooks_registered,
+    check_hooks_run,
+    check_plugin_overlap,
+    check_standard,
+    check_spawnkit_skill,
+    check_skills_lint,
+]
+
+
+def run_checks(target: Target, checks: list[Check] | None = None) -> list[CheckResult]:
+    ctx = Context(target)
+    results = []
+    for check in CHECKS if checks is None else checks:
+        try:
+            results.append(check(ctx))
+        except SpawnkitError as exc:
+            results.append(
+                CheckResult(
+                    check.__name__.removeprefix("check_").replace("_", " "),
+                    BROKEN,
+                    str(exc),
+                    "see the message",
+                )
+            )
+    return results
+
+
+def as_dict(result: CheckResult) -> dict[str, str]:
+    return asdict(result)
+
+
+def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> CheckResult:
+    path = ctx.target.config_dir / rel
+    current = read_bytes(path)
+    if current is None:
+        return CheckResult(name, BROKEN, f"{path} is missing", ctx.install_hint)
+    if packaged.is_file() and current == packaged.read_bytes():
+        return CheckResult(name, OK, f"current ({path})")
+    record = ctx.manifest.files.get(rel.as_posix()) if ctx.manifest else None
+    if record is not None and record.sha256 == mf.sha256(current):
+        return CheckResult(
+            name,
+            WARN,
+            f"{path} is from spawnkit {ctx.manifest.version},"  # type: ignore[union-attr]
+            " older than this one",
+            ctx.install_hint,
+        )
+    return CheckResult(
+        name,
+        WARN,
+        f"{path} differs from spawnkit's copy (edited by hand?)",
+        f"{ctx.install_hint} (saves your copy as a .bak first)",
+    )
+
+
+def _missing_parts(command: str) -> str | None:
+    """The first absolute path the command names that does not exist (interpreter, script)."""
+    try:
+        argv = shlex.split(command, comments=True)
+    except ValueError as exc:
+        return f"cannot parse hook command {command!r}: {exc}"
+    for arg in argv:
+        if os.path.isabs(arg) and not os.path.exists(arg):
+            return f"hook command names {arg}, which does not exist"
+    return None
+
+
+def _trial_run(command: str) -> tuple[bool, str]:
+    """Run the hook as Claude Code would, with an empty payload, in a scratch folder."""
+    with tempfile.TemporaryDirectory(prefix="spawnkit-doctor-") as scratch:
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": scratch}
+        started = time.perf_counter()
+        try:
+            proc = subprocess.run(
+                command,
+                shell=True,
+                input="{}",
+                check=False,
+                capture_output=True,
+                text=True,
+                cwd=scratch,
+                env=env,
+                timeout=HOOK_TRIAL_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired:
+            return False, f"hook did not answer within {HOOK_TRIAL_TIMEOUT:.0f} s"
+        elapsed = (time.perf_counter() - started) * 1000
+    if proc.returncode != 0:
+        err = (proc.stderr or proc.stdout).strip().splitlines()
+        return False, (
+            f"hook exited {proc.returncode} on an empty payload{': ' + err[-1] if err else ''}"
+        )
+    return True, f"answers an empty payload in {elapsed:.0f} ms"
+
+
+def _install_command(target: Target) -> str:
+    parts = ["spawnkit install"]
+    if target.scope != "user":
+        parts.append(f"--scope {target.scope}")
+    if target.config_dir != resolve_target(target.scope).config_dir:
+        parts.append(f"--config-dir {shlex.quote(str(target.config_dir))}")
+    return " ".join(parts)
+
+
+def run_doctor(target: Target, as_json: bool) -> int:
+    """Print every check; exit 1 when one is broken."""
+    import click
+
+    results = run_checks(target)
+    broken = sum(r.status == BROKEN for r in results)
+    warned = sum(r.status == WARN for r in results)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "scope": target.scope,
+                    "config_dir": str(target.config_dir),
+                    "ok": broken == 0,
+                    "checks": [as_dict(r) for r in results],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        click.echo(f"spawnkit doctor: {target.scope} scope, {target.config_dir}")
+        width = max(len(r.name) for r in results)
+        for r in results:
+            click.echo(f"  {r.status:<6}  {r.name:<{width}}  {r.detail}")
+            if r.fix and r.status != OK:
+                click.echo(f"  {'':<6}  {'':<{width}}  fix: {r.fix}")
+        click.echo(f"{broken} broken, {warned} warning(s)" if broken or warned else "all good")
+    return EXIT_FINDINGS if broken else EXIT_OK

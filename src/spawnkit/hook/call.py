@@ -1,0 +1,149 @@
+"""One hook call: what comes in and what goes out.
+
+``Call`` gives typed, defensive access to the payload and the environment, and the
+places derived from them. ``Answer`` collects what the checks want to say.
+
+Several checks can speak on one event (a PreToolUse Agent call may be over the
+parallel cap, lack a return contract and be due a checkpoint reminder); they add to
+one ``Answer`` and ``render`` turns it into the one JSON object Claude Code reads.
+Output shapes per event (Claude Code 2.1.330):
+
+* PreToolUse: ``hookSpecificOutput`` with ``permissionDecision: "deny"`` +
+  ``permissionDecisionReason``, or ``updatedInput`` (the WHOLE tool input), and/or
+  ``additionalContext`` (shown to the model after the tool result).
+* PostToolUse: top-level ``decision: "block"`` + ``reason`` (fed to the model), or
+  ``hookSpecificOutput.additionalContext``.
+* PostToolBatch: ``hookSpecificOutput.additionalContext``.
+* SubagentStop: top-level ``decision: "block"`` + ``reason``. Never
+  ``additionalContext`` here: it restarts the sub-agent like a block does.
+* Any event: ``systemMessage``, shown to the user only.
+"""
+
+from __future__ import annotations
+
+from spawnkit import lightos, protocol
+from spawnkit.hook import config as config_mod
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+STATE_DIR_NAME = ".spawnkit"
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+
+
+def safe_name(raw: object) -> str:
+    """A file-name-safe, collision-resistant form of an id taken from a payload."""
+    text = raw if isinstance(raw, str) else ""
+    clean = "".join(c if c in _SAFE else "_" for c in text)[:96].strip(".")
+    if clean and clean == text:
+        return clean
+    import zlib
+
+    crc = zlib.crc32(text.encode("utf-8", "surrogatepass"))
+    return f"{clean or 'unknown'}-{crc:08x}"
+
+
+class Call:
+    """Typed, defensive access to one payload (any field may be missing or of the wrong type)."""
+
+    def __init__(self, payload: dict[str, Any], env: Mapping[str, str], now: float) -> None:
+        self.payload = payload
+        self.env = env
+        self.now = now
+        self.event = self.text("hook_event_name")
+        self.session_id = self.text("session_id") or env.get("CLAUDE_CODE_SESSION_ID", "")
+        self.session = safe_name(self.session_id)
+        agent = payload.get("agent_id")
+        self.agent_id = agent if isinstance(agent, str) and agent else None
+        cwd = self.text("cwd")
+        self.cwd = cwd if lightos.isabs(cwd) else lightos.getcwd()
+        self.project = config_mod.project_dir(env, self.cwd)
+        self.config_dir = config_mod.claude_config_dir(env)
+        self.state_dir = lightos.join(self.config_dir, STATE_DIR_NAME)
+        self._config: config_mod.Config | None = None
+
+    def text(self, key: str, source: Mapping[str, Any] | None = None) -> str:
+        value = (self.payload if source is None else source).get(key)
+        return value if isinstance(value, str) else ""
+
+    def tool_input(self) -> dict[str, Any]:
+        value = self.payload.get("tool_input")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def loaded_config(self) -> config_mod.Config | None:
+        """The config if some check already read it (so silent events stay cheap)."""
+        return self._config
+
+    @property
+    def config(self) -> config_mod.Config:
+        if self._config is None:
+            aliases = {r["name"]: r["code"] for r in protocol.load()["rules"]}
+            self._config = config_mod.load(self.env, self.config_dir, self.project, aliases)
+        return self._config
+
+    def mode(self, code: str) -> str:
+        return self.config.mode(code)
+
+    def display_path(self, path: str) -> str:
+        """``path`` relative to the project when inside it (shorter for the model to read)."""
+        prefix = self.project.rstrip(lightos.SEP) + lightos.SEP
+        return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+# Events whose hookSpecificOutput may carry additionalContext for the model.
+_CONTEXT_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
+
+
+class Answer:
+    """What one hook call answers; empty means print nothing."""
+
+    def __init__(self) -> None:
+        self.context: list[str] = []
+        self.system: list[str] = []
+        self.deny_reason: str | None = None
+        self.block_reason: str | None = None
+        self.updated_input: dict[str, Any] | None = None
+
+    def add_context(self, text: str) -> None:
+        self.context.append(text)
+
+    def add_system(self, text: str) -> None:
+        self.system.append(text)
+
+    def deny(self, reason: str) -> None:
+        if self.deny_reason is None:
+            self.deny_reason = reason
+
+    def block(self, reason: str) -> None:
+        if self.block_reason is None:
+            self.block_reason = reason
+
+    def update_input(self, tool_input: dict[str, Any]) -> None:
+        self.updated_input = tool_input
+
+    @property
+    def denied(self) -> bool:
+        return self.deny_reason is not None
+
+    def render(self, event: str) -> dict[str, Any] | None:
+        out: dict[str, Any] = {}
+        specific: dict[str, Any] = {}
+        if event == "PreToolUse":
+            if self.deny_reason is not None:
+                specific["permissionDecision"] = "deny"
+                specific["permissionDecisionReason"] = self.deny_reason
+            elif self.updated_input is not None:
+                specific["updatedInput"] = self.updated_input
+        elif event in ("PostToolUse", "SubagentStop") and self.block_reason is not None:
+            out["decision"] = "block"
+            out["reason"] = self.block_reason
+        if self.context and event in _CONTEXT_EVENTS and self.deny_reason is None:
+            specific["additionalContext"] = "\n\n".join(self.context)
+        if specific:
+            out["hookSpecificOutput"] = {"hookEventName": event, **specific}
+        if self.system:
+            out["systemMessage"] = "\n".join(self.system)
+        return out or None

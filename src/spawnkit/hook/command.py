@@ -1,0 +1,33 @@
+"""The shell command Claude Code runs for spawnkit's hooks.
+
+Claude Code runs a hook ``command`` through a shell, so every path is shell-quoted.
+``-I -S`` keeps the start fast and immune to the user's ``PYTHONPATH`` and
+``site``; the script finds the package next to itself (see ``__main__.py``).
+
+Plugin form (no pip install; ``hooks/hooks.json`` of the repo)::
+
+    python3 -I -S "${CLAUDE_PLUGIN_ROOT}/src/spawnkit/hook/__main__.py"
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+PLUGIN_COMMAND = 'python3 -I -S "${CLAUDE_PLUGIN_ROOT}/src/spawnkit/hook/__main__.py"'
+
+
+def script_path() -> str:
+    """Absolute path of the hook script of this installation."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
+
+
+def hook_command(python: str | None = None) -> str:
+    """``'<python>' -I -S '<…>/spawnkit/hook/__main__.py'`` for settings.json, safely quoted.
+
+    ``python`` defaults to the interpreter running spawnkit now (absolute), the one
+    that has this package installed.
+    """
+    interpreter = os.path.abspath(python or sys.executable)
+    return f"{shlex.quote(interpreter)} -I -S {shlex.quote(script_path())}"

@@ -1,0 +1,194 @@
+"""Which checks run, and how hard: ``off``, ``warn`` or ``enforce`` per rule.
+
+Layers, lowest first; a higher layer overrides whatever it sets:
+
+1. default ``warn``;
+2. ``<config dir>/spawnkit.json`` (config dir: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``);
+3. ``<project>/.claude/spawnkit.json`` (project: ``$CLAUDE_PROJECT_DIR`` or the payload's ``cwd``);
+4. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
+   (e.g. ``SPAWNKIT_MODE_CM001=off``), ``SPAWNKIT_MAX_RETRIES``.
+
+Within a layer a rule's own entry beats that layer's ``mode``. File format::
+
+    {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}, "max_retries": 2}
+
+A bad file or value is skipped (never fatal) and reported once per call in
+``problems`` so the user sees it in a ``systemMessage``.
+"""
+
+from __future__ import annotations
+
+from spawnkit import fastjson, lightos
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+MODES = ("off", "warn", "enforce")
+DEFAULT_MODE = "warn"
+CONFIG_NAME = "spawnkit.json"
+CONFIG_VERSION = 1
+DEFAULT_MAX_RETRIES = 2
+# Claude Code lets a stop through after 8 consecutive blocks; stay well below it,
+# also leaving room for other hooks that block the same stop.
+MAX_RETRIES_LIMIT = 5
+_MAX_CONFIG_BYTES = 64 * 1024
+
+
+def claude_config_dir(env: Mapping[str, str]) -> str:
+    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude`` (same rule as ``spawnkit install``)."""
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return lightos.absolute(configured, lightos.getcwd())
+    home = env.get("HOME")
+    if not home:
+        import os
+
+        home = os.path.expanduser("~")
+    return lightos.join(home, ".claude")
+
+
+def project_dir(env: Mapping[str, str], cwd: str) -> str:
+    """``$CLAUDE_PROJECT_DIR`` if set, else the payload's ``cwd``, else the process's."""
+    base = cwd or lightos.getcwd()
+    return lightos.absolute(env.get("CLAUDE_PROJECT_DIR") or base, base)
+
+
+class Layer:
+    """One source of settings: a global mode and per-rule modes (either may be unset)."""
+
+    __slots__ = ("mode", "rules", "max_retries")
+
+    def __init__(self) -> None:
+        self.mode: str | None = None
+        self.rules: dict[str, str] = {}
+        self.max_retries: int | None = None
+
+
+class Config:
+    """Resolved settings for one hook call."""
+
+    def __init__(self, layers: list[Layer], problems: list[str]) -> None:
+        self._layers = layers  # highest precedence first
+        self.problems = problems
+
+    def mode(self, code: str) -> str:
+        code = code.upper()
+        for layer in self._layers:
+            if code in layer.rules:
+                return layer.rules[code]
+            if layer.mode is not None:
+                return layer.mode
+        return DEFAULT_MODE
+
+    @property
+    def max_retries(self) -> int:
+        for layer in self._layers:
+            if layer.max_retries is not None:
+                return layer.max_retries
+        return DEFAULT_MAX_RETRIES
+
+
+def load(env: Mapping[str, str], config_dir: str, project: str, aliases: dict[str, str]) -> Config:
+    """Read both config files and the environment. ``aliases`` maps rule names to codes."""
+    problems: list[str] = []
+    user = _read_file(lightos.join(config_dir, CONFIG_NAME), aliases, problems)
+    proj = _read_file(lightos.join(project, ".claude", CONFIG_NAME), aliases, problems)
+    return Config([_read_env(env, aliases, problems), proj, user], problems)
+
+
+def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:
+    layer = Layer()
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(_MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        return layer
+    except OSError as exc:
+        problems.append(f"cannot read {path} ({exc.strerror}); fix its permissions")
+        return layer
+    if len(raw) > _MAX_CONFIG_BYTES:
+        problems.append(f"ignored {path}: larger than 64 KiB")
+        return layer
+    try:
+        data = fastjson.loads(raw.decode("utf-8", "replace"))
+    except fastjson.JSONError:
+        problems.append(f"ignored {path}: not valid JSON")
+        return layer
+    if not isinstance(data, dict):
+        problems.append(f"ignored {path}: expected a JSON object")
+        return layer
+    version = data.get("version", CONFIG_VERSION)
+    if version != CONFIG_VERSION:
+        problems.append(f"ignored {path}: version {version!r} is not {CONFIG_VERSION}")
+        return layer
+    where = f"in {path}"
+    layer.mode = _mode(data.get("mode"), f"'mode' {where}", problems)
+    rules = data.get("rules", {})
+    if isinstance(rules, dict):
+        for key, value in rules.items():
+            code = _code(key, aliases)
+            if code is None:
+                problems.append(f"ignored rule {key!r} {where}: not a rule code or name")
+                continue
+            mode = _mode(value, f"rule {key} {where}", problems)
+            if mode is not None:
+                layer.rules[code] = mode
+    else:
+        problems.append(
+            f'ignored \'rules\' {where}: expected an object like {{"CM001": "enforce"}}'
+        )
+    layer.max_retries = _retries(data.get("max_retries"), f"'max_retries' {where}", problems)
+    return layer
+
+
+def _read_env(env: Mapping[str, str], aliases: dict[str, str], problems: list[str]) -> Layer:
+    layer = Layer()
+    layer.mode = _mode(env.get("SPAWNKIT_MODE"), "SPAWNKIT_MODE", problems)
+    for key, value in env.items():
+        if key.startswith("SPAWNKIT_MODE_"):
+            # SPAWNKIT_MODE_CM001 or SPAWNKIT_MODE_RETURN_BUDGET
+            code = _code(key[len("SPAWNKIT_MODE_") :].replace("_", "-"), aliases)
+            if code is None:
+                problems.append(f"ignored {key}: not a rule code or name")
+                continue
+            mode = _mode(value, key, problems)
+            if mode is not None:
+                layer.rules[code] = mode
+    raw = env.get("SPAWNKIT_MAX_RETRIES")
+    if raw is not None:
+        try:
+            value: object = int(raw.strip())
+        except ValueError:
+            value = raw
+        layer.max_retries = _retries(value, "SPAWNKIT_MAX_RETRIES", problems)
+    return layer
+
+
+def _mode(value: object, where: str, problems: list[str]) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().lower() in MODES:
+        return value.strip().lower()
+    problems.append(f"ignored {where}: {value!r} is not one of off, warn, enforce")
+    return None
+
+
+def _retries(value: object, where: str, problems: list[str]) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RETRIES_LIMIT:
+        problems.append(
+            f"ignored {where}: {value!r} is not a whole number from 0 to {MAX_RETRIES_LIMIT}"
+        )
+        return None
+    return value
+
+
+def _code(key: object, aliases: dict[str, str]) -> str | None:
+    if not isinstance(key, str):
+        return None
+    upper = key.strip().upper()
+    if upper in aliases.values():
+        return upper
+    return aliases.get(key.strip().lower())

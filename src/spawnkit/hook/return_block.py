@@ -1,0 +1,108 @@
+"""CM001/CM002 at launch time: every sub-agent prompt must carry a return contract.
+
+A prompt carries one when it contains every ``return_contract_markers`` entry of
+the standard (case-insensitive; the standard's block always does) AND states a
+reply cap of N tokens with N <= the budget (``"at most 500 tokens"``; the smallest
+number written before "token(s)" counts). Markers alone are not enough: a contract
+that allows 2,000 tokens still floods the orchestrator.
+
+Warn: ``additionalContext`` for the orchestrator (shown after the launch) with the
+block to use next time. Enforce: ``updatedInput`` = the whole original input with
+the standard's return block appended to ``prompt`` (Claude Code replaces the entire
+input, so every other field is passed through unchanged). The block names a report
+file ``<project>/.spawnkit/reports/<session>/<description-slug>-<id>.md`` — the hook
+cannot know which skill is running, so it uses its own per-session folder, which
+the report-read check (CM006) also guards.
+"""
+
+from __future__ import annotations
+
+from spawnkit import lightos, protocol
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from spawnkit.hook.call import Answer, Call
+
+CODE = "CM001"
+_DIGITS = "0123456789"
+_SLUG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def stated_caps(text: str) -> list[int]:
+    """Each number written just before "token(s)": "500 tokens", "500-token", "2k tokens"."""
+    lower = text.lower()
+    caps: list[int] = []
+    start = lower.find("token")
+    while start != -1:
+        i = start
+        while i > 0 and lower[i - 1] in " -\u00a0~":
+            i -= 1
+        scale = 1
+        if i > 0 and lower[i - 1] == "k":
+            scale, i = 1000, i - 1
+        end = i
+        while i > 0 and (
+            lower[i - 1] in _DIGITS or (lower[i - 1] == "," and i > 1 and lower[i - 2] in _DIGITS)
+        ):
+            i -= 1
+        digits = lower[i:end].replace(",", "")
+        if digits and (i == 0 or not lower[i - 1].isalpha()):
+            caps.append(int(digits[-12:]) * scale)
+        start = lower.find("token", start + 5)
+    return caps
+
+
+def contract_problem(prompt: str, budget: int) -> str | None:
+    """Why ``prompt`` lacks a usable return contract, or None when it has one."""
+    lower = prompt.lower()
+    markers = protocol.load()["return_contract_markers"]
+    if not all(m.lower() in lower for m in markers):
+        return "has no return contract"
+    caps = stated_caps(prompt)
+    if not caps:
+        return "has a return contract without a token cap"
+    if min(caps) > budget:
+        return f"caps the reply at {min(caps)} tokens, above the {budget}-token budget"
+    return None
+
+
+def report_path(call: Call) -> str:
+    """Where the injected contract tells the sub-agent to write its full output."""
+    tool_input = call.tool_input()
+    description = tool_input.get("description")
+    words = description.lower() if isinstance(description, str) else ""
+    slug = "".join(c if c in _SLUG_CHARS else "-" for c in words)
+    slug = "-".join(part for part in slug.split("-") if part)[:40].strip("-") or "subagent"
+    tool_use_id = call.text("tool_use_id")
+    suffix = "".join(c for c in tool_use_id if c.isalnum())[-6:]
+    name = f"{slug}-{suffix}.md" if suffix else f"{slug}.md"
+    folder = protocol.load()["hook_reports_dir"].strip("/").split("/")
+    return lightos.join(call.project, *folder, call.session, name)
+
+
+def before_launch(call: Call, answer: Answer) -> None:
+    """PreToolUse Agent: warn about, or fix, a prompt without a return contract."""
+    mode = call.mode(CODE)
+    if mode == "off":
+        return
+    tool_input = call.tool_input()
+    prompt = tool_input.get("prompt")
+    if not isinstance(prompt, str):
+        return
+    budget = protocol.return_budget()
+    problem = contract_problem(prompt, budget)
+    if problem is None:
+        return
+    block = protocol.return_block(budget=budget, report=report_path(call))
+    if mode == "enforce":
+        answer.update_input({**tool_input, "prompt": prompt.rstrip() + "\n\n" + block})
+        return
+    description = tool_input.get("description")
+    label = (
+        f'"{description}"' if isinstance(description, str) and description else "you just launched"
+    )
+    answer.add_context(
+        f"spawnkit return budget ({CODE}): the prompt of the sub-agent {label} {problem}, so its "
+        f"whole reply will land in your context. End every sub-agent prompt with a return "
+        f"contract like this:\n{block}"
+    )

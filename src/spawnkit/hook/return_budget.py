@@ -1,0 +1,155 @@
+"""CM001 return budget on SubagentStop: the one place the budget can really be enforced.
+
+When a SubagentStop hook blocks, the sub-agent writes a new final message and the
+parent receives only that one. So in enforce mode an over-budget reply is first
+saved in full to ``<project>/.spawnkit/returns/<session>/<agent_id>.md`` (nothing
+is lost), then blocked with a reason that names the saved copy, the budget and the
+standard's reply format. Each agent gets at most ``max_retries`` blocks in a row
+(config, default 2, capped at 5); after that it is let through with a warning, far
+from Claude Code's cap of 8 consecutive blocks. Warn mode only tells the user.
+
+This is also where a sub-agent is counted as finished — only when its stop really
+happens — for the parallel cap and the checkpoint reminder.
+"""
+
+from __future__ import annotations
+
+from spawnkit import lightos, protocol, tokens
+from spawnkit.hook import checkpoint, parallel_cap
+from spawnkit.hook.call import safe_name
+from spawnkit.hook.store import LockUnavailable, SessionState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from spawnkit.hook.call import Answer, Call
+
+CODE = "CM001"
+
+
+def on_stop(call: Call, answer: Answer) -> None:
+    message = call.text("last_assistant_message")
+    budget = protocol.return_budget()
+    mode = call.mode(CODE)
+    over = mode != "off" and tokens.exceeds(message, budget)
+    agent = call.text("agent_type") or "sub-agent"
+    size = tokens.estimate(message) if over else 0
+    if over and mode == "warn":
+        answer.add_system(
+            f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
+            f"return budget ({CODE}); its whole reply went into the orchestrator's context. "
+            f"Set {CODE} to enforce to hold such replies back."
+        )
+    blocking = over and mode == "enforce"
+    counting = call.mode(parallel_cap.CODE) != "off" or call.mode(checkpoint.CODE) != "off"
+    if not (blocking or counting):
+        return
+    try:
+        with SessionState(call.state_dir, call.session, call.now) as data:
+            if blocking and _block(call, answer, data, message, size, budget, agent):
+                return  # the agent goes on: not finished
+            _forget_retries(call, data)
+            parallel_cap.stopped(call, data)
+            checkpoint.completed(call, data)
+    except LockUnavailable as exc:
+        from spawnkit.hook.log import append as log
+
+        log(call.state_dir, f"SubagentStop: {exc}; let the stop through")
+        if blocking:
+            answer.add_system(
+                f"spawnkit: the {agent} sub-agent returned ~{size} tokens (budget {budget}) but "
+                f"its retry count could not be read ({exc}); let it through."
+            )
+
+
+def _block(
+    call: Call,
+    answer: Answer,
+    data: dict[str, Any],
+    message: str,
+    size: int,
+    budget: int,
+    agent: str,
+) -> bool:
+    """Save the reply and block it, unless this agent used up its retries. True if blocked."""
+    retries = data.get("retries")
+    if not isinstance(retries, dict):
+        retries = data["retries"] = {}
+    key = call.agent_id or "unknown-agent"
+    # A stop without stop_hook_active starts a new round: earlier counts are stale.
+    used = retries.get(key, 0) if call.payload.get("stop_hook_active") is True else 0
+    used = used if isinstance(used, int) else 0
+    limit = call.config.max_retries
+    folder = returns_folder(call)
+    if used >= limit:
+        answer.add_system(
+            f"spawnkit: the {agent} sub-agent still replied ~{size} tokens (budget {budget}) "
+            f"after {used} retries; let it through so the session is not stuck. Its earlier "
+            f"full replies are in {folder}."
+        )
+        return False
+    try:
+        saved = save_reply(folder, safe_name(key), message)
+    except OSError as exc:
+        from spawnkit.hook.log import append as log
+
+        log(call.state_dir, f"SubagentStop: could not save the reply in {folder}: {exc!r}")
+        answer.add_system(
+            f"spawnkit: the {agent} sub-agent returned ~{size} tokens (budget {budget}); it was "
+            f"let through because its reply could not be saved in {folder} ({exc.strerror})."
+        )
+        return False
+    retries[key] = used + 1
+    reply_format = "\n".join(protocol.load()["return_format"])
+    answer.block(
+        f"spawnkit return budget ({CODE}): your reply is ~{size} tokens but a sub-agent may "
+        f"return at most {budget} tokens, so it was NOT delivered. It is saved in full at "
+        f"{saved} - do not repeat it. Reply again with at most {budget} tokens in exactly this "
+        f"format (REPORT: that file, or your own fuller report file):\n{reply_format}"
+    )
+    return True
+
+
+def _forget_retries(call: Call, data: dict[str, Any]) -> None:
+    retries = data.get("retries")
+    if isinstance(retries, dict):
+        retries.pop(call.agent_id or "unknown-agent", None)
+
+
+def returns_folder(call: Call) -> str:
+    returns = protocol.load()["returns_dir"].strip("/").split("/")
+    return lightos.join(call.project, *returns, call.session)
+
+
+def save_reply(folder: str, name: str, text: str) -> str:
+    """Write ``text`` to ``<folder>/<name>.md`` (``<name>-2.md``, … if taken); atomic, fsynced."""
+    import os
+
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        data = memoryview(text.encode("utf-8", "replace"))
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        for n in range(1, 1000):
+            target = os.path.join(folder, f"{name}.md" if n == 1 else f"{name}-{n}.md")
+            try:
+                os.link(tmp, target)  # atomic, and never replaces an earlier copy
+                return target
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links on this file system
+                if os.path.exists(target):
+                    continue
+                os.replace(tmp, target)
+                return target
+        raise FileExistsError(f"too many saved replies for {name} in {folder}")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

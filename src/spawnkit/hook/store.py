@@ -1,0 +1,119 @@
+"""Per-session state shared by concurrent hook processes.
+
+Claude Code runs the hooks of one event in parallel, and the PreToolUse calls of
+parallel Agent launches arrive together, so every read-modify-write of the session
+state happens under an exclusive ``flock`` on the state file itself, with an
+explicit timeout (the caller fails open when it expires). The file is rewritten in
+place while the lock is held, so no reader ever sees it half-written. It only holds
+short-lived counters; if a crash ever leaves it unreadable, the session simply
+starts counting afresh. (A temp-file-and-rename per tool call would cost more than
+the rest of the hook.)
+
+Layout: ``<config dir>/.spawnkit/sessions/<sid>.json``. Files of sessions untouched
+for ``KEEP_SECONDS`` are swept when a new session starts.
+"""
+
+from __future__ import annotations
+
+import time
+
+from spawnkit import fastjson, lightos
+from spawnkit.lightos import native
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no parallel cap, no retry count
+    fcntl = None  # type: ignore[assignment]
+
+SESSIONS_DIR = "sessions"
+LOCK_TIMEOUT = 2.0
+KEEP_SECONDS = 2 * 24 * 3600
+_POLL = 0.005
+
+
+class LockUnavailable(Exception):
+    """The session lock could not be taken in time (or locking is unsupported)."""
+
+
+class SessionState:
+    """``with SessionState(dir, sid, now) as data:`` — edit ``data``; saved on a clean exit."""
+
+    def __init__(self, state_dir: str, session: str, now: float, timeout: float | None = None):
+        self._dir = lightos.join(state_dir, SESSIONS_DIR)
+        self._path = lightos.join(self._dir, session + ".json")
+        self._now = now
+        self._timeout = LOCK_TIMEOUT if timeout is None else timeout
+        self._fd = -1
+        self._before = b""
+        self.data: dict[str, Any] = {}
+
+    def __enter__(self) -> dict[str, Any]:
+        if fcntl is None:
+            raise LockUnavailable("file locking is not available on this platform")
+        lightos.makedirs(self._dir)
+        self._fd = native.open(self._path, native.O_RDWR | native.O_CREAT, 0o600)
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError as exc:
+                if time.monotonic() >= deadline:
+                    native.close(self._fd)
+                    self._fd = -1
+                    raise LockUnavailable(
+                        f"{self._path} stayed locked for {self._timeout} s"
+                    ) from exc
+                time.sleep(_POLL)
+        self._before = self._read_all()
+        self.data = self._parse(self._before)
+        return self.data
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        try:
+            if exc_type is None:
+                after = fastjson.dumps(self.data).encode("ascii")
+                if after != self._before:
+                    native.lseek(self._fd, 0, 0)
+                    view = memoryview(after)
+                    while view:
+                        view = view[native.write(self._fd, view) :]
+                    native.ftruncate(self._fd, len(after))
+        finally:
+            native.close(self._fd)  # closing releases the flock
+            self._fd = -1
+
+    def _read_all(self) -> bytes:
+        chunks = []
+        while chunk := native.read(self._fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _parse(self, raw: bytes) -> dict[str, Any]:
+        fresh = {"version": 1, "created": self._now}
+        if not raw:
+            self._sweep()
+            return fresh
+        try:
+            data = fastjson.loads(raw.decode("ascii", "replace"))
+        except fastjson.JSONError:
+            return fresh  # unreadable counters: start over
+        return data if isinstance(data, dict) else fresh
+
+    def _sweep(self) -> None:
+        """Drop the files of sessions idle for longer than KEEP_SECONDS."""
+        cutoff = self._now - KEEP_SECONDS
+        try:
+            entries = list(native.scandir(self._dir))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.path != self._path and entry.stat().st_mtime < cutoff:
+                    native.unlink(entry.path)
+            except OSError:
+                pass

@@ -1,0 +1,232 @@
+"""``spawnkit install``: put the standard, the hooks, the skill and the mode into Claude Code.
+
+Everything is planned first (``plan_install``) and written by ``changes.apply``,
+so a dry run, a confirmation prompt and a refusal all happen before any byte
+moves. Running it twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from spawnkit import __version__, paths, resources
+from spawnkit import manifest as mf
+from spawnkit import registrations as regs
+from spawnkit import settings_merge as sm
+from spawnkit.atomic import timestamp
+from spawnkit.changes import Change, Plan
+from spawnkit.errors import SpawnkitError
+
+SCOPES = ("user", "project", "local")
+MODES = ("warn", "enforce")
+DEFAULT_MODE = "warn"
+CONFIG_NAME = "spawnkit.json"
+CONFIG_FORMAT = 1
+STANDARD = Path("standards") / "CONTEXT_MANAGEMENT.md"
+SKILL = Path("skills") / "spawnkit"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where an install goes: the Claude Code folder and the settings file inside it."""
+
+    scope: str
+    config_dir: Path
+    settings_path: Path
+
+
+def resolve_target(
+    scope: str = "user", config_dir: str | Path | None = None, cwd: str | Path | None = None
+) -> Target:
+    """user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude; --config-dir wins."""
+    if scope not in SCOPES:
+        raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
+    if config_dir is not None:
+        base = Path(config_dir).expanduser()
+    elif scope == "user":
+        base = paths.claude_config_dir()
+    else:
+        base = paths.project_claude_dir(cwd)
+    base = base.absolute()
+    name = "settings.local.json" if scope == "local" else "settings.json"
+    return Target(scope, base, base / name)
+
+
+def plan_install(target: Target, mode: str | None = None, python: str | None = None) -> Plan:
+    """Every change an install would make; ``mode`` None keeps the configured mode."""
+    if mode is not None and mode not in MODES:
+        raise SpawnkitError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    stamp = timestamp()
+    old = mf.read(target.config_dir) or mf.Manifest()
+    new = mf.Manifest(__version__, dict(old.settings), dict(old.files), list(old.dirs))
+    plan = Plan()
+    plan.changes.append(_settings_change(target, old, new, python, stamp, plan))
+    for rel, data, label in _bundled_files():
+        plan.changes.append(
+            _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
+        )
+    config = target.config_dir / CONFIG_NAME
+    current = read_bytes(config)
+    plan.changes.append(
+        _file_change(
+            target.config_dir,
+            Path(CONFIG_NAME),
+            config_bytes(current, mode, config),
+            label_for(CONFIG_NAME),
+            old,
+            new,
+            stamp,
+            plan,
+        )
+    )
+    manifest_path = mf.path_in(target.config_dir)
+    record = Change(manifest_path, read_bytes(manifest_path), b"", "install record")
+    plan.changes.append(record)
+    new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.config_dir, plan.changes))
+    record.after = new.to_bytes()
+    return plan
+
+
+def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
+    """spawnkit.json with ``mode`` set, every other key of the user's kept as written."""
+    if current is None:
+        data = {"version": CONFIG_FORMAT, "mode": mode or DEFAULT_MODE}
+        return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+    if mode is None:
+        return current
+    text = decode(current, path)
+    try:
+        return sm.set_top_level(text, "mode", mode).encode("utf-8")
+    except ValueError as exc:
+        raise SpawnkitError(
+            f"{path} is not a JSON object ({exc}); fix it or delete it, then run spawnkit"
+            " install again"
+        ) from None
+
+
+def read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise SpawnkitError(f"{path} is a folder, expected a file; move it aside") from None
+    except PermissionError:
+        raise SpawnkitError(
+            f"cannot read {path} (permission denied); fix its permissions, nothing was changed"
+        ) from None
+
+
+def decode(data: bytes | None, path: Path) -> str | None:
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpawnkitError(
+            f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8, then run the"
+            " command again"
+        ) from None
+
+
+def _settings_change(
+    target: Target, old: mf.Manifest, new: mf.Manifest, python: str | None, stamp: str, plan: Plan
+) -> Change:
+    path = target.settings_path
+    before = read_bytes(path)
+    text = decode(before, path)
+    try:
+        result = sm.install(text, regs.installed_command(python), name=str(path))
+        problems = sm.hook_problems(result.text)
+    except sm.SettingsError as exc:
+        raise SpawnkitError(str(exc)) from None
+    record = old.settings.get(path.name)
+    if record is None:
+        blank = sm.MISSING if text is None else (text if not text.strip() else None)
+        record = mf.SettingsRecord([], blank)
+    keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
+    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
+    for problem in problems:
+        plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
+    if target.scope == "project" and result.text != text:
+        plan.notes.append(
+            f"{path.name} is usually committed: its hook command names this machine's Python"
+            " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
+            " --scope local)"
+        )
+    return Change(
+        path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
+    )
+
+
+def _file_change(
+    config_dir: Path,
+    rel: Path,
+    desired: bytes,
+    label: str,
+    old: mf.Manifest,
+    new: mf.Manifest,
+    stamp: str,
+    plan: Plan,
+) -> Change:
+    path = config_dir / rel
+    key = rel.as_posix()
+    current = read_bytes(path)
+    record = old.files.get(key)
+    change = Change(path, current, desired, label)
+    if current is None or current == desired:
+        new.files[key] = mf.FileRecord(
+            mf.sha256(desired), record.replaced_backup if record else None
+        )
+    elif record is not None and mf.sha256(current) == record.sha256:
+        new.files[key] = mf.FileRecord(mf.sha256(desired), record.replaced_backup)  # upgrade
+    else:
+        change.backup_stamp = stamp
+        saved = change.backup_path
+        assert saved is not None
+        plan.notes.append(
+            f"{key} differed from spawnkit's copy; the old one is saved as {saved.name}"
+        )
+        new.files[key] = mf.FileRecord(
+            mf.sha256(desired), record.replaced_backup if record else saved.name
+        )
+    return change
+
+
+def label_for(rel: str) -> str:
+    """What a file install writes is, for people."""
+    if rel == STANDARD.as_posix():
+        return "context-management standard"
+    if rel == CONFIG_NAME:
+        return "spawnkit config"
+    return "spawnkit skill" if rel.startswith(SKILL.as_posix() + "/") else "spawnkit file"
+
+
+def _bundled_files() -> list[tuple[Path, bytes, str]]:
+    standard = resources.standard_doc_path()
+    skill = resources.bundled_skills_dir() / SKILL.name
+    if not standard.is_file() or not (skill / "SKILL.md").is_file():
+        raise SpawnkitError(
+            f"spawnkit's packaged files are missing ({standard} or {skill}/SKILL.md);"
+            " reinstall spawnkit"
+        )
+    pairs = [(STANDARD, standard)]
+    pairs += [(SKILL / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
+    return [(rel, src.read_bytes(), label_for(rel.as_posix())) for rel, src in pairs]
+
+
+def _dirs_to_create(config_dir: Path, changes: list[Change]) -> set[str]:
+    """Folders (relative to the config dir, "." for itself) that writing ``changes`` creates."""
+    made: set[str] = set()
+    for change in changes:
+        if change.before is not None or change.after is None:
+            continue
+        folder = change.path.parent
+        while not folder.exists() and folder != config_dir:
+            made.add(folder.relative_to(config_dir).as_posix())
+            folder = folder.parent
+        if not config_dir.exists():
+            made.add(".")
+    return made

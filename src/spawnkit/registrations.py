@@ -1,0 +1,110 @@
+"""Which Claude Code hook events spawnkit listens to, and how its entries are recognised.
+
+One table (``hooks`` in standards/protocol.json) feeds both the
+entries ``spawnkit install`` writes into settings.json and the plugin's
+``hooks/hooks.json``, so the two can never disagree.
+
+Claude Code's settings schema forbids unknown keys in a hook entry, so the
+marker lives in the command string as a trailing shell comment: the shell
+ignores it, spawnkit finds its own entries by it and never by guessing.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spawnkit import protocol
+from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
+
+CURRENT_MARKER = "# spawnkit-managed:v1"
+# Markers earlier spawnkit versions wrote. When CURRENT_MARKER changes, append
+# the old one here so an upgrade recognises and replaces those entries in place.
+PAST_MARKERS: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Registration:
+    event: str
+    matcher: str | None  # None: the event takes no matcher, fire on every occurrence
+    timeout: int  # seconds; Claude Code's default (600 s) would stall a session
+
+
+def registrations() -> list[Registration]:
+    """The ``hooks`` table of protocol.json (the template's skill frontmatter reads it too)."""
+    table = protocol.load()["hooks"]
+    timeout = int(table["timeout_seconds"])
+    return [Registration(e["event"], e.get("matcher"), timeout) for e in table["events"]]
+
+
+def markers() -> tuple[str, ...]:
+    return (CURRENT_MARKER, *PAST_MARKERS)
+
+
+def is_managed(command: object) -> bool:
+    """True when a hook command was written by some version of spawnkit."""
+    return isinstance(command, str) and command.rstrip().endswith(markers())
+
+
+def marked(command: str) -> str:
+    return f"{command} {CURRENT_MARKER}"
+
+
+def hook_entry(reg: Registration, command: str) -> dict[str, Any]:
+    return {"type": "command", "command": command, "timeout": reg.timeout}
+
+
+def matcher_group(reg: Registration, command: str) -> dict[str, Any]:
+    group: dict[str, Any] = {}
+    if reg.matcher is not None:
+        group["matcher"] = reg.matcher
+    group["hooks"] = [hook_entry(reg, command)]
+    return group
+
+
+def installed_command(python: str | None = None) -> str:
+    """The marked command settings.json runs: this interpreter on this installation's hook.
+
+    ``test -f`` guards the script: if the package is removed without
+    ``spawnkit uninstall``, Python would exit 2 ("can't open file"), which Claude
+    Code reads as "block this tool call" and every Read would fail. The guard
+    turns that into exit 1, a non-blocking error.
+    """
+    return marked(f"test -f {shlex.quote(script_path())} && {hook_command(python)}")
+
+
+def plugin_hooks_document() -> dict[str, Any]:
+    """The plugin's hooks/hooks.json: the same table, run straight from the plugin folder."""
+    events: dict[str, list[dict[str, Any]]] = {}
+    for reg in registrations():
+        events.setdefault(reg.event, []).append(matcher_group(reg, PLUGIN_COMMAND))
+    return {
+        "description": "spawnkit: keep sub-agent returns out of the orchestrator's context",
+        "hooks": events,
+    }
+
+
+def render_plugin_hooks() -> str:
+    return json.dumps(plugin_hooks_document(), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_plugin_hooks(path: Path) -> bool:
+    """Regenerate hooks.json; True when the file changed."""
+    from spawnkit.atomic import atomic_write
+
+    text = render_plugin_hooks()
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, text)
+    return True
+
+
+if __name__ == "__main__":
+    # Maintainers: `python -m spawnkit.registrations [hooks/hooks.json]` after editing the table.
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "hooks/hooks.json")
+    print(f"{target}: {'updated' if write_plugin_hooks(target) else 'up to date'}")

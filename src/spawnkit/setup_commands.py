@@ -1,0 +1,140 @@
+"""The install and uninstall verbs: plan, show, confirm, apply, report.
+
+Kept apart from the planning modules so those stay plain functions over files;
+this is the only place that talks to the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from spawnkit.changes import Plan, apply, check_writable, display
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.install import CONFIG_NAME, Target, plan_install
+from spawnkit.uninstall import plan_uninstall
+
+
+def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool) -> int:
+    plan = plan_install(target, mode)
+    return _run(
+        "install",
+        target,
+        plan,
+        dry_run,
+        yes,
+        as_json,
+        done="Installed. Start a new Claude Code session to load the hooks;"
+        " `spawnkit doctor` checks them.",
+        idle=f"spawnkit is already installed and up to date in {target.config_dir}.",
+    )
+
+
+def run_uninstall(target: Target, dry_run: bool, yes: bool, as_json: bool) -> int:
+    plan = plan_uninstall(target)
+    return _run(
+        "uninstall",
+        target,
+        plan,
+        dry_run,
+        yes,
+        as_json,
+        done="Uninstalled. Start a new Claude Code session to drop the hooks.",
+        idle="Nothing to remove.",
+    )
+
+
+def _run(
+    verb: str,
+    target: Target,
+    plan: Plan,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    done: str,
+    idle: str,
+) -> int:
+    pending = plan.pending
+    if not dry_run:
+        check_writable(plan)  # refuse before printing a plan that cannot happen
+    if as_json:
+        if pending and not dry_run:
+            apply(plan)
+        _emit_json(verb, target, plan, applied=bool(pending) and not dry_run, dry_run=dry_run)
+        return EXIT_OK
+    click.echo(f"spawnkit {verb}: {target.scope} scope, {target.config_dir}")
+    if dry_run:
+        click.echo(plan.diff(target.config_dir), nl=False)
+        _summary(plan, target)
+        click.echo(f"dry run: {len(pending)} file(s) would change; nothing was written.")
+        return EXIT_OK
+    _summary(plan, target)
+    if (
+        pending
+        and not yes
+        and _interactive()
+        and not click.confirm("Apply these changes?", default=True)
+    ):
+        click.echo("Cancelled; nothing was changed.")
+        return EXIT_FINDINGS
+    if pending:
+        apply(plan)
+    click.echo(done if pending else idle)
+    return EXIT_OK
+
+
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _summary(plan: Plan, target: Target) -> None:
+    rows = plan.pending
+    width = max((len(display(c.path, target.config_dir)) for c in rows), default=0)
+    for change in rows:
+        name = display(change.path, target.config_dir)
+        extra = ""
+        if change.backup_path is not None:
+            extra = f" (backup: {change.backup_path.name})"
+        if change.path.name == CONFIG_NAME and change.after is not None:
+            extra += f" (mode: {_mode(change.after)})"
+        action = {"create": "create", "update": "update", "delete": "remove"}[change.action]
+        click.echo(f"  {action:<7} {name:<{width}}  {change.label}{extra}")
+    for note in plan.notes:
+        click.echo(f"  note: {note}")
+
+
+def _mode(config: bytes) -> str:
+    try:
+        return str(json.loads(config).get("mode", "?"))
+    except (ValueError, AttributeError):
+        return "?"
+
+
+def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bool) -> None:
+    data: dict[str, Any] = {
+        "command": verb,
+        "scope": target.scope,
+        "config_dir": str(target.config_dir),
+        "settings": str(target.settings_path),
+        "dry_run": dry_run,
+        "applied": applied,
+        "changes": [
+            {
+                "path": str(c.path),
+                "action": c.action,
+                "what": c.label,
+                "backup": str(c.backup_path) if c.backup_path and applied else None,
+            }
+            for c in plan.pending
+        ],
+        "notes": plan.notes,
+    }
+    if dry_run:
+        data["diff"] = plan.diff(target.config_dir)
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))

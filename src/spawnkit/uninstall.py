@@ -1,0 +1,85 @@
+"""``spawnkit uninstall``: take back exactly what install added, and nothing else.
+
+Settings entries go by their marker; files by the install record, and only
+when unchanged since (an edited standard stays, and the user is told); a file
+install had replaced comes back from its backup. User skills are never looked at.
+"""
+
+from __future__ import annotations
+
+from spawnkit import manifest as mf
+from spawnkit import settings_merge as sm
+from spawnkit.atomic import timestamp
+from spawnkit.changes import Change, Plan
+from spawnkit.errors import SpawnkitError
+from spawnkit.install import Target, decode, label_for, read_bytes
+
+
+def plan_uninstall(target: Target) -> Plan:
+    plan = Plan()
+    old = mf.read(target.config_dir)
+    path = target.settings_path
+    before = read_bytes(path)
+    record = old.settings.get(path.name) if old else None
+    try:
+        after = sm.uninstall(
+            decode(before, path),
+            record.created_keys if record else (),
+            record.blank_original if record else None,
+            name=str(path),
+        )
+    except sm.SettingsError as exc:
+        raise SpawnkitError(str(exc)) from None
+    plan.changes.append(
+        Change(
+            path,
+            before,
+            None if after is None else after.encode("utf-8"),
+            "hook registrations",
+            backup_stamp=timestamp(),
+        )
+    )
+    if old is None:
+        if not plan.pending:
+            plan.notes.append(f"spawnkit is not installed in {target.config_dir}; nothing to do")
+        return plan
+    others = {name: rec for name, rec in old.settings.items() if name != path.name}
+    manifest_path = mf.path_in(target.config_dir)
+    if others:
+        # The other scope sharing this folder still needs the standard, skill and config.
+        kept = mf.Manifest(old.version, others, old.files, old.dirs)
+        plan.changes.append(
+            Change(manifest_path, read_bytes(manifest_path), kept.to_bytes(), "install record")
+        )
+        plan.notes.append(
+            f"kept the standard, skill and config: {', '.join(sorted(others))} still uses them"
+        )
+        return plan
+    for rel, rec in sorted(old.files.items()):
+        _take_back(plan, target, rel, rec)
+    plan.changes.append(Change(manifest_path, read_bytes(manifest_path), None, "install record"))
+    plan.prune_dirs = [
+        target.config_dir / d
+        for d in sorted(old.dirs, key=lambda d: (d.count("/"), d != "."), reverse=True)
+    ]
+    return plan
+
+
+def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None:
+    path = target.config_dir / rel
+    current = read_bytes(path)
+    if current is None:
+        return
+    if mf.sha256(current) != rec.sha256:
+        plan.notes.append(
+            f"kept {path}: it changed since spawnkit installed it; delete it"
+            " yourself if you no longer need it"
+        )
+        return
+    saved = path.with_name(rec.replaced_backup) if rec.replaced_backup else None
+    original = read_bytes(saved) if saved else None
+    if saved is not None and original is not None:
+        plan.changes.append(Change(path, current, original, "restored from backup"))
+        plan.changes.append(Change(saved, original, None, "backup (restored)"))
+    else:
+        plan.changes.append(Change(path, current, None, label_for(rel)))

@@ -1,0 +1,98 @@
+"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py.
+
+The answers are sized with spawnkit's own token estimate, so "about 3,000 tokens" stays true
+whatever the estimate's calibration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from spawnkit import protocol, tokens
+
+from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text
+
+SAVED_COPY = re.compile(r"\S*\.spawnkit/returns/\S+?\.md")
+
+
+def long_answer(tag: str, target_tokens: int = 3000) -> str:
+    """A verbose sub-agent answer of at least ``target_tokens`` tokens: a full findings dump."""
+    lines = [f"FULL-ANSWER {tag}: complete audit, every finding listed below."]
+    n = 0
+    while tokens.estimate("\n".join(lines)) < target_tokens:
+        n += 1
+        lines.append(
+            f"- src/{tag.lower()}/module_{n % 37:02d}.py:{(n * 17) % 400 + 1}: finding {n}: "
+            "unused import or shadowed name; fix: remove it or document why it stays."
+        )
+    return "\n".join(lines)
+
+
+def compact_return(tag: str, report: str) -> str:
+    """A reply in the standard's return format (field names read from the protocol data)."""
+    values = {
+        "AGENT": tag,
+        "STATUS": "COMPLETE",
+        "KEY_METRICS": "findings=120, files=37",
+        "TOP_FINDINGS": "unused imports dominate; no security issue; 3 files need docs",
+        "REPORT": report,
+    }
+    fields = [line.split(":", 1)[0] for line in protocol.load()["return_format"]]
+    return "\n".join(f"{name}: {values.get(name, '-')}" for name in fields)
+
+
+def obey_block(tag: str):
+    """The sub-agent's answer once a SubagentStop block asked it to shorten: a compact return
+    pointing at the copy the hook saved (named in the reason), as a compliant model would."""
+
+    def step(req: Request) -> str:
+        saved = SAVED_COPY.search(req.last_user_text)
+        return compact_return(tag, saved.group(0) if saved else f".audit-reports/{tag}.md")
+
+    return step
+
+
+@dataclass
+class FanOut:
+    """An orchestrator that spawns sub-agents in batches, each answering at length first."""
+
+    prompt: str
+    main: Conversation
+    subs: list[Conversation]
+    calls: list[Block]
+    answers: dict[str, str] = field(default_factory=dict)  # tool_use id -> the long first answer
+
+    def after_last_return(self) -> Request:
+        """The orchestrator's request right after the last sub-agent result reached it."""
+        return self.main.request_with_agent_result(self.calls[-1]["id"])
+
+
+def fan_out(
+    api: FakeAnthropic,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+) -> FanOut:
+    """Script ``agents`` foreground sub-agents, ``per_message`` (default: the standard's cap) per
+    orchestrator turn. Each answers ~``answer_tokens`` first and a compact return if blocked.
+    ``with_contract`` puts the standard's return block in each prompt, as a well-made skill does."""
+    per_message = per_message or protocol.max_parallel()
+    calls, subs, answers = [], [], {}
+    for i in range(1, agents + 1):
+        name = f"{tag}-SUB-{i:02d}"
+        prompt = f"{name}: audit part {i} of the repository."
+        if with_contract:
+            prompt += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
+        call = agent(prompt, f"audit part {i}", background=False)
+        answer = long_answer(name, answer_tokens)
+        subs.append(api.conversation(name, answer, obey_block(name), name=name))
+        calls.append(call)
+        answers[call["id"]] = answer
+    batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
+    steps = [[text(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
+    main_tag = f"{tag}-ORCH"
+    main = api.conversation(main_tag, *steps, "Audit complete.", name=main_tag)
+    return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)

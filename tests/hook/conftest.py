@@ -1,0 +1,93 @@
+"""Run the hook on real Claude Code 2.1.330 payloads, in-process or through its script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spawnkit.hook import main as hook_main
+
+REPO = Path(__file__).resolve().parents[2]
+PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
+SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
+NOW = 1_800_000_000.0
+
+
+def payload(name: str) -> dict[str, Any]:
+    """A real payload captured from Claude Code (tests/fixtures/payloads/<name>.json)."""
+    return json.loads((PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+class Hook:
+    """One isolated Claude setup: its own config dir, project dir and environment."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.config_dir = tmp / "claude-config"
+        self.project = tmp / "proj"
+        self.home = tmp / "home"
+        for d in (self.config_dir, self.project, self.home):
+            d.mkdir()
+        self.env: dict[str, str] = {
+            "HOME": str(self.home),
+            "CLAUDE_CONFIG_DIR": str(self.config_dir),
+            "CLAUDE_PROJECT_DIR": str(self.project),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+        self.now = NOW
+
+    @property
+    def state_dir(self) -> Path:
+        return self.config_dir / ".spawnkit"
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Point the payload's cwd at this test's project (paths in it stay as captured)."""
+        data = dict(data)
+        data["cwd"] = str(self.project)
+        return data
+
+    def raw(self, data: bytes, env: dict[str, str] | None = None, **kw: Any) -> str:
+        return hook_main.run(data, {**self.env, **(env or {})}, self.now, **kw)
+
+    def __call__(self, data: dict[str, Any], env: dict[str, str] | None = None, **kw: Any) -> Any:
+        """Run in-process; the parsed JSON answer, or None when the hook stays silent."""
+        out = self.raw(json.dumps(self.prepare(data)).encode(), env, **kw)
+        return json.loads(out) if out else None
+
+    def script(
+        self, data: dict[str, Any] | bytes, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the real script the way settings.json does: <python> -I -S <script>."""
+        stdin = data if isinstance(data, bytes) else json.dumps(self.prepare(data)).encode()
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", str(SCRIPT)],
+            input=stdin,
+            capture_output=True,
+            env={**self.env, **(env or {})},
+            cwd=self.project,
+            timeout=60,
+        )
+        return subprocess.CompletedProcess(
+            proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+        )
+
+    def write_config(self, where: str, data: Any) -> Path:
+        base = self.config_dir if where == "user" else self.project / ".claude"
+        base.mkdir(parents=True, exist_ok=True)
+        path = base / "spawnkit.json"
+        path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+        return path
+
+
+@pytest.fixture
+def hook(tmp_path: Path) -> Hook:
+    return Hook(tmp_path)
+
+
+def session_file(hook: Hook, session: str) -> dict[str, Any]:
+    return json.loads((hook.state_dir / "sessions" / f"{session}.json").read_text())

@@ -1,0 +1,200 @@
+"""PostToolUse Write/Edit/MultiEdit: lint skill, command and agent files as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from spawnkit.hook.lint_on_write import file_kind
+from spawnkit.lint.engine import Diagnostic
+
+from .conftest import payload
+
+BAD = "---\nname: demo\ndescription: Audits.\n---\nLaunch one agent per file, all in parallel.\n"
+
+
+def fake_lint(text: str, path: str, profile: str | None = None) -> list[Diagnostic]:
+    """A tiny rule set standing in for the engine: flags 'all in parallel' and 'be concise'."""
+    assert profile == "claude-code"
+    found = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if "all in parallel" in line:
+            found.append(
+                Diagnostic(
+                    path,
+                    n,
+                    1,
+                    "CM005",
+                    "max-parallel",
+                    "error",
+                    "Runs every sub-agent at once.\nSecond line is dropped.",
+                    "Cap it at 2.",
+                )
+            )
+        if "be concise" in line:
+            found.append(
+                Diagnostic(
+                    path,
+                    n,
+                    1,
+                    "CM001",
+                    "return-budget",
+                    "error",
+                    "'be concise' is not a token cap.",
+                    "Say 'at most 500 tokens'.",
+                )
+            )
+    return found
+
+
+def write(hook, relative: str, content: str = BAD, tool: str = "Write") -> dict:
+    target = hook.project / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(content, encoding="utf-8")
+    data = payload("PostToolUse_Write" if tool == "Write" else "PostToolUse_Edit")
+    data["tool_name"] = tool
+    data["tool_input"] = dict(data["tool_input"], file_path=str(target))
+    return data
+
+
+CONTEXT = (
+    "spawnkit lint: .claude/skills/demo/SKILL.md breaks 1 rule(s) of the skill standard:\n"
+    "- line 5: CM005 max-parallel: Runs every sub-agent at once.\n"
+    "Fix them in the file; run `spawnkit rule CODE` for details of a rule."
+)
+SYSTEM = "spawnkit: 1 lint issue(s) in .claude/skills/demo/SKILL.md (CM005)"
+
+
+def test_warn_gives_the_model_context_and_the_user_a_line(hook):
+    data = write(hook, ".claude/skills/demo/SKILL.md")
+    assert hook(data, lint=fake_lint) == {
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": CONTEXT},
+        "systemMessage": SYSTEM,
+    }
+
+
+def test_enforce_blocks_with_the_findings_as_feedback(hook):
+    data = write(hook, ".claude/skills/demo/SKILL.md", tool="Edit")
+    assert hook(data, {"SPAWNKIT_MODE_CM005": "enforce"}, lint=fake_lint) == {
+        "decision": "block",
+        "reason": CONTEXT,
+        "systemMessage": SYSTEM,
+    }
+
+
+def test_modes_apply_per_rule(hook):
+    data = write(
+        hook,
+        ".claude/commands/audit.md",
+        BAD + "Tell each agent to be concise.\n",
+        tool="MultiEdit",
+    )
+    hook.write_config("project", {"version": 1, "rules": {"max-parallel": "off"}})
+    answer = hook(data, lint=fake_lint)
+    assert answer["hookSpecificOutput"]["additionalContext"] == (
+        "spawnkit lint: .claude/commands/audit.md breaks 1 rule(s) of the skill standard:\n"
+        "- line 6: CM001 return-budget: 'be concise' is not a token cap.\n"
+        "Fix them in the file; run `spawnkit rule CODE` for details of a rule."
+    )
+
+
+def test_the_file_on_disk_is_linted_not_the_tool_input(hook):
+    data = write(hook, ".claude/agents/scanner.md", "clean now\n", tool="Edit")
+    data["tool_input"]["new_string"] = "all in parallel"
+    assert hook(data, lint=fake_lint) is None
+
+
+def test_clean_file_and_other_files_are_silent(hook):
+    assert (
+        hook(
+            write(hook, ".claude/skills/demo/SKILL.md", "---\nname: demo\n---\nfine\n"),
+            lint=fake_lint,
+        )
+        is None
+    )
+    assert hook(write(hook, "docs/SKILL.md"), lint=fake_lint) is None
+    assert hook(payload("PostToolUse_Write"), lint=fake_lint) is None  # /home/user/proj/a.txt
+
+
+def test_off_everything(hook):
+    assert (
+        hook(write(hook, ".claude/skills/demo/SKILL.md"), {"SPAWNKIT_MODE": "off"}, lint=fake_lint)
+        is None
+    )
+
+
+def test_long_findings_are_capped(hook):
+    data = write(hook, ".claude/skills/demo/SKILL.md", "all in parallel\n" * 20)
+    context = hook(data, lint=fake_lint)["hookSpecificOutput"]["additionalContext"]
+    assert context.count("\n- line") == 15
+    assert "- … and 5 more (run `spawnkit lint .claude/skills/demo/SKILL.md`)" in context
+
+
+ORCHESTRATOR = """---
+name: demo
+description: Audits every file of a repo with sub-agents.
+---
+# Demo audit
+
+1. List the files.
+2. Launch one sub-agent per file with the Agent tool, all in parallel.
+3. Read each agent's full report and summarise it for the user.
+"""
+
+
+def test_real_engine_on_a_protocol_breaking_skill(hook):
+    """No seam: the real lint engine reads the written file."""
+    data = write(hook, ".claude/skills/demo/SKILL.md", ORCHESTRATOR)
+    answer = hook(data)
+    assert answer["systemMessage"] == (
+        "spawnkit: 5 lint issue(s) in .claude/skills/demo/SKILL.md (CM001, CM002, CM003, CM005, CM006)"
+    )
+    lines = answer["hookSpecificOutput"]["additionalContext"].splitlines()
+    assert (
+        lines[0]
+        == "spawnkit lint: .claude/skills/demo/SKILL.md breaks 5 rule(s) of the skill standard:"
+    )
+    assert [line.split(":")[0:2] for line in lines[1:-1]] == [
+        ["- line 8", " CM001 return-budget"],
+        ["- line 8", " CM002 results-on-disk"],
+        ["- line 8", " CM003 state-file"],
+        ["- line 8", " CM005 max-parallel"],
+        ["- line 9", " CM006 no-full-report-reads"],
+    ]
+    # Enforcing one of the broken rules turns the same findings into a block.
+    enforced = hook(data, {"SPAWNKIT_MODE_CM005": "enforce", "SPAWNKIT_MODE_CM003": "off"})
+    assert enforced["decision"] == "block" and "CM003" not in enforced["reason"]
+
+
+def test_real_engine_is_silent_on_a_clean_skill(hook):
+    good = "---\nname: demo\ndescription: Says hello.\n---\nSay hello to the user.\n"
+    assert hook(write(hook, ".claude/skills/demo/SKILL.md", good)) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/p/.claude/skills/demo/SKILL.md", "skill"),
+        ("/p/.claude/skills/demo/reference.md", None),
+        ("/p/.claude/skills/SKILL.md", None),
+        ("/p/.claude/skills/demo/sub/SKILL.md", None),
+        ("/p/.claude/commands/audit.md", "command"),
+        ("/p/.claude/commands/team/audit.md", "command"),
+        ("/p/.claude/commands/audit.txt", None),
+        ("/p/.claude/agents/scanner.md", "agent"),
+        ("/cfg/skills/demo/SKILL.md", "skill"),  # the config dir need not be named .claude
+        ("/p/skills/demo/SKILL.md", None),  # not a Claude location
+        ("/p/.claude/skills/demo/agents/x.md", None),
+    ],
+)
+def test_file_kind(path, kind):
+    assert file_kind(path, "/cfg") == kind
+
+
+def test_file_kind_in_a_plugin(tmp_path):
+    plugin = tmp_path / "my-plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), "/cfg") is None  # no plugin.json
+    (plugin / ".claude-plugin" / "plugin.json").write_text("{}")
+    assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), "/cfg") == "skill"
+    assert file_kind(str(plugin / "agents" / "a.md"), "/cfg") == "agent"
+    assert file_kind(str(tmp_path / "other" / "agents" / "a.md"), "/cfg") is None

@@ -1,0 +1,120 @@
+"""Pure text-in, text-out merging: markers, shapes, problems, idempotence."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spawnkit import registrations as regs
+from spawnkit import settings_merge as sm
+
+CMD = regs.marked("'/opt/py/bin/python3' -I -S '/opt/py/hook/__main__.py'")
+
+
+def test_markers_identify_only_spawnkit_commands():
+    assert regs.is_managed(CMD)
+    assert regs.is_managed(CMD + "  ")
+    assert not regs.is_managed("spawnkit-hook")  # a name is not a marker: never guess
+    assert not regs.is_managed("echo '# spawnkit-managed:v1' && rm x")
+    assert not regs.is_managed(None)
+
+
+def test_install_is_idempotent_and_uninstall_inverts_it_on_its_own():
+    text = '{\n  "model": "opus"\n}\n'
+    result = sm.install(text, CMD)
+    assert sm.install(result.text, CMD).text == result.text
+    assert sm.uninstall(result.text, result.created_keys) == text
+
+
+def test_uninstall_without_created_keys_leaves_empty_containers():
+    result = sm.install("{}\n", CMD)
+    left = json.loads(sm.uninstall(result.text))
+    assert left == {"hooks": {r.event: [] for r in regs.registrations()}}
+
+
+def test_managed_hooks_lists_spawnkit_entries_in_file_order():
+    text = sm.install(
+        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}', CMD
+    ).text
+    found = sm.managed_hooks(text)
+    assert [(h.event, h.matcher, h.timeout) for h in found] == [
+        (r.event, r.matcher, r.timeout) for r in regs.registrations()
+    ]
+    assert {h.command for h in found} == {CMD}
+
+
+def test_set_top_level_edits_in_place_or_appends():
+    assert (
+        sm.set_top_level('{"a": 1, "mode": "warn"}', "mode", "enforce")
+        == '{"a": 1, "mode": "enforce"}'
+    )
+    assert (
+        sm.set_top_level('{\n  "a": 1\n}\n', "mode", "warn")
+        == '{\n  "a": 1,\n  "mode": "warn"\n}\n'
+    )
+    same = '{"mode":"warn"}'
+    assert sm.set_top_level(same, "mode", "warn") is same
+
+
+@pytest.mark.parametrize(
+    "hooks, problem",
+    [
+        ({"Stop": [{"hooks": [{"type": "command"}]}]}, 'needs a non-empty "command"'),
+        (
+            {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 0}]}]},
+            "timeout must be a positive number",
+        ),
+        ({"Stop": [{"hooks": [{"type": "shell", "command": "x"}]}]}, ".type must be one of"),
+        ({"Stop": [{"matcher": "x", "hook": []}]}, "hooks must be a list"),
+        ({"Stop": ["echo hi"]}, "is a string, not an object"),
+        ({"PreToolUse": [{"matcher": 3, "hooks": []}]}, "matcher must be a string"),
+    ],
+)
+def test_hook_problems_name_the_entry_and_the_fault(hooks, problem):
+    found = sm.hook_problems(json.dumps({"hooks": hooks}))
+    assert any(problem in f.message for f in found), found
+    assert all(f.message.startswith("hooks.") for f in found)
+
+
+def test_only_strict_events_cost_the_whole_file():
+    entry = [{"hooks": [{"type": "command"}]}]
+    found = sm.hook_problems(
+        json.dumps({"hooks": {"Stop": entry, "PreToolUse": entry, "PermissionRequest": entry}})
+    )
+    assert [(p.message.split("[")[0], p.fatal) for p in found] == [
+        ("hooks.Stop", False),
+        ("hooks.PreToolUse", True),
+        ("hooks.PermissionRequest", True),
+    ]
+    assert "ignores this whole settings file" in str(found[1])
+    assert "skips this entry" in str(found[0])
+
+
+def test_valid_hook_types_have_no_problems():
+    hooks = {
+        "Stop": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "x",
+                        "timeout": 1.5,
+                        "async": True,
+                        "if": "Bash(git *)",
+                    },
+                    {"type": "command", "command": "x", "note": "unknown keys are tolerated"},
+                    {"type": "prompt", "prompt": "ok? $ARGUMENTS"},
+                    {"type": "http", "url": "http://127.0.0.1:9/h", "headers": {"A": "b"}},
+                    {"type": "mcp_tool", "server": "s", "tool": "t", "input": {}},
+                ]
+            }
+        ]
+    }
+    assert sm.hook_problems(json.dumps({"hooks": hooks})) == []
+
+
+def test_a_compact_file_stays_on_one_line():
+    result = sm.install('{"model":"opus"}', CMD)
+    assert "\n" not in result.text
+    assert json.loads(result.text)["model"] == "opus"
