@@ -22,6 +22,7 @@ An existing tag is never moved to other content.
 from __future__ import annotations
 
 import hashlib
+import shutil
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -353,3 +354,50 @@ def inspect(config_dir: Path) -> tuple[str, str, str]:
     if target.tag not in tags:
         return "warn", f"{len(tags)} version(s), but not this spawnkit's ({target.tag})", "run `spawnkit install`"
     return "ok", f"{len(tags)} version(s) in {store.path}, including this spawnkit's ({target.tag})", ""
+
+
+def install_note(config_dir: Path) -> str | None:
+    """What ``ensure_store`` would do, in one line (for install's plan); None if nothing."""
+    target = planned_target(config_dir)
+    return None if target.in_store else f"template store {target.store}: adds template version {target.tag}"
+
+
+def _restorable(config_dir: Path, tags: dict[str, str]) -> list[str]:
+    """Tags this spawnkit could NOT put back by itself (not shipped in its bundle, not running)."""
+    shipped = bundle_refs()
+    running = planned_target(config_dir).tag
+    return sorted(t for t in tags if t not in shipped and t != running)
+
+
+def uninstall_note(config_dir: Path) -> str | None:
+    """What ``remove_if_restorable`` would do, in one line; None if there is no store."""
+    store = Store(store_dir(config_dir))
+    if not store.path.exists():
+        return None
+    lost = _restorable(config_dir, store.tags()) if store.exists() else ["(unreadable)"]
+    if lost:
+        return (
+            f"keeps the template store {store.path}: it holds versions this spawnkit cannot restore "
+            f"({', '.join(lost)}); delete it by hand once no skill was made from them"
+        )
+    return f"removes the template store {store.path} (spawnkit rebuilds it when a skill needs it)"
+
+
+def remove_if_restorable(config_dir: Path) -> bool:
+    """Delete the store when every version in it comes back by itself; True if removed.
+
+    It is a cache of template versions: the released ones ship in the wheel and the running
+    one is re-added on use. Versions that would not come back keep the store in place.
+    """
+    store = Store(store_dir(config_dir))
+    if not store.exists():
+        return False
+    with locked(config_dir):
+        if _restorable(config_dir, store.tags()):
+            return False
+        shutil.rmtree(store.path)
+    state = Path(config_dir) / ".spawnkit"
+    (state / LOCK_NAME).unlink(missing_ok=True)
+    if state.is_dir() and not any(state.iterdir()):
+        state.rmdir()
+    return True
