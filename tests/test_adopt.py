@@ -63,6 +63,8 @@ def test_adopt_refusals_write_nothing(env, skill, tmp_path):
     assert res.exit_code == 2 and "--data" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     res = run_cli("adopt", str(skill), "--data", "novalue")
     assert res.exit_code == 2 and "KEY=VALUE" in res.stderr
+    res = run_cli("adopt", str(skill), "--data", "purpos=typo")
+    assert res.exit_code == 2 and "unknown --data key 'purpos'" in res.stderr and "purpose" in res.stderr
     assert fsutil.snapshot(skill) == before
     empty = tmp_path / "empty"
     empty.mkdir()

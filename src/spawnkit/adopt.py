@@ -60,7 +60,7 @@ def parse_data(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 def template_questions(target: Target) -> set[str]:
-    """Question names of the store's template version (top-level keys of copier.yml)."""
+    """Question names of the store's template version (top-level keys of copier.yml, minus settings)."""
     from spawnkit.gitutil import out
 
     text = out(["show", f"{target.tag}:copier.yml"], target.store)
@@ -123,7 +123,11 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
     text = skill_md.read_text(encoding="utf-8")
     target = ensure_store(config_dir)
     questions = template_questions(target)
-    data = {**seed_data(text, questions), **parse_data(pairs)}
+    given = parse_data(pairs)
+    unknown = sorted(set(given) - questions)
+    if unknown:
+        raise SpawnkitError(f"unknown --data key {unknown[0]!r}; the template asks: {', '.join(sorted(questions))}")
+    data = {**seed_data(text, questions), **given}
     answers_name = managed.answers_filename()
     with tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp:
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
