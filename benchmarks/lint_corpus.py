@@ -45,8 +45,11 @@ def evaluate(corpus: Path = CORPUS) -> tuple[dict[str, Score], Score, int]:
     for rel, label in sorted(manifest.items()):
         path = corpus / rel
         for profile in PROFILES:
-            expected = set(label.get("expected_portable", label["expected"]) if profile == "portable"
-                           else label["expected"])
+            expected = set(
+                label.get("expected_portable", label["expected"])
+                if profile == "portable"
+                else label["expected"]
+            )
             result = lint_document(path.read_text(encoding="utf-8"), str(path), profile)
             got = {d.code for d in result.diagnostics}
             for code, score in scores.items():
@@ -78,12 +81,18 @@ def table(scores: dict[str, Score], detection: Score, files: int) -> str:
     rows = ["| rule | name | positives | precision | recall |", "|---|---|---|---|---|"]
     for rule in ALL:
         s = scores[rule.code]
-        rows.append(f"| {rule.code} | {rule.name} | {s.tp + s.fn} | {_fmt(s.precision)} | {_fmt(s.recall)} |")
-    rows.append(f"| — | orchestrator detection | {detection.tp + detection.fn} | {_fmt(detection.precision)} "
-                f"| {_fmt(detection.recall)} |")
+        rows.append(
+            f"| {rule.code} | {rule.name} | {s.tp + s.fn} | {_fmt(s.precision)} | {_fmt(s.recall)} |"
+        )
+    rows.append(
+        f"| — | orchestrator detection | {detection.tp + detection.fn} | {_fmt(detection.precision)} "
+        f"| {_fmt(detection.recall)} |"
+    )
     rows.append("")
-    rows.append(f"{files} files, each linted under both profiles ({', '.join(PROFILES)}); "
-                "positives = labelled (file, profile) pairs.")
+    rows.append(
+        f"{files} files, each linted under both profiles ({', '.join(PROFILES)}); "
+        "positives = labelled (file, profile) pairs."
+    )
     return "\n".join(rows)
 
 

@@ -160,18 +160,47 @@ def tokens_command(
 
 @cli.command("lint")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
-              show_default=True, help="Output format: ruff-like text, JSON (version 1), SARIF 2.1.0, or GitHub annotations.")
-@click.option("--select", multiple=True, metavar="CODES",
-              help="Only these rules (codes or prefixes, comma-separated: CM001,SP). Overrides the config file.")
-@click.option("--ignore", multiple=True, metavar="CODES",
-              help="Skip these rules (codes or prefixes, comma-separated); adds to the config file's ignore.")
-@click.option("--profile", type=click.Choice(["claude-code", "portable"]), default=None,
-              help="Which frontmatter keys are allowed: Claude Code's (default) or the portable Agent Skills spec's.")
-@click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
-              help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).")
-def lint_command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...],
-                 profile: str | None, config_path: Path | None) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif", "github"]),
+    default="text",
+    show_default=True,
+    help="Output format: ruff-like text, JSON (version 1), SARIF 2.1.0, or GitHub annotations.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Only these rules (codes or prefixes, comma-separated: CM001,SP). Overrides the config file.",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODES",
+    help="Skip these rules (codes or prefixes, comma-separated); adds to the config file's ignore.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["claude-code", "portable"]),
+    default=None,
+    help="Which frontmatter keys are allowed: Claude Code's (default) or the portable Agent Skills spec's.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).",
+)
+def lint_command(
+    paths: tuple[Path, ...],
+    fmt: str,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    profile: str | None,
+    config_path: Path | None,
+) -> None:
     """Check skills, commands and agents against the protocol and the skill spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
@@ -180,8 +209,14 @@ def lint_command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ign
     """
     from spawnkit.lint.command import run_lint, split_codes
 
-    code = run_lint(list(paths), fmt=fmt, select=split_codes(select), ignore=split_codes(ignore),
-                    profile=profile, config_path=config_path)
+    code = run_lint(
+        list(paths),
+        fmt=fmt,
+        select=split_codes(select),
+        ignore=split_codes(ignore),
+        profile=profile,
+        config_path=config_path,
+    )
     sys.exit(code)
 
 

@@ -7,7 +7,9 @@ inside the function that renders (``import copier`` costs ~0.6 s).
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
+import io
 import os
 import re
 import shutil
@@ -25,7 +27,7 @@ from spawnkit import protocol, resources
 from spawnkit.errors import SpawnkitError
 from spawnkit.gitutil import isolated_env
 from spawnkit.paths import claude_config_dir, project_claude_dir
-from spawnkit.store import Target, ensure_store
+from spawnkit.store import provisional_target
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
@@ -41,14 +43,14 @@ class NewSkill:
     in_skills_dir: bool  # already where Claude Code looks for skills
 
 
-def template_source() -> Target:
-    """The template copier renders: the running version in spawnkit's template store.
+def template_source() -> Path:
+    """The template content copier renders. The one place that decides it.
 
-    The one place that decides it. Rendering from the store makes the answers file record
-    ``_src_path`` (the store, ``~``-relative) and ``_commit`` (the version tag), which is
-    what ``spawnkit update`` needs later.
+    ``_render`` renders it through spawnkit's template store (as the version this content
+    gets there), so the answers file records ``_src_path`` (the store, ``~``-relative) and
+    ``_commit`` (the version tag): what ``spawnkit update`` needs later.
     """
-    return ensure_store(claude_config_dir())
+    return resources.data_root()
 
 
 def check_name(name: str) -> None:
@@ -92,8 +94,7 @@ def template_questions() -> dict[str, dict[str, Any]]:
         """copier.yml's ``!include`` only matters to copier."""
 
     _Loader.add_constructor("!include", lambda loader, node: None)
-    # The running version's copier.yml: the same file the store holds under template_source().tag.
-    with open(resources.data_root() / "copier.yml", encoding="utf-8") as fh:
+    with open(template_source() / "copier.yml", encoding="utf-8") as fh:
         config = yaml.load(fh, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
     return {
         key: spec
@@ -182,24 +183,29 @@ def _render(staging: Path, data: dict[str, str], interactive: bool) -> None:
     import copier
     from copier.errors import CopierError
 
-    source = template_source()
-    try:
-        with isolated_env():
-            copier.run_copy(
-                source.src_path,
-                staging,
-                data=data,
-                vcs_ref=source.tag,
-                defaults=not interactive,
-                quiet=True,
-                unsafe=False,
-            )
-    except (ValueError, CopierError) as exc:
-        message = str(exc).strip()
-        match = _VALIDATION.match(message)
-        if match:
-            message = f"invalid {match['key']}: {match['msg'].strip()}"
-        raise SpawnkitError(message.splitlines()[0] + "; nothing was written") from None
+    # Copier's own notes (e.g. "No git tags found" for a source checkout) are noise here; its
+    # errors arrive as exceptions. On a terminal the questions need the real streams.
+    chatter = contextlib.nullcontext() if interactive else contextlib.redirect_stderr(io.StringIO())
+    # Rendered through the template store, so the answers file records _src_path and _commit;
+    # what that adds to the store is taken back if copier refuses the answers.
+    with provisional_target(claude_config_dir(), template_source()) as source:
+        try:
+            with isolated_env(), chatter:
+                copier.run_copy(
+                    source.src_path,
+                    staging,
+                    data=data,
+                    vcs_ref=source.tag,
+                    defaults=not interactive,
+                    quiet=True,
+                    unsafe=False,
+                )
+        except (ValueError, CopierError) as exc:
+            message = str(exc).strip()
+            match = _VALIDATION.match(message)
+            if match:
+                message = f"invalid {match['key']}: {match['msg'].strip()}"
+            raise SpawnkitError(message.splitlines()[0] + "; nothing was written") from None
 
 
 def _place(staging: Path, target: Path) -> Path | None:

@@ -248,13 +248,14 @@ class Store:
 # --- the running version -------------------------------------------------------------
 
 
-def running_content() -> Files:
-    return read_content(resources.data_root())
+def running_content(root: Path | None = None) -> Files:
+    """The template content this spawnkit renders (``root``: another copy of it, for tests)."""
+    return read_content(root or resources.data_root())
 
 
-def is_wheel_install() -> bool:
+def is_wheel_install(root: Path | None = None) -> bool:
     """A wheel's data never changes after release; a source checkout's may."""
-    return resources.data_root().name == "_data"
+    return (root or resources.data_root()).name == "_data"
 
 
 def resolve_tag(
@@ -305,17 +306,20 @@ def locked(config_dir: Path, name: str = LOCK_NAME) -> Iterator[None]:
         ) from exc
 
 
-def ensure_store(config_dir: Path, version: str = __version__) -> Target:
-    """Create the store if needed, add the released versions and the running one."""
+def ensure_store(config_dir: Path, root: Path | None = None, version: str = __version__) -> Target:
+    """Create the store if needed, add the released versions and the running one.
+
+    ``root``: where the running template content is (default: this installation's data).
+    """
     store = Store(store_dir(config_dir))
-    files = running_content()
+    files = running_content(root)
     tree = tree_id(files)
     with locked(config_dir):
         store.init()
         if BUNDLE_PATH.is_file():
             store.import_bundle(BUNDLE_PATH)
         tags = store.tags()
-        tag = resolve_tag(tags, bundle_refs(), version, tree, is_wheel_install())
+        tag = resolve_tag(tags, bundle_refs(), version, tree, is_wheel_install(root))
         if tag not in tags:
             store.add_version(tag, files)
         elif tags[tag] != tree:
@@ -324,6 +328,49 @@ def ensure_store(config_dir: Path, version: str = __version__) -> Target:
                 "remove that folder to rebuild it (skills made from it may then need `spawnkit adopt`)"
             )
     return Target(tag, store.path, src_path_for(store.path), True)
+
+
+@dataclass(frozen=True)
+class _Before:
+    """What existed before ``ensure_store`` ran, so a refused command can take it back."""
+
+    created_from: Path | None  # topmost folder ensure_store will create, if any
+    lock_file: bool
+    store_path: bool  # the folder existed
+    store: bool  # ... and was a git repository
+    tags: frozenset[str]
+
+
+@contextmanager
+def provisional_target(config_dir: Path, root: Path | None = None) -> Iterator[Target]:
+    """``ensure_store`` whose writes are undone if the block raises (a refused command writes nothing)."""
+    state_dir = Path(config_dir) / ".spawnkit"
+    store = Store(store_dir(config_dir))
+    missing = [p for p in (state_dir, *state_dir.parents) if not p.exists()]
+    before = _Before(missing[-1] if missing else None, (state_dir / LOCK_NAME).exists(), store.path.exists(),
+                     store.exists(), frozenset(store.tags()))
+    target = ensure_store(config_dir, root)
+    try:
+        yield target
+    except BaseException:
+        # Take back only what was created, never a whole folder someone else may write into.
+        if not before.store_path:
+            shutil.rmtree(store.path, ignore_errors=True)
+        elif not before.store:
+            shutil.rmtree(store.path / ".git", ignore_errors=True)
+        elif target.tag not in before.tags:
+            git(["update-ref", "-d", f"refs/tags/{target.tag}"], store.path, check=False)
+            git(["prune", "--expire=now"], store.path, check=False)
+        if not before.lock_file:
+            (state_dir / LOCK_NAME).unlink(missing_ok=True)
+        if before.created_from is not None:
+            for folder in (state_dir, *state_dir.parents):
+                if not folder.is_dir() or any(folder.iterdir()):
+                    break
+                folder.rmdir()
+                if folder == before.created_from:
+                    break
+        raise
 
 
 def write_bundle(versions: list[tuple[str, Files]], out_path: Path, work_dir: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from spawnkit.hook import config
@@ -97,6 +99,19 @@ def test_problems_reach_the_user(hook):
     answer = hook(payload("SubagentStart"))
     problem = f"ignored 'mode' in {path}: 'strict' is not one of off, warn, enforce"
     assert answer == {"systemMessage": f"spawnkit: {problem}"}
+
+
+@pytest.mark.parametrize("value", ["/x/cfg", " /x/cfg ", "~/alt", "", None])
+def test_config_dir_agrees_with_spawnkit_paths(monkeypatch, value):
+    from spawnkit import paths
+
+    env = {"HOME": os.path.expanduser("~")}
+    if value is None:
+        monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    else:
+        monkeypatch.setenv("CLAUDE_CONFIG_DIR", value)
+        env["CLAUDE_CONFIG_DIR"] = value
+    assert config.claude_config_dir(env) == str(paths.claude_config_dir())
 
 
 def test_config_dir_and_project_dir():

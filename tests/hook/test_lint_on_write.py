@@ -146,7 +146,8 @@ def test_real_engine_on_a_protocol_breaking_skill(hook):
     data = write(hook, ".claude/skills/demo/SKILL.md", ORCHESTRATOR)
     answer = hook(data)
     assert answer["systemMessage"] == (
-        "spawnkit: 5 lint issue(s) in .claude/skills/demo/SKILL.md (CM001, CM002, CM003, CM005, CM006)"
+        "spawnkit: 5 lint issue(s) in .claude/skills/demo/SKILL.md "
+        "(CM001, CM002, CM003, CM005, CM006)"
     )
     lines = answer["hookSpecificOutput"]["additionalContext"].splitlines()
     assert (

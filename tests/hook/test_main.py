@@ -26,6 +26,16 @@ from .conftest import payload
 )
 def test_odd_stdin_is_ignored(hook, data):
     assert hook.raw(data) == ""
+    log = hook.state_dir / "hook.log"
+    if data.strip():
+        assert f"ignored {len(data)} bytes on stdin: not one JSON object" in log.read_text()
+    else:
+        assert not log.exists()
+    log = hook.state_dir / "hook.log"
+    if data.strip():
+        assert f"ignored {len(data)} bytes on stdin: not one JSON object" in log.read_text()
+    else:
+        assert not log.exists()
 
 
 @pytest.mark.parametrize(
@@ -80,3 +90,9 @@ def test_log_never_raises(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
     log.append(str(blocker / "sub"), "cannot be written")  # parent is a file: silently skipped
+
+
+def test_a_cwd_with_a_nul_byte_falls_back_to_the_process_cwd(hook):
+    data = payload("SubagentStart") | {"cwd": "/tmp/a\0b"}
+    env = {"CLAUDE_PROJECT_DIR": ""}
+    assert hook.raw(json.dumps(data).encode(), env) == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -221,3 +222,35 @@ def test_symlinked_script_and_plain_python(hook, tmp_path, flags):
     )
     assert proc.returncode == 0 and proc.stderr == b""
     assert "updatedInput" in json.loads(proc.stdout)["hookSpecificOutput"]
+
+
+def test_help_version_and_usage_errors(hook):
+    run = [sys.executable, "-I", "-S", str(SCRIPT)]
+    helped = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=60)
+    assert helped.returncode == 0 and helped.stdout.startswith(
+        "usage: spawnkit-hook < payload.json"
+    )
+    version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
+    assert version.stdout.startswith("spawnkit-hook 0.")
+    bad = subprocess.run([*run, "--frobnicate"], capture_output=True, text=True, timeout=60)
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr == "spawnkit-hook: error: unexpected argument '--frobnicate'; see --help\n"
+
+
+def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):
+    import pty
+
+    controller, terminal = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", str(SCRIPT)],
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(controller)
+        os.close(terminal)
+    assert proc.returncode == 2
+    assert proc.stderr == "spawnkit-hook: error: expects a hook payload on stdin; see --help\n"

@@ -15,11 +15,15 @@ from click.testing import CliRunner
 from spawnkit.cli import cli
 
 CORPUS = Path(__file__).parent / "corpus"
-CLEAN = "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise the meeting.\n"
-PARALLEL = ("---\nname: sweep\ndescription: Sweep every package.\n---\n"
-            "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
-            "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
-            "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n")
+CLEAN = (
+    "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise the meeting.\n"
+)
+PARALLEL = (
+    "---\nname: sweep\ndescription: Sweep every package.\n---\n"
+    "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
+    "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
+    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n"
+)
 
 
 def _skill(root: Path, name: str, text: str) -> Path:
@@ -59,32 +63,53 @@ def test_json_contract(tmp_path):
     data = json.loads(result.output)
     assert data["version"] == 1
     by_path = {f["path"]: f for f in data["files"]}
-    assert by_path["skills/notes/SKILL.md"] == {"path": "skills/notes/SKILL.md", "kind": "skill",
-                                               "orchestrator": False, "diagnostics": []}
+    assert by_path["skills/notes/SKILL.md"] == {
+        "path": "skills/notes/SKILL.md",
+        "kind": "skill",
+        "orchestrator": False,
+        "diagnostics": [],
+    }
     sweep = by_path["skills/sweep/SKILL.md"]
     assert sweep["orchestrator"] is True
     diag = sweep["diagnostics"][0]
     assert set(diag) == {"code", "name", "severity", "line", "col", "message", "fix"}
-    assert (diag["code"], diag["name"], diag["severity"], diag["line"]) == ("CM005", "max-parallel", "error", 7)
+    assert (diag["code"], diag["name"], diag["severity"], diag["line"]) == (
+        "CM005",
+        "max-parallel",
+        "error",
+        7,
+    )
 
 
 def test_github_annotations(tmp_path):
     _skill(tmp_path, "sweep", PARALLEL)
     out = run(["lint", "--format", "github", "skills"], tmp_path).output.strip().splitlines()
-    assert out[0].startswith("::error file=skills/sweep/SKILL.md,line=7,col=1,title=CM005::runs sub-agents")
+    assert out[0].startswith(
+        "::error file=skills/sweep/SKILL.md,line=7,col=1,title=CM005::runs sub-agents"
+    )
     assert all("\n" not in line for line in out)
 
 
 def test_select_ignore_profile_and_config(tmp_path):
     _skill(tmp_path, "sweep", PARALLEL + "\n")
-    _skill(tmp_path, "deploy", "---\nname: deploy\ndescription: Deploy.\nwhen_to_use: on request\n---\nDeploy.\n")
+    _skill(
+        tmp_path,
+        "deploy",
+        "---\nname: deploy\ndescription: Deploy.\nwhen_to_use: on request\n---\nDeploy.\n",
+    )
     assert run(["lint", "--ignore", "CM005", "skills"], tmp_path).exit_code == 0
     assert run(["lint", "--select", "SP", "skills"], tmp_path).exit_code == 0
     portable = run(["lint", "--profile", "portable", "--select", "SP011", "skills"], tmp_path)
     assert portable.exit_code == 1 and "when_to_use" in portable.output
-    (tmp_path / "pyproject.toml").write_text('[tool.spawnkit]\nprofile = "portable"\nignore = ["CM"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.spawnkit]\nprofile = "portable"\nignore = ["CM"]\n'
+    )
     configured = run(["lint", "skills"], tmp_path)
-    assert configured.exit_code == 1 and "SP011" in configured.output and "CM005" not in configured.output
+    assert (
+        configured.exit_code == 1
+        and "SP011" in configured.output
+        and "CM005" not in configured.output
+    )
     (tmp_path / ".spawnkit.toml").write_text('ignore = ["SP011", "CM005"]\n')
     assert run(["lint", "skills"], tmp_path).exit_code == 0  # the dotfile wins over pyproject.toml
     (tmp_path / ".spawnkit.toml").write_text('ignored = ["SP011"]\n')
@@ -98,7 +123,9 @@ def test_default_paths_are_the_config_dir_and_project_claude(tmp_path):
     _skill(config, "sweep", PARALLEL)
     project = tmp_path / "proj"
     (project / ".claude" / "commands").mkdir(parents=True)
-    (project / ".claude" / "commands" / "hello.md").write_text("---\ndescription: Say hello <name>.\n---\nHi.\n")
+    (project / ".claude" / "commands" / "hello.md").write_text(
+        "---\ndescription: Say hello <name>.\n---\nHi.\n"
+    )
     result = run(["lint", "--format", "json"], project, env={"CLAUDE_CONFIG_DIR": str(config)})
     codes = {d["code"] for f in json.loads(result.output)["files"] for d in f["diagnostics"]}
     assert codes == {"CM005", "SP010"}
@@ -109,11 +136,16 @@ def test_plugin_folder_discovery_skips_reports_and_sibling_docs(tmp_path):
     _skill(plugin, "notes", CLEAN)
     (plugin / "skills" / "notes" / "reference.md").write_text("# not linted on its own\n")
     (plugin / "agents").mkdir()
-    (plugin / "agents" / "helper.md").write_text("---\nname: helper\ndescription: Helps.\n---\nHelp.\n")
+    (plugin / "agents" / "helper.md").write_text(
+        "---\nname: helper\ndescription: Helps.\n---\nHelp.\n"
+    )
     (plugin / ".notes-reports").mkdir()
     (plugin / ".notes-reports" / "SKILL.md").write_text("junk")
     data = json.loads(run(["lint", "--format", "json", "plugin"], tmp_path).output)
-    assert sorted(f["path"] for f in data["files"]) == ["plugin/agents/helper.md", "plugin/skills/notes/SKILL.md"]
+    assert sorted(f["path"] for f in data["files"]) == [
+        "plugin/agents/helper.md",
+        "plugin/skills/notes/SKILL.md",
+    ]
 
 
 def test_unreadable_file_is_an_io_error(tmp_path):
@@ -132,7 +164,10 @@ def test_rule_command(tmp_path):
     assert run(["rule", "--all"], tmp_path).output.count("## What it does") == 21
     unknown = run(["rule", "XX999"], tmp_path)
     assert unknown.exit_code == 2
-    assert unknown.output.strip() == "spawnkit: error: unknown rule 'XX999'; run 'spawnkit rule' to list the rules"
+    assert (
+        unknown.output.strip()
+        == "spawnkit: error: unknown rule 'XX999'; run 'spawnkit rule' to list the rules"
+    )
 
 
 def test_lint_path_never_imports_copier_and_uses_real_process(tmp_path):
@@ -147,12 +182,17 @@ def test_lint_path_never_imports_copier_and_uses_real_process(tmp_path):
             print("exit", exc.code)
         print("copier" in sys.modules, "yaml" in sys.modules, "jinja2" in sys.modules)
     """)
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip().splitlines()[-2:] == ["exit 1", "False False False"]
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
 def test_every_format_runs_on_the_whole_corpus(fmt):
-    result = subprocess.run([sys.executable, "-m", "spawnkit", "lint", "--format", fmt, str(CORPUS)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "spawnkit", "lint", "--format", fmt, str(CORPUS)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1 and result.stdout and not result.stderr

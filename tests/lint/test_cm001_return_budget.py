@@ -8,8 +8,15 @@ from spawnkit import protocol
 
 
 def _skill(prompt_body: str, extra: str = "") -> str:
-    return HEAD + GOOD_HOUSEKEEPING + extra + "\nFor each package, spawn a sub-agent with this prompt:\n\n```\n" \
-        + "Audit {package}. Write every finding to .demo-audit-reports/{package}.md.\n" + prompt_body + "\n```\n"
+    return (
+        HEAD
+        + GOOD_HOUSEKEEPING
+        + extra
+        + "\nFor each package, spawn a sub-agent with this prompt:\n\n```\n"
+        + "Audit {package}. Write every finding to .demo-audit-reports/{package}.md.\n"
+        + prompt_body
+        + "\n```\n"
+    )
 
 
 def test_cap_at_or_under_the_budget_passes(codes):
@@ -18,14 +25,20 @@ def test_cap_at_or_under_the_budget_passes(codes):
 
 
 def test_cap_over_the_budget_is_reported_on_its_line(lint):
-    result = lint(_skill(f"Return a summary of no more than {protocol.return_budget() * 4} tokens."))
+    result = lint(
+        _skill(f"Return a summary of no more than {protocol.return_budget() * 4} tokens.")
+    )
     diag = [d for d in result.diagnostics if d.code == "CM001"]
     assert diag and str(protocol.return_budget() * 4) in diag[0].message
     assert result.diagnostics[0].line == 12  # the line stating the cap, inside the fence
 
 
 def test_vague_or_non_token_limits_are_not_caps(lint):
-    vague = [d for d in lint(_skill("Keep your answer brief and concise.")).diagnostics if d.code == "CM001"]
+    vague = [
+        d
+        for d in lint(_skill("Keep your answer brief and concise.")).diagnostics
+        if d.code == "CM001"
+    ]
     assert vague and "'brief' or 'concise' is not a cap" in vague[0].message
     words = [d for d in lint(_skill("Answer in under 200 words.")).diagnostics if d.code == "CM001"]
     assert words and "words or lines" in words[0].message
@@ -46,8 +59,10 @@ def test_each_prompt_is_checked_separately(lint):
 
 
 def test_forked_skill_body_is_the_prompt(codes):
-    fork = "---\nname: demo-audit\ndescription: Audit in a fork.\ncontext: fork\n---\n" \
+    fork = (
+        "---\nname: demo-audit\ndescription: Audit in a fork.\ncontext: fork\n---\n"
         "Audit the repo and write the findings to .demo-audit-reports/findings.md.\n"
+    )
     assert "CM001" in codes(fork)
     assert "CM001" not in codes(fork + "Reply with at most 200 tokens.\n")
 

@@ -6,15 +6,29 @@ from samples import GOOD_HOUSEKEEPING, HEAD
 
 
 def _skill(prompt_body: str, extra: str = "") -> str:
-    return HEAD + GOOD_HOUSEKEEPING + extra + "\nFor each package, spawn a sub-agent with this prompt:\n\n> " \
-        + prompt_body.replace("\n", "\n> ") + "\n"
+    return (
+        HEAD
+        + GOOD_HOUSEKEEPING
+        + extra
+        + "\nFor each package, spawn a sub-agent with this prompt:\n\n> "
+        + prompt_body.replace("\n", "\n> ")
+        + "\n"
+    )
 
 
 def test_prompt_writing_a_report_passes(codes):
-    assert "CM002" not in codes(_skill("Audit {package}. Save the findings to .demo-audit-reports/{package}.md.\n"
-                                       "Reply with at most 300 tokens."))
-    assert "CM002" not in codes(_skill("Audit {package}. Write docs/audit/{package}.md for the team.\n"
-                                       "Reply with at most 300 tokens."))
+    assert "CM002" not in codes(
+        _skill(
+            "Audit {package}. Save the findings to .demo-audit-reports/{package}.md.\n"
+            "Reply with at most 300 tokens."
+        )
+    )
+    assert "CM002" not in codes(
+        _skill(
+            "Audit {package}. Write docs/audit/{package}.md for the team.\n"
+            "Reply with at most 300 tokens."
+        )
+    )
 
 
 def test_prompt_returning_everything_is_reported(lint):
@@ -29,4 +43,6 @@ def test_rule_for_every_sub_agent_covers_prompts(codes):
 
 
 def test_writing_the_state_file_is_not_writing_results(codes):
-    assert "CM002" in codes(_skill("Audit {package}. Update state.json when done. Reply in at most 300 tokens."))
+    assert "CM002" in codes(
+        _skill("Audit {package}. Update state.json when done. Reply in at most 300 tokens.")
+    )

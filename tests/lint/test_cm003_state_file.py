@@ -6,7 +6,12 @@ from samples import GOOD_PROMPT, HEAD
 
 
 def test_no_state_file_is_reported_at_the_first_spawn(lint):
-    text = HEAD + "One sub-agent at a time.\n\n" + GOOD_PROMPT + "\nKeep track of progress as you go.\n"
+    text = (
+        HEAD
+        + "One sub-agent at a time.\n\n"
+        + GOOD_PROMPT
+        + "\nKeep track of progress as you go.\n"
+    )
     diags = [d for d in lint(text).diagnostics if d.code == "CM003"]
     assert len(diags) == 1 and diags[0].line == 7
     # without a state file, the resume and checkpoint rules stay quiet: one root cause, one finding
@@ -14,21 +19,30 @@ def test_no_state_file_is_reported_at_the_first_spawn(lint):
 
 
 def test_state_file_forms(codes):
-    for state in ("Record progress in `.demo-audit-reports/state-20240101-120000.json`",
-                  "Keep a progress file `progress.json`",
-                  "Write the state file first"):
-        text = HEAD + state + ", updated after each package; resume from it if unfinished. " \
+    for state in (
+        "Record progress in `.demo-audit-reports/state-20240101-120000.json`",
+        "Keep a progress file `progress.json`",
+        "Write the state file first",
+    ):
+        text = (
+            HEAD + state + ", updated after each package; resume from it if unfinished. "
             "One sub-agent at a time.\n\n" + GOOD_PROMPT
+        )
         assert "CM003" not in codes(text), state
 
 
 def test_reference_to_the_installed_standard_counts(codes):
-    text = HEAD + "Follow [the protocol](~/.claude/standards/CONTEXT_MANAGEMENT.md). One sub-agent at a time.\n\n" \
+    text = (
+        HEAD
+        + "Follow [the protocol](~/.claude/standards/CONTEXT_MANAGEMENT.md). One sub-agent at a time.\n\n"
         + GOOD_PROMPT
+    )
     assert codes(text) == []
 
 
 def test_forked_skill_without_spawns_is_one_step(codes):
-    fork = "---\nname: demo-audit\ndescription: Audit in a fork.\ncontext: fork\n---\n" \
+    fork = (
+        "---\nname: demo-audit\ndescription: Audit in a fork.\ncontext: fork\n---\n"
         "Audit the repo; write the findings to .demo-audit-reports/findings.md. Reply with at most 200 tokens.\n"
+    )
     assert codes(fork) == []

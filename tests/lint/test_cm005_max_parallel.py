@@ -8,40 +8,50 @@ from samples import HEAD
 from spawnkit import protocol
 
 STATE = "Keep `.demo-audit-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
-PROMPT = ("\n\n```\nAudit {package}. Write every finding to .demo-audit-reports/{package}.md.\n"
-          "Reply with at most 300 tokens.\n```\n")
+PROMPT = (
+    "\n\n```\nAudit {package}. Write every finding to .demo-audit-reports/{package}.md.\n"
+    "Reply with at most 300 tokens.\n```\n"
+)
 
 
 def _skill(spawn: str, extra: str = "") -> str:
     return HEAD + STATE + extra + spawn + PROMPT
 
 
-@pytest.mark.parametrize("spawn", [
-    "Launch a sub-agent per package, all in parallel, with this prompt:",
-    "Spawn one sub-agent per package with this prompt:",
-    "Spawn sub-agents concurrently, as many as there are packages, with this prompt:",
-    "Run the sub-agents in parallel with this prompt:",
-    "Dispatch up to 4 sub-agents in parallel with this prompt:",
-    "Spawn the sub-agents in a single message with this prompt:",
-])
+@pytest.mark.parametrize(
+    "spawn",
+    [
+        "Launch a sub-agent per package, all in parallel, with this prompt:",
+        "Spawn one sub-agent per package with this prompt:",
+        "Spawn sub-agents concurrently, as many as there are packages, with this prompt:",
+        "Run the sub-agents in parallel with this prompt:",
+        "Dispatch up to 4 sub-agents in parallel with this prompt:",
+        "Spawn the sub-agents in a single message with this prompt:",
+    ],
+)
 def test_unbounded_or_over_cap_parallelism_is_reported(codes, spawn):
     assert "CM005" in codes(_skill(spawn))
 
 
-@pytest.mark.parametrize("spawn", [
-    "For each package, one at a time, spawn a sub-agent with this prompt:",
-    "Spawn one sub-agent per package, sequentially, with this prompt:",
-    "Launch the sub-agents two at a time with this prompt:",
-    "Launch at most 2 sub-agents in parallel with this prompt:",
-    "Launch the sub-agents with this prompt:",
-])
+@pytest.mark.parametrize(
+    "spawn",
+    [
+        "For each package, one at a time, spawn a sub-agent with this prompt:",
+        "Spawn one sub-agent per package, sequentially, with this prompt:",
+        "Launch the sub-agents two at a time with this prompt:",
+        "Launch at most 2 sub-agents in parallel with this prompt:",
+        "Launch the sub-agents with this prompt:",
+    ],
+)
 def test_sequential_or_capped_work_passes(codes, spawn):
     assert "CM005" not in codes(_skill(spawn))
 
 
 def test_a_global_cap_covers_a_local_parallel_statement(codes):
     rules = "## Rules\n- Max parallel agents: 2.\n\n"
-    assert "CM005" not in codes(_skill("Run the sub-agents in parallel with this prompt:", extra=rules))
+    assert "CM005" not in codes(
+        _skill("Run the sub-agents in parallel with this prompt:", extra=rules)
+    )
 
 
 def test_cap_comes_from_the_standard(codes, monkeypatch):
@@ -50,4 +60,6 @@ def test_cap_comes_from_the_standard(codes, monkeypatch):
 
 
 def test_negated_parallelism_is_sequential(codes):
-    assert "CM005" not in codes(_skill("Never run them in parallel. Spawn a sub-agent per package with this prompt:"))
+    assert "CM005" not in codes(
+        _skill("Never run them in parallel. Spawn a sub-agent per package with this prompt:")
+    )

@@ -16,7 +16,9 @@ CORPUS = Path(__file__).parent / "corpus"
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("lint_corpus", ROOT / "benchmarks" / "lint_corpus.py")
+    spec = importlib.util.spec_from_file_location(
+        "lint_corpus", ROOT / "benchmarks" / "lint_corpus.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)  # type: ignore[union-attr]
@@ -31,15 +33,22 @@ def test_corpus_is_big_and_varied():
     assert sum(f["orchestrator"] for f in files.values()) >= 15
     assert sum(not f["orchestrator"] for f in files.values()) >= 15
     assert all((CORPUS / rel).is_file() for rel in files)
-    on_disk = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*.md")
-               if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")}
+    on_disk = {
+        p.relative_to(CORPUS).as_posix()
+        for p in CORPUS.rglob("*.md")
+        if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")
+    }
     assert on_disk == set(files), "every lintable corpus file is labelled"
 
 
 def test_precision_and_recall_per_rule():
     scores, detection, _ = _bench().evaluate(CORPUS)
-    low = {code: (s.precision, s.recall, s.misses) for code, s in scores.items()
-           if (s.precision is not None and s.precision < 0.9) or (s.recall is not None and s.recall < 0.9)}
+    low = {
+        code: (s.precision, s.recall, s.misses)
+        for code, s in scores.items()
+        if (s.precision is not None and s.precision < 0.9)
+        or (s.recall is not None and s.recall < 0.9)
+    }
     assert not low
     assert detection.precision >= 0.9 and detection.recall >= 0.9, detection.misses
     # every protocol rule is exercised by at least two labelled files
@@ -48,14 +57,29 @@ def test_precision_and_recall_per_rule():
 
 def test_spec_rules_agree_with_skills_ref_under_the_portable_profile():
     """The reference validator (skills-ref) and spawnkit agree on which skills break the spec."""
-    validator = pytest.importorskip("skills_ref.validator", reason="pip install -e '.[test]' installs skills-ref")
+    validator = pytest.importorskip(
+        "skills_ref.validator", reason="pip install -e '.[test]' installs skills-ref"
+    )
     from skills_ref.errors import ParseError
     from skills_ref.parser import parse_frontmatter
 
-    spec_codes = {"SP001", "SP002", "SP004", "SP005", "SP006", "SP007", "SP008", "SP009", "SP011", "SP013"}
+    spec_codes = {
+        "SP001",
+        "SP002",
+        "SP004",
+        "SP005",
+        "SP006",
+        "SP007",
+        "SP008",
+        "SP009",
+        "SP011",
+        "SP013",
+    }
     for skill in sorted(CORPUS.glob("skills/*/SKILL.md")):
         text = skill.read_text()
-        ours = {d.code for d in lint_document(text, str(skill), "portable").diagnostics} & spec_codes
+        ours = {
+            d.code for d in lint_document(text, str(skill), "portable").diagnostics
+        } & spec_codes
         if "SP003" in {d.code for d in lint_document(text, str(skill), "portable").diagnostics}:
             continue  # spawnkit declined to judge this frontmatter
         try:

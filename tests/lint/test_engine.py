@@ -15,15 +15,25 @@ BAD = HEAD + "Launch all sub-agents in parallel.\n\n" + GOOD_PROMPT
 
 
 def test_diagnostic_fields_are_the_contract():
-    assert [f.name for f in dataclasses.fields(Diagnostic)] == \
-        ["path", "line", "col", "code", "name", "severity", "message", "fix"]
+    assert [f.name for f in dataclasses.fields(Diagnostic)] == [
+        "path",
+        "line",
+        "col",
+        "code",
+        "name",
+        "severity",
+        "message",
+        "fix",
+    ]
     diags = lint_text(BAD, "skills/demo-audit/SKILL.md")
     assert diags and all(d.fix and d.message and d.line >= 1 and d.col >= 1 for d in diags)
     assert diags == sorted(diags, key=lambda d: (d.line, d.code))
 
 
 def test_plain_skills_get_spec_rules_only():
-    text = "---\nname: notes\ndescription: Notes.\nallowed-tools: Agent\n---\nSummarise the meeting.\n"
+    text = (
+        "---\nname: notes\ndescription: Notes.\nallowed-tools: Agent\n---\nSummarise the meeting.\n"
+    )
     result = lint_document(text, "skills/notes/SKILL.md")
     assert result.orchestrator is False and result.diagnostics == []
 
@@ -33,18 +43,29 @@ def test_select_and_ignore_by_code_or_prefix():
     assert not selected("CM005", None, ["CM005"]) and selected("CM004", ["ALL"], ["CM005"])
     only = lint_document(BAD, "skills/demo-audit/SKILL.md", select=["SP"]).diagnostics
     assert only == []
-    assert {d.code for d in lint_document(BAD, "skills/demo-audit/SKILL.md", ignore=["CM00"]).diagnostics} == set()
+    assert {
+        d.code
+        for d in lint_document(BAD, "skills/demo-audit/SKILL.md", ignore=["CM00"]).diagnostics
+    } == set()
 
 
 def test_inline_suppression_covers_the_next_block_only():
-    text = HEAD + "<!-- spawnkit: ignore CM005 -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT \
+    text = (
+        HEAD
+        + "<!-- spawnkit: ignore CM005 -->\nLaunch all sub-agents in parallel.\n\n"
+        + GOOD_PROMPT
         + "\nAlso run the rest all in parallel.\n"
+    )
     lines = [d.line for d in lint_text(text, "skills/demo-audit/SKILL.md") if d.code == "CM005"]
     assert lines == [15]
 
 
 def test_file_wide_suppression_and_blanket_ignore():
-    text = HEAD + "<!-- spawnkit: ignore-file CM003, CM005 -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT
+    text = (
+        HEAD
+        + "<!-- spawnkit: ignore-file CM003, CM005 -->\nLaunch all sub-agents in parallel.\n\n"
+        + GOOD_PROMPT
+    )
     assert {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")} == set()
     text = HEAD + "<!-- spawnkit: ignore -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT
     assert "CM005" not in {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")}
@@ -53,17 +74,26 @@ def test_file_wide_suppression_and_blanket_ignore():
 def test_sibling_file_rules_count(tmp_path):
     skill = tmp_path / "skills" / "demo-audit"
     skill.mkdir(parents=True)
-    (skill / "protocol.md").write_text(textwrap.dedent("""\
+    (skill / "protocol.md").write_text(
+        textwrap.dedent("""\
         # Protocol
         - State: `.demo-audit-reports/state-<ts>.json`, updated after every package.
         - Resume from an unfinished state file at start.
         - Sub-agents run one at a time, write findings to `.demo-audit-reports/`, reply in at most 300 tokens.
-        """))
-    text = HEAD + "Follow [the protocol](protocol.md). For each package, use the Agent tool to audit it.\n"
+        """)
+    )
+    text = (
+        HEAD
+        + "Follow [the protocol](protocol.md). For each package, use the Agent tool to audit it.\n"
+    )
     (skill / "SKILL.md").write_text(text)
     assert lint_text(text, str(skill / "SKILL.md")) == []
     # the same text without the sibling on disk breaks the protocol
-    assert {d.code for d in lint_text(text, "elsewhere/demo-audit/SKILL.md")} >= {"CM001", "CM002", "CM003"}
+    assert {d.code for d in lint_text(text, "elsewhere/demo-audit/SKILL.md")} >= {
+        "CM001",
+        "CM002",
+        "CM003",
+    }
 
 
 def test_hook_path_imports_only_the_standard_library():
@@ -79,6 +109,9 @@ def test_hook_path_imports_only_the_standard_library():
         print(",".join(sorted(set(third_party))))
     """)
     from pathlib import Path
+
     skill = Path(__file__).parent / "corpus" / "skills" / "dep-audit" / "SKILL.md"
-    out = subprocess.run([sys.executable, "-c", code, str(skill)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(skill)], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == ""

@@ -13,11 +13,59 @@ from spawnkit.lint import frontmatter as fm
 
 CORPUS = Path(__file__).parent / "corpus"
 
-WORDS = ["alpha", "Beta", "gamma delta", "x-y", "a:b", "c#d", "yes", "No", "on", "OFF", "~", "null",
-         "true", "0x1F", "012", "08", "0b11", "1_000", "-7", "+3", "1.5", ".5", "-.inf", ".NaN", "1e3",
-         "2024-01-31", "v1.2.3", "Read Grep", "Bash(git *)", "$ARGUMENTS", "café", "50%", "a, b",
-         "{x}", "[y]", "path/to/*.md", "it's", 'say "hi"', "back\\slash", "tab\there", "=", "@at",
-         "`tick`", "&anchor", "*alias", "!tag", "- dash", "? q", "trailing ", " lead", ""]
+WORDS = [
+    "alpha",
+    "Beta",
+    "gamma delta",
+    "x-y",
+    "a:b",
+    "c#d",
+    "yes",
+    "No",
+    "on",
+    "OFF",
+    "~",
+    "null",
+    "true",
+    "0x1F",
+    "012",
+    "08",
+    "0b11",
+    "1_000",
+    "-7",
+    "+3",
+    "1.5",
+    ".5",
+    "-.inf",
+    ".NaN",
+    "1e3",
+    "2024-01-31",
+    "v1.2.3",
+    "Read Grep",
+    "Bash(git *)",
+    "$ARGUMENTS",
+    "café",
+    "50%",
+    "a, b",
+    "{x}",
+    "[y]",
+    "path/to/*.md",
+    "it's",
+    'say "hi"',
+    "back\\slash",
+    "tab\there",
+    "=",
+    "@at",
+    "`tick`",
+    "&anchor",
+    "*alias",
+    "!tag",
+    "- dash",
+    "? q",
+    "trailing ",
+    " lead",
+    "",
+]
 
 
 def _quote(word: str, rng: random.Random) -> str:
@@ -54,7 +102,10 @@ def _scalar_line(rng: random.Random, indent: int) -> list[str]:
     if roll < 0.92:
         items = [_quote(rng.choice(WORDS[:30]), rng) for _ in range(rng.randint(0, 4))]
         return [" [" + ", ".join(items) + "]"]
-    items = [f"{rng.choice(['k', 'v', 'w'])}: {_quote(rng.choice(WORDS[:20]), rng)}" for _ in range(rng.randint(0, 3))]
+    items = [
+        f"{rng.choice(['k', 'v', 'w'])}: {_quote(rng.choice(WORDS[:20]), rng)}"
+        for _ in range(rng.randint(0, 3))
+    ]
     return [" {" + ", ".join(items) + "}"]
 
 
@@ -62,7 +113,9 @@ def _block(rng: random.Random, indent: int, depth: int) -> list[str]:
     lines: list[str] = []
     pad = " " * indent
     for n in range(rng.randint(1, 4)):
-        key = rng.choice(["name", "description", "allowed-tools", "metadata", "hooks", "paths", "x_y", "k"]) + str(n)
+        key = rng.choice(
+            ["name", "description", "allowed-tools", "metadata", "hooks", "paths", "x_y", "k"]
+        ) + str(n)
         roll = rng.random()
         if depth < 3 and roll < 0.2:
             lines.append(f"{pad}{key}:")
@@ -90,7 +143,11 @@ def _block(rng: random.Random, indent: int, depth: int) -> list[str]:
 
 def _mutate(text: str, rng: random.Random) -> str:
     pos = rng.randrange(len(text) + 1)
-    return text[:pos] + rng.choice([": ", " #", "\t", "'", '"', "- ", "  ", "\n", "[", "}"]) + text[pos:]
+    return (
+        text[:pos]
+        + rng.choice([": ", " #", "\t", "'", '"', "- ", "  ", "\n", "[", "}"])
+        + text[pos:]
+    )
 
 
 def generated_cases(count: int = 1500, seed: int = 20240131) -> list[str]:
@@ -126,7 +183,7 @@ def _same(a, b) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return a == b
 
 
@@ -153,7 +210,7 @@ def test_corpus_frontmatter_agrees_with_pyyaml():
     cases = corpus_cases()
     assert len(cases) >= 40
     results = [verdict(c) for c in cases]
-    bad = [(c, r) for c, r in zip(cases, results) if r[0] == "mismatch"]
+    bad = [(c, r) for c, r in zip(cases, results, strict=True) if r[0] == "mismatch"]
     assert not bad, bad[:3]
     assert sum(r[0] == "unsupported" for r in results) == 1  # hook-guard's anchor, said honestly
 
@@ -161,7 +218,7 @@ def test_corpus_frontmatter_agrees_with_pyyaml():
 def test_generated_cases_agree_with_pyyaml():
     cases = generated_cases()
     results = [verdict(c) for c in cases]
-    bad = [(c, r[1], r[2]) for c, r in zip(cases, results) if r[0] == "mismatch"]
+    bad = [(c, r[1], r[2]) for c, r in zip(cases, results, strict=True) if r[0] == "mismatch"]
     assert not bad, bad[:3]
     answered = sum(r[0] == "agree" for r in results)
     # the generator mixes in anchors, tags, tabs and mutations on purpose; most cases still get an answer
@@ -172,9 +229,12 @@ def test_generated_cases_agree_with_pyyaml():
     "text,expected",
     [
         ("description: >-\n  Two folded\n  lines.\n", {"description": "Two folded lines."}),
-        ("metadata:\n  owner: team\n  version: \"2.3\"\n", {"metadata": {"owner": "team", "version": "2.3"}}),
+        (
+            'metadata:\n  owner: team\n  version: "2.3"\n',
+            {"metadata": {"owner": "team", "version": "2.3"}},
+        ),
         ("paths:\n- src/**\n- '*.py'\n", {"paths": ["src/**", "*.py"]}),
-        ("allowed-tools: [Read, \"Bash(git *)\"]\n", {"allowed-tools": ["Read", "Bash(git *)"]}),
+        ('allowed-tools: [Read, "Bash(git *)"]\n', {"allowed-tools": ["Read", "Bash(git *)"]}),
         ("a: yes\nb: 0x1F\nc: 1.5\nd: ~\n", {"a": True, "b": 31, "c": 1.5, "d": None}),
     ],
 )

@@ -18,11 +18,15 @@ import yaml
 from wheelhouse import build
 
 ROOT = Path(__file__).resolve().parents[2]
-CLEAN = "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise the meeting.\n"
-BAD = ("---\nname: sweep\ndescription: Sweep every package.\n---\n"
-       "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
-       "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
-       "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n")
+CLEAN = (
+    "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise the meeting.\n"
+)
+BAD = (
+    "---\nname: sweep\ndescription: Sweep every package.\n---\n"
+    "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
+    "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
+    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n"
+)
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -36,7 +40,13 @@ def test_hook_definition_matches_skills_commands_and_agents():
     hook = next(h for h in hooks if h["id"] == "spawnkit-lint")
     assert hook["entry"] == "spawnkit lint" and hook["language"] == "python"
     pattern = re.compile(hook["files"])
-    for path in ("SKILL.md", "skills/a/SKILL.md", ".claude/commands/x.md", "plugin/agents/y.md", "commands/ns/z.md"):
+    for path in (
+        "SKILL.md",
+        "skills/a/SKILL.md",
+        ".claude/commands/x.md",
+        "plugin/agents/y.md",
+        "commands/ns/z.md",
+    ):
         assert pattern.search(path), path
     for path in ("README.md", "skills/a/reference.md", "docs/agents.txt", "SKILL.md.bak"):
         assert not pattern.search(path), path
@@ -46,30 +56,59 @@ def test_pre_commit_try_repo_runs_the_hook_offline(tmp_path):
     wheels = tmp_path / "wheels"
     build(wheels, ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"])
     project = tmp_path / "project"
-    for rel, text in {"skills/notes/SKILL.md": CLEAN, "skills/sweep/SKILL.md": BAD, "README.md": "# readme\n"}.items():
+    for rel, text in {
+        "skills/notes/SKILL.md": CLEAN,
+        "skills/sweep/SKILL.md": BAD,
+        "README.md": "# readme\n",
+    }.items():
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text(text)
     _git(project, "init", "-q")
     _git(project, "add", ".")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PRE_COMMIT", "VIRTUALENV_"))}
-    env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheels), PRE_COMMIT_HOME=str(tmp_path / "pc-home"),
-               VIRTUALENV_NO_PERIODIC_UPDATE="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PIP_", "PRE_COMMIT", "VIRTUALENV_"))
+    }
+    env.update(
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(wheels),
+        PRE_COMMIT_HOME=str(tmp_path / "pc-home"),
+        VIRTUALENV_NO_PERIODIC_UPDATE="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
     pre_commit = [sys.executable, "-m", "pre_commit"]
     repo = tmp_path / "spawnkit-repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", ".pytest_cache"))
+    shutil.copytree(
+        ROOT,
+        repo,
+        ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", ".pytest_cache"),
+    )
     _git(repo, "init", "-q")
     _git(repo, "add", ".")
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snapshot")
 
-    failing = subprocess.run(pre_commit + ["try-repo", str(repo), "spawnkit-lint", "--all-files"],
-                             cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    failing = subprocess.run(
+        pre_commit + ["try-repo", str(repo), "spawnkit-lint", "--all-files"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "skills/sweep/SKILL.md:7:1: CM005" in failing.stdout
     assert "README.md" not in failing.stdout.split("spawnkit lint")[-1]
 
     (project / "skills/sweep/SKILL.md").write_text(BAD.replace("all in parallel", "one at a time"))
     _git(project, "add", ".")
-    passing = subprocess.run(pre_commit + ["try-repo", str(repo), "spawnkit-lint", "--all-files"],
-                             cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    passing = subprocess.run(
+        pre_commit + ["try-repo", str(repo), "spawnkit-lint", "--all-files"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert passing.returncode == 0, passing.stdout + passing.stderr
     assert "Passed" in passing.stdout

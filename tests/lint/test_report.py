@@ -16,8 +16,11 @@ CORPUS = Path(__file__).parent / "corpus"
 
 
 def _results():
-    return [lint_document(p.read_text(), p.relative_to(CORPUS).as_posix())
-            for p in sorted(CORPUS.rglob("*.md")) if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")]
+    return [
+        lint_document(p.read_text(), p.relative_to(CORPUS).as_posix())
+        for p in sorted(CORPUS.rglob("*.md"))
+        if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")
+    ]
 
 
 def test_sarif_is_valid_against_the_official_schema():
@@ -44,7 +47,18 @@ def test_sarif_schema_rejects_a_broken_log():
 
 
 def test_github_escapes_properties_and_data():
-    diag = Diagnostic("skills/a,b:c/SKILL.md", 3, 1, "CM005", "max-parallel", "warning", "100% parallel\nnow", "cap it")
+    diag = Diagnostic(
+        "skills/a,b:c/SKILL.md",
+        3,
+        1,
+        "CM005",
+        "max-parallel",
+        "warning",
+        "100% parallel\nnow",
+        "cap it",
+    )
     line = as_github([FileResult("x", "skill", True, [diag])])
-    assert line == ("::warning file=skills/a%2Cb%3Ac/SKILL.md,line=3,col=1,title=CM005::"
-                    "100%25 parallel%0Anow (max-parallel). Fix: cap it")
+    assert line == (
+        "::warning file=skills/a%2Cb%3Ac/SKILL.md,line=3,col=1,title=CM005::"
+        "100%25 parallel%0Anow (max-parallel). Fix: cap it"
+    )

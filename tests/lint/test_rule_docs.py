@@ -26,7 +26,13 @@ def test_codes_and_names_are_unique():
 @pytest.mark.parametrize("rule", ALL, ids=lambda r: r.code)
 def test_doc_has_the_four_parts_and_a_fix(rule):
     doc = rule.doc()
-    for part in ("## What it does", "## Why is this bad?", "## Example (bad)", "## Use instead (good)", "## Fix"):
+    for part in (
+        "## What it does",
+        "## Why is this bad?",
+        "## Example (bad)",
+        "## Use instead (good)",
+        "## Fix",
+    ):
         assert part in doc
     assert doc.startswith(f"{rule.code} {rule.name} ({rule.severity})")
     assert rule.fix.strip()
@@ -40,7 +46,9 @@ def _lint(rule, text):
     return lint_document(textwrap.dedent(text).lstrip("\n"), rule.example_path)
 
 
-@pytest.mark.parametrize("rule", [r for r in ALL if r.code not in ABBREVIATED], ids=lambda r: r.code)
+@pytest.mark.parametrize(
+    "rule", [r for r in ALL if r.code not in ABBREVIATED], ids=lambda r: r.code
+)
 def test_bad_example_triggers_the_rule(rule):
     assert rule.code in {d.code for d in _lint(rule, rule.bad).diagnostics}
 

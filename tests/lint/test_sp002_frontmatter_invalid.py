@@ -2,7 +2,10 @@
 
 
 def test_unquoted_colon_is_invalid_and_other_spec_rules_are_skipped(lint):
-    result = lint("---\nname: Bad_Name\ndescription: Triage tickets: set priority\n---\nBody\n", path="skills/x/SKILL.md")
+    result = lint(
+        "---\nname: Bad_Name\ndescription: Triage tickets: set priority\n---\nBody\n",
+        path="skills/x/SKILL.md",
+    )
     assert [(d.code, d.line) for d in result.diagnostics] == [("SP002", 3)]
     assert "quote the value" in result.diagnostics[0].message
 

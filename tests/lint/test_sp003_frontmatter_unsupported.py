@@ -8,5 +8,7 @@ def test_anchor_is_a_warning_not_a_crash(lint):
 
 
 def test_timestamp_and_tabs(codes):
-    assert codes("---\nname: x\ndescription: d\nmetadata:\n  at: 2024-01-01 10:00:00\n---\n",
-                 path="skills/x/SKILL.md") == ["SP003"]
+    assert codes(
+        "---\nname: x\ndescription: d\nmetadata:\n  at: 2024-01-01 10:00:00\n---\n",
+        path="skills/x/SKILL.md",
+    ) == ["SP003"]

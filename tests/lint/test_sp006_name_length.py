@@ -8,4 +8,6 @@ def test_limit_from_the_standard(codes):
     ok = "a" * limit
     long = "a" * (limit + 1)
     assert codes(f"---\nname: {ok}\ndescription: d\n---\n", path=f"skills/{ok}/SKILL.md") == []
-    assert codes(f"---\nname: {long}\ndescription: d\n---\n", path=f"skills/{long}/SKILL.md") == ["SP006"]
+    assert codes(f"---\nname: {long}\ndescription: d\n---\n", path=f"skills/{long}/SKILL.md") == [
+        "SP006"
+    ]

@@ -42,10 +42,14 @@ def _hash(data: bytes) -> str:
 
 def repack(dist: md.Distribution, dest: Path) -> Path:
     wheel_meta = dist.read_text("WHEEL") or ""
-    tags = [line.split(":", 1)[1].strip() for line in wheel_meta.splitlines() if line.startswith("Tag:")]
+    tags = [
+        line.split(":", 1)[1].strip() for line in wheel_meta.splitlines() if line.startswith("Tag:")
+    ]
     name = re.sub(r"[-_.]+", "_", dist.metadata["Name"])
     info_dir = f"{name}-{dist.version}.dist-info"
-    tag = next((t for t in tags if t.startswith(("py3", "cp3"))), tags[0] if tags else "py3-none-any")
+    tag = next(
+        (t for t in tags if t.startswith(("py3", "cp3"))), tags[0] if tags else "py3-none-any"
+    )
     out = dest / f"{name}-{dist.version}-{tag}.whl"
     record: list[str] = []
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -54,7 +58,12 @@ def repack(dist: md.Distribution, dest: Path) -> Path:
             if rel.startswith("..") or "__pycache__" in rel or rel.endswith(".pyc"):
                 continue
             if rel.split("/")[0].endswith(".dist-info"):
-                if rel.rsplit("/", 1)[-1] in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json"):
+                if rel.rsplit("/", 1)[-1] in (
+                    "RECORD",
+                    "INSTALLER",
+                    "REQUESTED",
+                    "direct_url.json",
+                ):
                     continue
                 rel = info_dir + "/" + rel.split("/", 1)[1]
             path = Path(file.locate())

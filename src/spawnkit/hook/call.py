@@ -58,14 +58,14 @@ class Call:
         agent = payload.get("agent_id")
         self.agent_id = agent if isinstance(agent, str) and agent else None
         cwd = self.text("cwd")
-        self.cwd = cwd if lightos.isabs(cwd) else lightos.getcwd()
+        self.cwd = cwd if lightos.isabs(cwd) and "\0" not in cwd else lightos.getcwd()
         self.project = config_mod.project_dir(env, self.cwd)
         self.config_dir = config_mod.claude_config_dir(env)
         self.state_dir = lightos.join(self.config_dir, STATE_DIR_NAME)
         self._config: config_mod.Config | None = None
 
-    def text(self, key: str, source: Mapping[str, Any] | None = None) -> str:
-        value = (self.payload if source is None else source).get(key)
+    def text(self, key: str) -> str:
+        value = self.payload.get(key)
         return value if isinstance(value, str) else ""
 
     def tool_input(self) -> dict[str, Any]:

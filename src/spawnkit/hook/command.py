@@ -4,6 +4,9 @@ Claude Code runs a hook ``command`` through a shell, so every path is shell-quot
 ``-I -S`` keeps the start fast and immune to the user's ``PYTHONPATH`` and
 ``site``; the script finds the package next to itself (see ``__main__.py``).
 
+The events, matchers and timeout to register it with are data of the standard:
+``protocol.load()["hooks"]`` (``standards/protocol.json``).
+
 Plugin form (no pip install; ``hooks/hooks.json`` of the repo)::
 
     python3 -I -S "${CLAUDE_PLUGIN_ROOT}/src/spawnkit/hook/__main__.py"

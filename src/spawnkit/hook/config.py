@@ -36,8 +36,8 @@ _MAX_CONFIG_BYTES = 64 * 1024
 
 
 def claude_config_dir(env: Mapping[str, str]) -> str:
-    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude`` (same rule as ``spawnkit install``)."""
-    configured = env.get("CLAUDE_CONFIG_DIR")
+    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``: ``spawnkit.paths`` without pathlib."""
+    configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
     if configured:
         return lightos.absolute(configured, lightos.getcwd())
     home = env.get("HOME")

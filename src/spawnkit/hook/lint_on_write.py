@@ -15,7 +15,7 @@ one-line ``systemMessage`` either way. Clean → no output.
 
 from __future__ import annotations
 
-import os
+from spawnkit import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ PROFILE = "claude-code"
 
 def file_kind(path: str, config_dir: str) -> str | None:
     """``"skill"``, ``"command"`` or ``"agent"`` if ``path`` is one of those files, else None."""
-    parts = path.split(os.sep)
+    parts = path.split(lightos.SEP)
     for i in range(len(parts) - 2, 0, -1):
         kind = KINDS.get(parts[i])
         if kind is None:
@@ -45,16 +45,16 @@ def file_kind(path: str, config_dir: str) -> str | None:
             shaped = len(rest) == 2 and rest[1] == "SKILL.md"
         else:
             shaped = rest[-1].endswith(".md") and all(rest)
-        if shaped and _is_root(os.sep.join(parts[:i]) or os.sep, config_dir):
+        if shaped and _is_root(lightos.SEP.join(parts[:i]) or lightos.SEP, config_dir):
             return kind
     return None
 
 
 def _is_root(root: str, config_dir: str) -> bool:
     return (
-        os.path.basename(root) == ".claude"
-        or root == config_dir.rstrip(os.sep)
-        or os.path.isfile(os.path.join(root, ".claude-plugin", "plugin.json"))
+        root.rpartition(lightos.SEP)[2] == ".claude"
+        or root == config_dir.rstrip(lightos.SEP)
+        or lightos.is_file(lightos.join(root, ".claude-plugin", "plugin.json"))
     )
 
 
@@ -62,7 +62,7 @@ def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
     raw = call.tool_input().get("file_path")
     if not isinstance(raw, str) or not raw or "\0" in raw:
         return
-    path = os.path.normpath(os.path.join(call.cwd, os.path.expanduser(raw)))
+    path = lightos.absolute(raw, call.cwd)
     if file_kind(path, call.config_dir) is None:
         return
     try:

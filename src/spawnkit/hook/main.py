@@ -45,7 +45,7 @@ def _before_agent(call: Call, answer: Answer) -> None:
 
     # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
     if call.mode(parallel_cap.CODE) != "off" or call.mode("CM007") != "off":
-        with _session(call) as data:
+        with _LockedState(call) as data:
             if data is not None:
                 parallel_cap.before_launch(call, answer, data)
                 if not answer.denied and data.get("checkpoint_due"):
@@ -68,7 +68,9 @@ def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
         return  # a sub-agent's own batch: neither launches nor checkpoints are its business
     from spawnkit.hook import checkpoint, parallel_cap
 
-    with _session(call) as data:
+    if call.mode(parallel_cap.CODE) == "off" and call.mode(checkpoint.CODE) == "off":
+        return
+    with _LockedState(call) as data:
         if data is not None:
             parallel_cap.after_batch(call, answer, data)
             checkpoint.deliver(call, answer, data)
@@ -79,7 +81,7 @@ def _subagent_start(call: Call, answer: Answer, lint: Linter | None) -> None:
 
     if call.mode(parallel_cap.CODE) == "off":
         return
-    with _session(call) as data:
+    with _LockedState(call) as data:
         if data is not None:
             parallel_cap.started(call, data)
 
@@ -99,7 +101,7 @@ _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
 }
 
 
-class _session:
+class _LockedState:
     """The locked session state, or None (logged) when the lock times out: fail open."""
 
     def __init__(self, call: Call) -> None:
@@ -150,6 +152,8 @@ def run(
     now = time.time() if now is None else now
     payload = parse(data)
     if payload is None:
+        if data.strip():
+            _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object")
         return ""
     event = payload.get("hook_event_name")
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
@@ -171,33 +175,76 @@ def run(
         return _internal_error(event, exc, env, call)
 
 
-def _internal_error(
-    event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
-) -> str:
+def _log(env: Mapping[str, str], call: Call | None, message: str) -> str:
+    """Append to the hook log; returns the log's path."""
     import os
-    import traceback
 
+    from spawnkit.hook.call import STATE_DIR_NAME
     from spawnkit.hook.config import claude_config_dir
     from spawnkit.hook.log import append, log_path
 
     try:
         state_dir = call.state_dir if call is not None else ""
-        state_dir = state_dir or os.path.join(claude_config_dir(env), ".spawnkit")
-    except Exception:  # noqa: BLE001
-        state_dir = os.path.join(os.path.expanduser("~"), ".claude", ".spawnkit")
-    append(state_dir, f"internal error on {event}:\n{traceback.format_exc()}")
+        state_dir = state_dir or os.path.join(claude_config_dir(env), STATE_DIR_NAME)
+    except Exception:  # noqa: BLE001 - an environment odd enough to break this: use the default
+        state_dir = os.path.join(os.path.expanduser("~"), ".claude", STATE_DIR_NAME)
+    append(state_dir, message)
+    return log_path(state_dir)
+
+
+def _internal_error(
+    event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
+) -> str:
+    import traceback
+
+    path = _log(env, call, f"internal error on {event}:\n{traceback.format_exc()}")
     return fastjson.dumps(
         {
             "systemMessage": (
                 f"spawnkit-hook: internal error on {event} ({type(exc).__name__}); the tool call "
-                f"went ahead unchanged. Details: {log_path(state_dir)}"
+                f"went ahead unchanged. Details: {path}"
             )
         }
     )
 
 
+USAGE = """\
+usage: spawnkit-hook < payload.json
+
+Claude Code runs this on its hook events with the event's JSON payload on stdin;
+it prints at most one JSON answer and always exits 0 (it fails open).
+Events: PreToolUse (Agent|Task, Read), PostToolUse (Write|Edit|MultiEdit),
+SubagentStart, SubagentStop, PostToolBatch; others are ignored.
+
+Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
+<project>/.claude/spawnkit.json, then SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> /
+SPAWNKIT_MAX_RETRIES, e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
+<config> is $CLAUDE_CONFIG_DIR or ~/.claude; errors are logged to <config>/.spawnkit/hook.log.
+Register it with `spawnkit install`.
+"""
+
+
 def main() -> int:
-    """Console-script and ``__main__`` entry: stdin → stdout, exit 0 whatever happens."""
+    """Console-script and ``__main__`` entry: stdin → stdout, exit 0 whatever happens.
+
+    A person running it by hand gets the usage (``--help``), the version
+    (``--version``), or, with a terminal on stdin, a hint instead of a silent wait.
+    """
+    args = sys.argv[1:]
+    if args:
+        if args[0] in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return 0
+        if args[0] == "--version":
+            from spawnkit import __version__
+
+            sys.stdout.write(f"spawnkit-hook {__version__}\n")
+            return 0
+        sys.stderr.write(f"spawnkit-hook: error: unexpected argument {args[0]!r}; see --help\n")
+        return 2
+    if sys.stdin is None or sys.stdin.isatty():
+        sys.stderr.write("spawnkit-hook: error: expects a hook payload on stdin; see --help\n")
+        return 2
     try:
         out = run(sys.stdin.buffer.read(MAX_STDIN + 1))
         if out:

@@ -14,12 +14,14 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
 from functools import cached_property
-from typing import Iterator
+from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
+from spawnkit.lint.patterns import Lazy, lazy, words
+
 
 class Gated:
     """A regex tried only when the text holds one of its key words.
@@ -31,13 +33,12 @@ class Gated:
 
     __slots__ = ("pattern", "words")
 
-    def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
+    def __init__(self, pattern: Lazy, *keys: str) -> None:
         self.pattern = pattern
-        self.words = words
+        self.words = words(*keys)
 
     def hit(self, text: str) -> bool:
-        lower = text.lower()
-        return any(w in lower for w in self.words)
+        return self.words.search(text.lower()) is not None
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.pattern.search(text) if self.hit(text) else None
@@ -47,6 +48,7 @@ class Gated:
 
 
 # --- vocabulary -------------------------------------------------------------------
+
 
 class _AgentNoun(Gated):
     """sub-agent, agent, worker — but not a "user agent" string."""
@@ -58,70 +60,98 @@ class _AgentNoun(Gated):
         return None
 
 
-_AGENT_NOUN = _AgentNoun(re.compile(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker")
-_TOOL = re.compile(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
-_TOOL_USE = re.compile(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
-_SPAWN_VERB = re.compile(
+_AGENT_NOUN = _AgentNoun(
+    lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
+)
+_TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
+_TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
+_SPAWN_VERB = lazy(
     r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
     r"|send|create|invoke|call|use|give|assign)\b",
     re.I,
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
-_NOT_AGENT_OBJECT = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b", re.I)
-_NEGATION = re.compile(
-    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b", re.I
+_NOT_AGENT_OBJECT = lazy(
+    r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
+    re.I,
 )
-_LEAD_OK = re.compile(
+_NEGATION = lazy(
+    r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
+    re.I,
+)
+_LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are to|'ll|then))?)\s*$",
     re.I,
 )
-_LEAD_TO = re.compile(r"\bto\s*$", re.I)
-_LEAD_TO_BAD = re.compile(
+_LEAD_TO = lazy(r"\bto\s*$", re.I)
+_LEAD_TO_BAD = lazy(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
     re.I,
 )
-_STEP_LABEL = re.compile(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
-_SENTENCE_END = re.compile(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
-_PROMPT_WORD = re.compile(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
-_PROMPT_HEADER = Gated(re.compile(
-    r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
-    r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
-    r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
-    r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
+_STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
+_SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
+_PROMPT_WORD = lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
+_PROMPT_HEADER = Gated(
+    lazy(
+        r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
+        r"|\bprompts?\s+(?:for|to)\s+(?:each|every|the|a)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|agent|worker)s?\b"
+        r"|\b(?:gets?|receives?|with)\s+(?:this|the\s+following)\s+prompt\b"
+        r"|\b(?:gets?|receives?)\s+(?:the|that)\s+prompt\s+(?:above|below)\b",
+        re.I,
+    ),
+    "prompt",
+)
+_PROMPT_BELOW = lazy(
+    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
     re.I,
-), "prompt")
-_PROMPT_BELOW = re.compile(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b", re.I
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
-_CODE_CALL = Gated(re.compile(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task")
-_CODE_PROMPT_KEY = re.compile(r"\bprompt\s*[:=]", re.I)
-_WEAK = re.compile(
+_CODE_CALL = Gated(
+    lazy(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
+)
+_CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
+_WEAK = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
     r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
     r"|\((?:Agent|Task)\s+tool\)"
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
     re.I,
 )
-_SELF_NEGATION = re.compile(
+_SELF_NEGATION = lazy(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
     re.I,
 )
-_LONG_QUOTE = re.compile(r"[\"“]([^\"”]{60,})[\"”]", re.S)
-STANDARD_REF = re.compile(r"CONTEXT_MANAGEMENT\.md")
+_LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
+STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = Gated(re.compile(
-    r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
-    r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
-    re.I,
-), "state", "progress", "checkpoint")
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "single": 1}
+STATE_FILE = Gated(
+    lazy(
+        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
+        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
+        re.I,
+    ),
+    "state",
+    "progress",
+    "checkpoint",
+)
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "single": 1,
+}
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
 NEGATION = _NEGATION
 AGENT = _AGENT_NOUN
@@ -136,15 +166,15 @@ def number(word: str) -> int:
 
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
-_HINT_WORDS = ("agent", "worker", "task", "spawn", "dispatch")
+_HINT = words("agent", "worker", "task", "spawn", "dispatch")
+_HINT_OR_PROMPT = words("agent", "worker", "task", "spawn", "dispatch", "prompt")
 
 
-def _hinted(lower: str, extra: tuple[str, ...] = ()) -> bool:
-    return any(w in lower for w in _HINT_WORDS) or any(w in lower for w in extra)
+def _hinted(lower: str, with_prompt: bool = False) -> bool:
+    return (_HINT_OR_PROMPT if with_prompt else _HINT).search(lower) is not None
 
 
-@dataclass(frozen=True)
-class Sentence:
+class Sentence(NamedTuple):
     block: Block
     offset: int  # in block.text
     text: str  # markdown emphasis blanked out, same length as the source
@@ -181,7 +211,9 @@ def _split(block: Block) -> list[Sentence]:
         return out
     start = 0
     for m in _SENTENCE_END.finditer(flat):
-        end = m.start() + (1 if flat[m.start()] in ".!?;:" else 0)  # the stop belongs to the sentence
+        end = m.start() + (
+            1 if flat[m.start()] in ".!?;:" else 0
+        )  # the stop belongs to the sentence
         if flat[start:end].strip():
             out.append(Sentence(block, start, flat[start:end]))
         start = m.end()
@@ -204,7 +236,11 @@ def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
     clause = re.split(r"[,;—–]", prefix)[-1]
-    if _NEGATION.search(clause) or _NEGATION.search(prefix.split(":")[-1]) and not prefix.rstrip().endswith(","):
+    if (
+        _NEGATION.search(clause)
+        or _NEGATION.search(prefix.split(":")[-1])
+        and not prefix.rstrip().endswith(",")
+    ):
         return False
     if sentence.rstrip().endswith("?"):
         return False
@@ -236,9 +272,13 @@ def _spawn_hits(text: str) -> list[int]:
             if not _NOT_AGENT_OBJECT.match(obj):
                 hits.append(m.start())
         elif verb in _TOOL_VERBS:
-            if _TOOL.search(obj[:40]) or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I):
+            if _TOOL.search(obj[:40]) or re.match(
+                r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
+            ):
                 hits.append(m.start())
-        elif _AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
+        elif _AGENT_NOUN.search(obj[:70]) and not re.match(
+            r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
+        ):
             hits.append(m.start())
         elif _TOOL.search(obj[:70]):
             hits.append(m.start())
@@ -248,30 +288,36 @@ def _spawn_hits(text: str) -> list[int]:
 # --- the analysis -------------------------------------------------------------------
 
 
-@dataclass
 class Prompt:
     """Text handed to a sub-agent: a fenced/quoted block, an inline quote, or a forked body."""
 
-    blocks: list[Block]
-    line: int  # where to report (in the linted file)
-    source: str = ""  # sibling name when it lives in a referenced file
+    def __init__(self, blocks: list[Block], line: int, source: str = "") -> None:
+        self.blocks = blocks
+        self.line = line  # where to report (in the linted file)
+        self.source = source  # sibling name when it lives in a referenced file
 
     @property
     def text(self) -> str:
         return "\n".join(b.text for b in self.blocks)
 
 
-@dataclass
 class Analysis:
-    doc: Document
-    spawn_lines: list[int] = field(default_factory=list)
-    weak_lines: list[int] = field(default_factory=list)
-    self_negated: bool = False
-    forked: bool = False
+    """The facts about one document that the protocol rules share."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.spawn_lines: list[int] = []
+        self.weak_lines: list[int] = []
+        self.self_negated = False
+        self.forked = False
 
     @property
     def orchestrator(self) -> bool:
-        return self.forked or bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
+        return (
+            self.forked
+            or bool(self.spawn_lines)
+            or (bool(self.weak_lines) and not self.self_negated)
+        )
 
     @property
     def first_line(self) -> int:
@@ -302,7 +348,9 @@ class Analysis:
         found: list[Prompt] = []
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
-                if block.kind == "tag" and _PROMPT_WORD.search(block.info.replace("-", " ").replace("_", " ")):
+                if block.kind == "tag" and _PROMPT_WORD.search(
+                    block.info.replace("-", " ").replace("_", " ")
+                ):
                     found.append(Prompt([block], self.report_line(block), source))
                 elif block.kind in ("code", "quote", "tag") and self._is_prompt_block(blocks, idx):
                     found.append(Prompt([block], self.report_line(block), source))
@@ -346,8 +394,10 @@ class Analysis:
                 return bool(_PROMPT_WORD.search(text))
             if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
                 return True
-            if n == 0 and tail.endswith(":") and (
-                _PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro))
+            if (
+                n == 0
+                and tail.endswith(":")
+                and (_PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro)))
             ):
                 return True
         return False
@@ -375,8 +425,12 @@ class Analysis:
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
-        return [b for _, blocks in self.groups for b in blocks
-                if b.kind == "code" and id(b) not in self.prompt_block_ids]
+        return [
+            b
+            for _, blocks in self.groups
+            for b in blocks
+            if b.kind == "code" and id(b) not in self.prompt_block_ids
+        ]
 
     @cached_property
     def global_units(self) -> list[Block]:
@@ -384,7 +438,10 @@ class Analysis:
         out = []
         for _, blocks in self.groups:
             for block in blocks:
-                if block.kind in ("code", "quote", "tag", "heading") or id(block) in self.prompt_block_ids:
+                if (
+                    block.kind in ("code", "quote", "tag", "heading")
+                    or id(block) in self.prompt_block_ids
+                ):
                     continue
                 if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
@@ -398,18 +455,21 @@ class Analysis:
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
     text = _LONG_QUOTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block.text)
-    return replace(block, lines=text.split("\n"))
+    return block.copy(lines=text.split("\n"))
 
 
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
     body = "\n".join(doc.body_lines).lower()
-    if not _hinted(body, ("prompt",)) and not doc.siblings:
+    if not _hinted(body, with_prompt=True) and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
-    for source, blocks in [("", doc.blocks)] + [(s.name, s.blocks) for s in doc.siblings]:
+    for _, blocks in result.groups:
         for block in blocks:
-            line_for = (lambda ln, b=block: doc.sibling_line(b.source) if b.source else ln)
+
+            def line_for(line: int, block: Block = block) -> int:
+                return doc.sibling_line(block.source) if block.source else line
+
             if block.kind == "code":
                 if _CODE_CALL.search(block.text):
                     result.weak_lines.append(line_for(block.start))
@@ -420,7 +480,7 @@ def analyse(doc: Document) -> Analysis:
                 result.spawn_lines.append(line_for(block.start))
                 continue
             for s in sentences(block):
-                if not _hinted(s.text.lower(), ("prompt",)):
+                if not _hinted(s.text.lower(), with_prompt=True):
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))

@@ -21,7 +21,9 @@ def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     codes = [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
     for code in codes:
         if code != "ALL" and not any(rule.code.startswith(code) for rule in ALL):
-            raise SpawnkitError(f"--select/--ignore: no rule code starts with {code!r}; run 'spawnkit rule' for the list")
+            raise SpawnkitError(
+                f"--select/--ignore: no rule code starts with {code!r}; run 'spawnkit rule' for the list"
+            )
     return codes
 
 
@@ -40,18 +42,27 @@ def run_lint(
     err = err or sys.stderr
     cwd = cwd or Path.cwd()
     if config_path is not None and not config_path.is_file():
-        raise SpawnkitError(f"config file {config_path} does not exist; pass an existing .spawnkit.toml or pyproject.toml")
+        raise SpawnkitError(
+            f"config file {config_path} does not exist; pass an existing .spawnkit.toml or pyproject.toml"
+        )
     cfg = lint_config.load(config_path or lint_config.find(cwd))
     missing = [p for p in paths if not p.exists()]
     if missing:
-        raise SpawnkitError(f"{missing[0]} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a folder")
+        raise SpawnkitError(
+            f"{missing[0]} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a folder"
+        )
     roots = paths or default_roots(cwd)
     if not roots:
-        err.write("spawnkit: nothing to lint: no path given and neither the Claude config dir nor ./.claude exists\n")
+        err.write(
+            "spawnkit: nothing to lint: no path given and neither the Claude config dir nor ./.claude exists\n"
+        )
     files = list(discover(roots, cfg.exclude))
     if roots and not files:
-        err.write("spawnkit: no SKILL.md, commands/*.md or agents/*.md found under "
-                  + ", ".join(str(r) for r in roots) + "\n")
+        err.write(
+            "spawnkit: no SKILL.md, commands/*.md or agents/*.md found under "
+            + ", ".join(str(r) for r in roots)
+            + "\n"
+        )
     results: list[FileResult] = []
     io_error = False
     for path in files:
@@ -59,15 +70,20 @@ def run_lint(
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            err.write(f"spawnkit: error: cannot read {path}: {reason}; check the file's permissions and encoding\n")
+            err.write(
+                f"spawnkit: error: cannot read {path}: {reason}; check the file's permissions and encoding\n"
+            )
             io_error = True
             continue
-        results.append(lint_document(
-            text, _display(path, cwd),
-            profile=profile or cfg.profile,
-            select=select if select is not None else cfg.select,
-            ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
-        ))
+        results.append(
+            lint_document(
+                text,
+                _display(path, cwd),
+                profile=profile or cfg.profile,
+                select=select if select is not None else cfg.select,
+                ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
+            )
+        )
     text = render(results, fmt)
     if text:
         out.write(text + "\n")

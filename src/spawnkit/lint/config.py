@@ -9,9 +9,8 @@ in the same folder. Command-line options override it.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from spawnkit.errors import SpawnkitError
 from spawnkit.lint.rules import PROFILES
@@ -24,8 +23,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 KEYS = {"select", "ignore", "profile", "exclude"}
 
 
-@dataclass(frozen=True)
-class LintConfig:
+class LintConfig(NamedTuple):
     select: list[str] | None = None
     ignore: list[str] | None = None
     profile: str | None = None
@@ -60,8 +58,10 @@ def load(path: Path | None) -> LintConfig:
     # other spawnkit commands may keep their own sub-tables here; only plain values are lint's
     unknown = sorted(k for k, v in lint.items() if k not in KEYS and not isinstance(v, dict))
     if unknown:
-        raise SpawnkitError(f"{path}: unknown spawnkit setting(s) {', '.join(unknown)}; "
-                            f"use {', '.join(sorted(KEYS))}")
+        raise SpawnkitError(
+            f"{path}: unknown spawnkit setting(s) {', '.join(unknown)}; "
+            f"use {', '.join(sorted(KEYS))}"
+        )
     profile = lint.get("profile")
     if profile is not None and profile not in PROFILES:
         raise SpawnkitError(f"{path}: profile = {profile!r} is not one of {', '.join(PROFILES)}")
@@ -79,7 +79,9 @@ def _read(path: Path) -> dict[str, Any]:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise SpawnkitError(f"{path} is not valid TOML ({exc}); fix the file or remove it") from None
+        raise SpawnkitError(
+            f"{path} is not valid TOML ({exc}); fix the file or remove it"
+        ) from None
     except OSError as exc:
         raise SpawnkitError(f"cannot read {path}: {exc.strerror}") from None
 
@@ -89,7 +91,7 @@ def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SpawnkitError(f"{path}: {key} must be a list of strings, e.g. {key} = [\"CM005\"]")
+        raise SpawnkitError(f'{path}: {key} must be a list of strings, e.g. {key} = ["CM005"]')
     return value
 
 

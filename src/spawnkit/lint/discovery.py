@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from spawnkit.paths import claude_config_dir, project_claude_dir
 
 # folders never worth walking into
-_SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
-              "dist", "build", "site-packages"}
+_SKIP_DIRS = {
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    "dist",
+    "build",
+    "site-packages",
+}
 
 
 def default_roots(cwd: Path | None = None) -> list[Path]:
@@ -45,8 +56,11 @@ def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Pat
             continue
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(
-                d for d in dirnames
-                if d not in _SKIP_DIRS and not d.endswith("-reports") and not (d.startswith(".") and d != ".claude")
+                d
+                for d in dirnames
+                if d not in _SKIP_DIRS
+                and not d.endswith("-reports")
+                and not (d.startswith(".") and d != ".claude")
             )
             for name in sorted(filenames):
                 path = Path(dirpath) / name
@@ -57,5 +71,7 @@ def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Pat
 
 def _excluded(path: Path, patterns: list[str]) -> bool:
     text = path.as_posix()
-    return any(fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) or fnmatch.fnmatch(text, f"*/{p}")
-               for p in patterns)
+    return any(
+        fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) or fnmatch.fnmatch(text, f"*/{p}")
+        for p in patterns
+    )

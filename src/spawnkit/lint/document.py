@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import PurePath, Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import Any, NamedTuple
 
 from spawnkit.lint import frontmatter, markdown
+from spawnkit.lint.patterns import lazy
 
 SKILL = "skill"
 COMMAND = "command"
 AGENT = "agent"
 
-_LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>#]+)>?(?:#[^)]*)?\s*\)|`([\w./-]+\.md)`")
+_LINK = lazy(r"\[[^\]]*\]\(\s*<?([^)\s>#]+)>?(?:#[^)]*)?\s*\)|`([\w./-]+\.md)`")
 _MAX_SIBLINGS = 10
 _MAX_SIBLING_BYTES = 256 * 1024
 
@@ -29,27 +28,23 @@ def kind_of(path: str) -> str:
     return COMMAND
 
 
-@dataclass
-class Sibling:
+class Sibling(NamedTuple):
     name: str  # path relative to the linted file's folder
     line: int  # line of the linted file that references it
     blocks: list[markdown.Block]
 
 
-@dataclass
 class Document:
-    path: str
-    text: str
-    kind: str = field(init=False)
-    lines: list[str] = field(init=False)
-    front: frontmatter.Frontmatter | None = field(init=False, default=None)
-    front_error: frontmatter.YamlError | None = field(init=False, default=None)
-    body_start: int = field(init=False)  # 0-based index of the first body line
+    """A file's text split into frontmatter and body, with its kind taken from its path."""
 
-    def __post_init__(self) -> None:
-        self.kind = kind_of(self.path)
-        self.lines = self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        self.body_start = 0
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.kind = kind_of(path)
+        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.front: frontmatter.Frontmatter | None = None
+        self.front_error: frontmatter.YamlError | None = None
+        self.body_start = 0  # 0-based index of the first body line
         try:
             fence = frontmatter.split(self.lines)
         except frontmatter.YamlError as exc:
@@ -100,8 +95,12 @@ class Document:
                 target = match.group(1) or match.group(2)
                 if not target or "://" in target or target.startswith(("~", "/", "$")):
                     continue
-                if not target.endswith(".md") or target in seen or len(found) >= _MAX_SIBLINGS \
-                        or any(c in target for c in "{}<>*$"):
+                if (
+                    not target.endswith(".md")
+                    or target in seen
+                    or len(found) >= _MAX_SIBLINGS
+                    or any(c in target for c in "{}<>*$")
+                ):
                     continue  # placeholders name files sub-agents will write, not siblings
                 seen.add(target)
                 candidate = (base / target).resolve()
@@ -121,8 +120,13 @@ class Document:
                         start = fence[1] + 1
                 except frontmatter.YamlError:
                     pass
-                found.append(Sibling(target, block.line_of(match.start()),
-                                     markdown.parse(lines[start:], start + 1, source=target)))
+                found.append(
+                    Sibling(
+                        target,
+                        block.line_of(match.start()),
+                        markdown.parse(lines[start:], start + 1, source=target),
+                    )
+                )
         return found
 
     @cached_property

@@ -16,15 +16,17 @@ Suppression comments:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from spawnkit.lint.document import Document
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Rule
 
-_SUPPRESS = re.compile(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
-_YAML_SUPPRESS = re.compile(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
-_CODE = re.compile(r"\b[A-Z]{2}\d{0,3}\b")
+_SUPPRESS = lazy(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
+_YAML_SUPPRESS = lazy(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
+_CODE = lazy(r"\b[A-Z]{2}\d{0,3}\b")
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,11 @@ class Diagnostic:
     fix: str
 
 
-@dataclass(frozen=True)
-class FileResult:
+class FileResult(NamedTuple):
     path: str
     kind: str  # skill | command | agent
     orchestrator: bool
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic]
 
 
 def selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
@@ -80,7 +81,11 @@ def lint_document(
             continue
         if rule.protocol_rule and not ctx.analysis.orchestrator:
             continue
-        if frontmatter_broken and rule.code.startswith("SP") and rule.code not in ("SP001", "SP002", "SP003", "SP012"):
+        if (
+            frontmatter_broken
+            and rule.code.startswith("SP")
+            and rule.code not in ("SP001", "SP002", "SP003", "SP012")
+        ):
             continue
         found.extend(_diagnostics(rule, ctx, path))
     suppressed = _suppressions(doc)
@@ -97,8 +102,16 @@ def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnost
 
 def _diagnostics(rule: Rule, ctx: Context, path: str) -> Iterable[Diagnostic]:
     for finding in rule.check(ctx):
-        yield Diagnostic(path, max(1, finding.line), finding.col, rule.code, rule.name, rule.severity,
-                         " ".join(finding.message.split()), " ".join((finding.fix or rule.fix).split()))
+        yield Diagnostic(
+            path,
+            max(1, finding.line),
+            finding.col,
+            rule.code,
+            rule.name,
+            rule.severity,
+            " ".join(finding.message.split()),
+            " ".join((finding.fix or rule.fix).split()),
+        )
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

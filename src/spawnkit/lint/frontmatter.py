@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class YamlError(Exception):
@@ -35,8 +34,7 @@ class Unsupported(YamlError):
     """Valid YAML, maybe, but outside the subset this reader judges."""
 
 
-@dataclass(frozen=True)
-class Frontmatter:
+class Frontmatter(NamedTuple):
     """The frontmatter block of a Markdown file."""
 
     data: Any  # the parsed value (a dict for any sensible file)
@@ -56,8 +54,13 @@ def split(lines: list[str]) -> tuple[int, int] | None:
         if _DELIM.match(lines[i]):
             return 0, i
         if lines[i].rstrip() == "...":
-            raise Unsupported(i + 1, "the '...' document end marker is not supported; close the frontmatter with '---'")
-    raise YamlError(1, "the frontmatter opened with '---' on line 1 is never closed by a second '---' line")
+            raise Unsupported(
+                i + 1,
+                "the '...' document end marker is not supported; close the frontmatter with '---'",
+            )
+    raise YamlError(
+        1, "the frontmatter opened with '---' on line 1 is never closed by a second '---' line"
+    )
 
 
 def parse(lines: list[str]) -> Frontmatter | None:
@@ -109,7 +112,12 @@ def _resolve(text: str, line: int) -> Any:
         return False
     first = text[0]
     if first in "-+0123456789.":
-        if _INT_BIN.match(text) or _INT_OCT.match(text) or _INT_DEC.match(text) or _INT_HEX.match(text):
+        if (
+            _INT_BIN.match(text)
+            or _INT_OCT.match(text)
+            or _INT_DEC.match(text)
+            or _INT_HEX.match(text)
+        ):
             return _to_int(text)
         if _FLOAT.match(text):
             return _to_float(text)
@@ -120,7 +128,9 @@ def _resolve(text: str, line: int) -> Any:
             try:
                 return datetime.date.fromisoformat(text)
             except ValueError:
-                raise YamlError(line, f"{text!r} looks like a date but is not a valid one") from None
+                raise YamlError(
+                    line, f"{text!r} looks like a date but is not a valid one"
+                ) from None
         if _TIMESTAMP.match(text):
             raise Unsupported(line, f"the timestamp {text!r} is not supported; quote it")
     if text in ("=", "<<"):
@@ -161,13 +171,34 @@ def _to_float(text: str) -> float:
 # --- the block parser ----------------------------------------------------------------
 
 _ESCAPES = {
-    "0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "\t": "\t", "n": "\n", "v": "\x0b",
-    "f": "\x0c", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
-    "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+    "0": "\0",
+    "a": "\x07",
+    "b": "\x08",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\x0b",
+    "f": "\x0c",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
 }
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _CANNOT_START = "@`"
-_UNSUPPORTED_START = {"&": "anchors", "*": "aliases", "!": "tags", "?": "complex keys", "%": "directives"}
+_UNSUPPORTED_START = {
+    "&": "anchors",
+    "*": "aliases",
+    "!": "tags",
+    "?": "complex keys",
+    "%": "directives",
+}
 
 
 def _indent(line: str) -> int:
@@ -207,19 +238,26 @@ class _Parser:
         line = self.lines[i]
         lead = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in lead and line.strip():
-            raise Unsupported(self.lineno(i), "a tab in the indentation is not supported; indent with spaces")
+            raise Unsupported(
+                self.lineno(i), "a tab in the indentation is not supported; indent with spaces"
+            )
 
     def document(self) -> Any:
         for i, line in enumerate(self.lines):
             if line.startswith("%") or line.rstrip() in ("---", "..."):
-                raise Unsupported(self.lineno(i), "YAML directives and several documents are not supported")
+                raise Unsupported(
+                    self.lineno(i), "YAML directives and several documents are not supported"
+                )
         self.skip_blank()
         if self.i >= len(self.lines):
             return None
         self.check_tabs(self.i)
         indent = _indent(self.lines[self.i])
         if indent != 0:
-            raise Unsupported(self.lineno(), "an indented first line is not supported; start the frontmatter's keys in column 1")
+            raise Unsupported(
+                self.lineno(),
+                "an indented first line is not supported; start the frontmatter's keys in column 1",
+            )
         rest = self.lines[self.i]
         if rest.startswith("- ") or rest.rstrip() == "-":
             value = self.sequence(0)
@@ -229,7 +267,9 @@ class _Parser:
             value = self.value_after(rest.strip(" "), -1, self.i)
         self.skip_blank()
         if self.i < len(self.lines):
-            raise YamlError(self.lineno(), "unexpected text after the end of the frontmatter's top-level block")
+            raise YamlError(
+                self.lineno(), "unexpected text after the end of the frontmatter's top-level block"
+            )
         return value
 
     def looks_like_key(self, line: str) -> bool:
@@ -268,7 +308,9 @@ class _Parser:
                 if not key:
                     raise Unsupported(self.lineno(i), "an empty key is not supported")
                 if key[0] in "[]{},":
-                    raise Unsupported(self.lineno(i), f"a key starting with {key[0]!r} is not supported; quote it")
+                    raise Unsupported(
+                        self.lineno(i), f"a key starting with {key[0]!r} is not supported; quote it"
+                    )
                 if key == "<<":
                     raise Unsupported(self.lineno(i), "merge keys ('<<') are not supported")
                 if key[0] in "-" and key[1:2] in ("", " "):
@@ -292,13 +334,20 @@ class _Parser:
             text = line[cur:]
             if text.startswith("- ") or text.rstrip() == "-":
                 if top:
-                    raise YamlError(self.lineno(), "a list item where a 'key: value' line was expected")
+                    raise YamlError(
+                        self.lineno(), "a list item where a 'key: value' line was expected"
+                    )
                 return result
             pair = self.split_key(text, self.i)
             if pair is None and text[:1] in "|>'\"[{":
-                raise Unsupported(self.lineno(), "a value on the line below its key, at the key's indentation, is not supported")
+                raise Unsupported(
+                    self.lineno(),
+                    "a value on the line below its key, at the key's indentation, is not supported",
+                )
             if pair is None:
-                raise YamlError(self.lineno(), f"expected 'key: value' but found {text.strip()[:40]!r}")
+                raise YamlError(
+                    self.lineno(), f"expected 'key: value' but found {text.strip()[:40]!r}"
+                )
             key, rest = pair
             key_obj = self.key_value(key)
             if top:
@@ -325,7 +374,9 @@ class _Parser:
             if cur < indent:
                 return result
             if cur > indent:
-                raise YamlError(self.lineno(), "this line is indented more than the list items above it")
+                raise YamlError(
+                    self.lineno(), "this line is indented more than the list items above it"
+                )
             text = line[cur:]
             if not (text.startswith("- ") or text.rstrip() == "-"):
                 return result
@@ -333,7 +384,9 @@ class _Parser:
             inner = body.lstrip(" ")
             col = cur + 1 + (len(body) - len(inner))
             if inner.startswith("- ") or inner.rstrip() == "-":
-                raise Unsupported(self.lineno(), "a list directly inside a list item ('- - x') is not supported")
+                raise Unsupported(
+                    self.lineno(), "a list directly inside a list item ('- - x') is not supported"
+                )
             pair = None
             if inner and not inner.startswith("#"):
                 pair = self.split_key(inner, self.i)
@@ -364,9 +417,14 @@ class _Parser:
         if first == "?" and text[1:2] in ("", " "):
             raise Unsupported(self.lineno(i), "complex keys are not supported")
         if first == "-" and text[1:2] in ("", " "):
-            raise YamlError(self.lineno(i), "a list cannot start on the same line as its key; put '- item' on the next line")
+            raise YamlError(
+                self.lineno(i),
+                "a list cannot start on the same line as its key; put '- item' on the next line",
+            )
         if first in "]},":
-            raise Unsupported(self.lineno(i), f"a plain value starting with {first!r} is not supported; quote it")
+            raise Unsupported(
+                self.lineno(i), f"a plain value starting with {first!r} is not supported; quote it"
+            )
         return self.plain(text, indent, i)
 
     def nested(self, indent: int, in_sequence: bool = False) -> Any:
@@ -422,7 +480,9 @@ class _Parser:
     def plain_piece(self, text: str, i: int) -> tuple[str, bool]:
         """One line of a plain scalar: (text, ended by a comment)."""
         if "\t" in text:
-            raise Unsupported(self.lineno(i), "a tab inside an unquoted value is not supported; quote the value")
+            raise Unsupported(
+                self.lineno(i), "a tab inside an unquoted value is not supported; quote the value"
+            )
         hash_pos = text.find(" #")
         comment = hash_pos >= 0
         if comment:
@@ -465,17 +525,26 @@ class _Parser:
         while end is None:
             j += 1
             if j >= len(self.lines):
-                raise YamlError(self.lineno(i), f"the {quote}quoted{quote} value starting here is never closed")
+                raise YamlError(
+                    self.lineno(i), f"the {quote}quoted{quote} value starting here is never closed"
+                )
             nxt = self.lines[j]
             if nxt.strip(" ") and _indent(nxt) <= indent:
-                raise Unsupported(self.lineno(j), "a quoted value that continues at or left of its key's indentation is not supported")
+                raise Unsupported(
+                    self.lineno(j),
+                    "a quoted value that continues at or left of its key's indentation is not supported",
+                )
             raw = raw + "\n" + nxt
             end = self.quoted_end(raw, 0)
         tail = raw[end:]
         if tail.strip(" ") and not tail.strip(" ").startswith("#"):
-            if tail.lstrip(" ").startswith(":") :
-                raise YamlError(self.lineno(j), "a quoted key in value position; quote the whole value")
-            raise YamlError(self.lineno(j), f"unexpected text after the closing quote: {tail.strip()[:30]!r}")
+            if tail.lstrip(" ").startswith(":"):
+                raise YamlError(
+                    self.lineno(j), "a quoted key in value position; quote the whole value"
+                )
+            raise YamlError(
+                self.lineno(j), f"unexpected text after the closing quote: {tail.strip()[:30]!r}"
+            )
         self.i = j + 1
         return self.unquote(raw[:end], i)
 
@@ -491,7 +560,9 @@ class _Parser:
     @staticmethod
     def fold_quoted(body: str, quote: str) -> str:
         lines = body.split("\n")
-        out = [lines[0].rstrip(" \t") if not (quote == '"' and lines[0].endswith("\\")) else lines[0]]
+        out = [
+            lines[0].rstrip(" \t") if not (quote == '"' and lines[0].endswith("\\")) else lines[0]
+        ]
         breaks = 0
         for k, line in enumerate(lines[1:], start=1):
             last = k == len(lines) - 1
@@ -533,7 +604,10 @@ class _Parser:
                 out.append(chr(int(digits, 16)))
                 j += 2 + n
             else:
-                raise YamlError(self.lineno(i), f"unknown escape '\\{e}' in a double-quoted value; write '\\\\' for a backslash")
+                raise YamlError(
+                    self.lineno(i),
+                    f"unknown escape '\\{e}' in a double-quoted value; write '\\\\' for a backslash",
+                )
         return "".join(out)
 
     # block scalars
@@ -554,7 +628,10 @@ class _Parser:
             k = j
             while k < len(self.lines) and not self.lines[k].strip(" "):
                 if len(self.lines[k]) > 0:
-                    raise Unsupported(self.lineno(k), "whitespace-only lines before a block scalar's text are not supported")
+                    raise Unsupported(
+                        self.lineno(k),
+                        "whitespace-only lines before a block scalar's text are not supported",
+                    )
                 k += 1
             if k < len(self.lines):
                 block_indent = _indent(self.lines[k])
@@ -591,14 +668,23 @@ class _Parser:
             except _NeedMore:
                 j += 1
                 if j >= len(self.lines):
-                    raise YamlError(self.lineno(i), "the bracketed list or map starting here is never closed") from None
+                    raise YamlError(
+                        self.lineno(i), "the bracketed list or map starting here is never closed"
+                    ) from None
                 nxt = self.lines[j]
-                if "\t" in nxt[: len(nxt) - len(nxt.lstrip(" \t"))] or (nxt.strip() and _indent(nxt) <= indent):
-                    raise Unsupported(self.lineno(j), "this continuation of a bracketed list or map is not supported; indent it")
+                if "\t" in nxt[: len(nxt) - len(nxt.lstrip(" \t"))] or (
+                    nxt.strip() and _indent(nxt) <= indent
+                ):
+                    raise Unsupported(
+                        self.lineno(j),
+                        "this continuation of a bracketed list or map is not supported; indent it",
+                    ) from None
                 raw = raw + "\n" + nxt
         tail = raw[end:]
         if tail.strip(" ") and not tail.lstrip(" ").startswith("#"):
-            raise YamlError(self.lineno(j), f"unexpected text after the closing bracket: {tail.strip()[:30]!r}")
+            raise YamlError(
+                self.lineno(j), f"unexpected text after the closing bracket: {tail.strip()[:30]!r}"
+            )
         self.i = j + 1
         return value
 
@@ -656,7 +742,9 @@ class _FlowReader:
         while self.p < len(self.s):
             c = self.s[self.p]
             if c == "\t":
-                raise Unsupported(self.line, "a tab inside a bracketed list or map is not supported")
+                raise Unsupported(
+                    self.line, "a tab inside a bracketed list or map is not supported"
+                )
             if c in " \n":
                 self.p += 1
             elif c == "#" and (self.p == 0 or self.s[self.p - 1] in " \t\n"):
@@ -704,7 +792,9 @@ class _FlowReader:
             if self.p >= len(self.s):
                 raise _NeedMore()
             if self.s[self.p] == ":":
-                raise Unsupported(self.line, "'key: value' pairs inside a bracketed list are not supported")
+                raise Unsupported(
+                    self.line, "'key: value' pairs inside a bracketed list are not supported"
+                )
             out.append(item)
             if self.s[self.p] == ",":
                 self.p += 1

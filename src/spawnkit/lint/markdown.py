@@ -8,7 +8,6 @@ keeps its text line for line so a match maps back to a file line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
@@ -20,26 +19,60 @@ _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
 
 
-@dataclass
 class Block:
     """One structural piece of the body; ``lines[k]`` is file line ``start + k``."""
 
-    kind: str  # heading | paragraph | item | code | quote | table | tag (<name> … </name> on own lines)
-    start: int
-    lines: list[str]
-    section: tuple[str, ...] = ()  # enclosing headings, outermost first
-    level: int = 0  # heading level, or list item indentation
-    info: str = ""  # code fence info string ("" for indented code), or the tag name
-    ordered: bool = False  # numbered list item
-    parent: int | None = None  # index of the list item a nested block belongs to
-    list_id: int | None = None  # items of one list share an id
-    source: str = ""  # "" for the linted file, else the referenced sibling's name
-    children: list[int] = field(default_factory=list)
-    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)  # per-block caches
+    def __init__(
+        self,
+        kind: str,
+        start: int,
+        lines: list[str],
+        *,
+        level: int = 0,
+        info: str = "",
+        ordered: bool = False,
+        parent: int | None = None,
+        list_id: int | None = None,
+    ) -> None:
+        self.kind = (
+            kind  # heading | paragraph | item | code | quote | table | tag (<name> … </name>)
+        )
+        self.start = start
+        self.lines = lines
+        self.section: tuple[str, ...] = ()  # enclosing headings, outermost first
+        self.level = level  # heading level, or list item indentation
+        self.info = info  # code fence info string ("" for indented code), or the tag name
+        self.ordered = ordered  # numbered list item
+        self.parent = parent  # index of the list item a nested block belongs to
+        self.list_id = list_id  # items of one list share an id
+        self.source = ""  # "" for the linted file, else the referenced sibling's name
+        self.children: list[int] = []
+        self.memo: dict[str, object] = {}  # per-block caches (sentences, spawn hits)
+
+    def copy(self, lines: list[str]) -> Block:
+        """The same block with other text (for masking quoted passages)."""
+        other = Block(
+            self.kind,
+            self.start,
+            lines,
+            level=self.level,
+            info=self.info,
+            ordered=self.ordered,
+            parent=self.parent,
+            list_id=self.list_id,
+        )
+        other.section, other.source = self.section, self.source
+        return other
+
+    def __repr__(self) -> str:
+        return f"Block({self.kind!r}, {self.start}, {self.text[:30]!r})"
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        text = self.memo.get("text")
+        if text is None:
+            text = self.memo["text"] = "\n".join(self.lines)
+        return text  # type: ignore[return-value]
 
     @property
     def end(self) -> int:
@@ -90,11 +123,23 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             marker = fence.group(2)
             body: list[str] = []
             j = i + 1
-            while j < n and not re.match(r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j]):
-                body.append(lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip())
+            while j < n and not re.match(
+                r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j]
+            ):
+                body.append(
+                    lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip()
+                )
                 j += 1
             parent = enclosing(indent)
-            idx = add(Block("code", lineno + 1, body or [""], info=fence.group(3).strip().lower(), parent=parent))
+            idx = add(
+                Block(
+                    "code",
+                    lineno + 1,
+                    body or [""],
+                    info=fence.group(3).strip().lower(),
+                    parent=parent,
+                )
+            )
             if parent is not None:
                 blocks[parent].children.append(idx)
             i = j + 1
@@ -107,8 +152,15 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 j += 1
             if j < n:
                 parent = enclosing(indent)
-                idx = add(Block("tag", lineno + 1, [ln.strip() for ln in lines[i + 1 : j]] or [""],
-                                info=tag.group(1).lower(), parent=parent))
+                idx = add(
+                    Block(
+                        "tag",
+                        lineno + 1,
+                        [ln.strip() for ln in lines[i + 1 : j]] or [""],
+                        info=tag.group(1).lower(),
+                        parent=parent,
+                    )
+                )
                 if parent is not None:
                     blocks[parent].children.append(idx)
                 i = j + 1
@@ -171,20 +223,39 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     k = j
                     while k < n and not lines[k].strip():
                         k += 1
-                    if k < n and _indent(lines[k]) >= content_indent and not _FENCE.match(lines[k]) \
-                            and not _QUOTE.match(lines[k]) and not _ITEM.match(lines[k]) \
-                            and _indent(lines[k]) < content_indent + 4:
+                    if (
+                        k < n
+                        and _indent(lines[k]) >= content_indent
+                        and not _FENCE.match(lines[k])
+                        and not _QUOTE.match(lines[k])
+                        and not _ITEM.match(lines[k])
+                        and _indent(lines[k]) < content_indent + 4
+                    ):
                         body.extend([""] * (k - j))
                         j = k
                         continue
                     break
-                if _FENCE.match(nxt) or _QUOTE.match(nxt) or _HEADING.match(nxt) or _ITEM.match(nxt) \
-                        or _TABLE.match(nxt):
+                if (
+                    _FENCE.match(nxt)
+                    or _QUOTE.match(nxt)
+                    or _HEADING.match(nxt)
+                    or _ITEM.match(nxt)
+                    or _TABLE.match(nxt)
+                ):
                     break
                 body.append(nxt.strip())
                 j += 1
-            idx = add(Block("item", lineno, body, level=indent, ordered=item.group(2)[0].isdigit(),
-                            parent=parent, list_id=list_id))
+            idx = add(
+                Block(
+                    "item",
+                    lineno,
+                    body,
+                    level=indent,
+                    ordered=item.group(2)[0].isdigit(),
+                    parent=parent,
+                    list_id=list_id,
+                )
+            )
             if parent is not None:
                 blocks[parent].children.append(idx)
             open_items.append(idx)
@@ -209,9 +280,16 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             continue
         body = [line.strip()]
         j = i + 1
-        while j < n and lines[j].strip() and not (
-            _FENCE.match(lines[j]) or _HEADING.match(lines[j]) or _QUOTE.match(lines[j])
-            or _ITEM.match(lines[j]) or _TABLE.match(lines[j])
+        while (
+            j < n
+            and lines[j].strip()
+            and not (
+                _FENCE.match(lines[j])
+                or _HEADING.match(lines[j])
+                or _QUOTE.match(lines[j])
+                or _ITEM.match(lines[j])
+                or _TABLE.match(lines[j])
+            )
         ):
             body.append(lines[j].strip())
             j += 1

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
@@ -40,12 +40,16 @@ def as_text(results: list[FileResult]) -> str:
     orchestrators = sum(r.orchestrator for r in results)
     files = len(results)
     if diags:
-        lines.append(f"Found {len(diags)} problem{'s' * (len(diags) != 1)} ({errors} error{'s' * (errors != 1)}, "
-                     f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
-                     f"file{'s' * (files != 1)} ({orchestrators} orchestrating sub-agents).")
+        lines.append(
+            f"Found {len(diags)} problem{'s' * (len(diags) != 1)} ({errors} error{'s' * (errors != 1)}, "
+            f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
+            f"file{'s' * (files != 1)} ({orchestrators} orchestrating sub-agents)."
+        )
     else:
-        lines.append(f"All checks passed: {files} file{'s' * (files != 1)} "
-                     f"({orchestrators} orchestrating sub-agents).")
+        lines.append(
+            f"All checks passed: {files} file{'s' * (files != 1)} "
+            f"({orchestrators} orchestrating sub-agents)."
+        )
     return "\n".join(lines)
 
 
@@ -60,8 +64,15 @@ def as_json(results: list[FileResult]) -> str:
                     "kind": r.kind,
                     "orchestrator": r.orchestrator,
                     "diagnostics": [
-                        {"code": d.code, "name": d.name, "severity": d.severity, "line": d.line, "col": d.col,
-                         "message": d.message, "fix": d.fix}
+                        {
+                            "code": d.code,
+                            "name": d.name,
+                            "severity": d.severity,
+                            "line": d.line,
+                            "col": d.col,
+                            "message": d.message,
+                            "fix": d.fix,
+                        }
                         for d in r.diagnostics
                     ],
                 }
@@ -113,7 +124,9 @@ def as_sarif(results: list[FileResult]) -> str:
             "version": "2.1.0",
             "runs": [
                 {
-                    "tool": {"driver": {"name": "spawnkit", "version": __version__, "rules": rules}},
+                    "tool": {
+                        "driver": {"name": "spawnkit", "version": __version__, "rules": rules}
+                    },
                     "results": sarif_results,
                 }
             ],

@@ -12,18 +12,41 @@ from spawnkit.lint.rules.cm006_no_full_report_reads import NoFullReportReads
 from spawnkit.lint.rules.cm007_checkpoint import Checkpoint
 from spawnkit.lint.rules.cm008_lean_progress import LeanProgress
 from spawnkit.lint.rules.spec_body import BodyTooLong
-from spawnkit.lint.rules.spec_description import DescriptionAngleBrackets, DescriptionLength, DescriptionMissing
-from spawnkit.lint.rules.spec_frontmatter import FrontmatterInvalid, FrontmatterMissing, FrontmatterUnsupported
+from spawnkit.lint.rules.spec_description import (
+    DescriptionAngleBrackets,
+    DescriptionLength,
+    DescriptionMissing,
+)
+from spawnkit.lint.rules.spec_frontmatter import (
+    FrontmatterInvalid,
+    FrontmatterMissing,
+    FrontmatterUnsupported,
+)
 from spawnkit.lint.rules.spec_keys import CompatibilityLength, UnknownKey
 from spawnkit.lint.rules.spec_name import NameFolderMismatch, NameFormat, NameLength, NameMissing
 
 ALL: tuple[Rule, ...] = (
-    FrontmatterMissing(), FrontmatterInvalid(), FrontmatterUnsupported(),
-    NameMissing(), NameFormat(), NameLength(), NameFolderMismatch(),
-    DescriptionMissing(), DescriptionLength(), DescriptionAngleBrackets(),
-    UnknownKey(), BodyTooLong(), CompatibilityLength(),
-    ReturnBudget(), ResultsOnDisk(), StateFile(), ResumeCheck(),
-    MaxParallel(), NoFullReportReads(), Checkpoint(), LeanProgress(),
+    FrontmatterMissing(),
+    FrontmatterInvalid(),
+    FrontmatterUnsupported(),
+    NameMissing(),
+    NameFormat(),
+    NameLength(),
+    NameFolderMismatch(),
+    DescriptionMissing(),
+    DescriptionLength(),
+    DescriptionAngleBrackets(),
+    UnknownKey(),
+    BodyTooLong(),
+    CompatibilityLength(),
+    ReturnBudget(),
+    ResultsOnDisk(),
+    StateFile(),
+    ResumeCheck(),
+    MaxParallel(),
+    NoFullReportReads(),
+    Checkpoint(),
+    LeanProgress(),
 )
 BY_CODE = {rule.code: rule for rule in ALL}
 

@@ -8,9 +8,9 @@ example and a good one (both complete files the tests lint).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
 from functools import cached_property
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, NamedTuple
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import Analysis, analyse
@@ -20,8 +20,7 @@ PROFILES = ("claude-code", "portable")
 DEFAULT_PROFILE = "claude-code"
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     line: int
     message: str
     fix: str | None = None  # overrides the rule's default fix hint

@@ -3,29 +3,32 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import Sentence, sentences
 from spawnkit.lint.markdown import Block
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_TOKENS = re.compile(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b", re.I)
-_OTHER_UNIT = re.compile(r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I)
-_REPLY = re.compile(
-    r"\b(?:repl(?:y|ies|ying)|respon(?:d|se|ses)|return(?:s|ed|ing)?|answer|summary|message|output|capped)\b", re.I
+_TOKENS = lazy(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b", re.I)
+_OTHER_UNIT = lazy(
+    r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I
 )
-_QUALIFIER = re.compile(
+_REPLY = lazy(
+    r"\b(?:repl(?:y|ies|ying)|respon(?:d|se|ses)|return(?:s|ed|ing)?|answer|summary|message|output|capped)\b",
+    re.I,
+)
+_QUALIFIER = lazy(
     r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to|limit(?:ed)?|budget|cap(?:ped)?"
     r"|within|keep|below)\b|[≤<]",
     re.I,
 )
-_VAGUE = re.compile(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
+_VAGUE = lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
 
 
-@dataclass(frozen=True)
-class Cap:
+class Cap(NamedTuple):
     tokens: int
     line: int
     block: Block
@@ -50,7 +53,9 @@ def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
     if not (has_reply or _QUALIFIER.search(s.text)):
         return found
     for m in _TOKENS.finditer(s.text):
-        found.append(Cap(int(m.group(1).replace(",", "")), s.block.line_of(s.offset + m.start()), s.block))
+        found.append(
+            Cap(int(m.group(1).replace(",", "")), s.block.line_of(s.offset + m.start()), s.block)
+        )
     return found
 
 
@@ -105,7 +110,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     @property
     def fix(self) -> str:  # type: ignore[override]
         return (
-            f"Add a hard cap to each sub-agent prompt, e.g. \"Reply with at most {protocol.return_budget()} tokens\" "
+            f'Add a hard cap to each sub-agent prompt, e.g. "Reply with at most {protocol.return_budget()} tokens" '
             "(or state it once in a Rules section for every sub-agent)."
         )
 
@@ -113,37 +118,48 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         budget = protocol.return_budget()
         prompt_ids = a.prompt_block_ids
-        general = caps_in([b for b in a.global_units if id(b) not in prompt_ids], need_reply_word=True)
+        general = caps_in(
+            [b for b in a.global_units if id(b) not in prompt_ids], need_reply_word=True
+        )
         for cap in general:
             if cap.tokens > budget:
-                yield Finding(a.report_line(cap.block, cap.line),
-                              f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
-                              f"Lower the cap to {budget} tokens or fewer.")
+                yield Finding(
+                    a.report_line(cap.block, cap.line),
+                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
+                    f"Lower the cap to {budget} tokens or fewer.",
+                )
         covered = any(c.tokens <= budget for c in general)
         if a.prompts:
             for prompt in a.prompts:
                 caps = caps_in(prompt.blocks, need_reply_word=False)
                 for cap in caps:
                     if cap.tokens > budget:
-                        yield Finding(a.report_line(cap.block, cap.line),
-                                      f"this sub-agent prompt caps the reply at {cap.tokens} tokens, "
-                                      f"above the standard's {budget}",
-                                      f"Lower the cap to {budget} tokens or fewer.")
+                        yield Finding(
+                            a.report_line(cap.block, cap.line),
+                            f"this sub-agent prompt caps the reply at {cap.tokens} tokens, "
+                            f"above the standard's {budget}",
+                            f"Lower the cap to {budget} tokens or fewer.",
+                        )
                 if not caps and not covered:
                     yield Finding(prompt.line, self._missing(prompt.text, "this sub-agent prompt"))
             return
         if covered:
             return
         # no prompt text in the file: the spawn instructions must carry the cap
-        spawn_blocks = [b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        spawn_blocks = [
+            b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)
+        ]
         caps = caps_in(spawn_blocks, need_reply_word=False)
         if not any(c.tokens <= budget for c in caps) and not any(c.tokens > budget for c in caps):
             text = "\n".join(b.text for b in spawn_blocks)
             yield Finding(a.first_line, self._missing(text, "the sub-agents spawned here"))
         for cap in caps:
             if cap.tokens > budget:
-                yield Finding(cap.line, f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
-                              f"Lower the cap to {budget} tokens or fewer.")
+                yield Finding(
+                    cap.line,
+                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
+                    f"Lower the cap to {budget} tokens or fewer.",
+                )
 
     @staticmethod
     def _missing(text: str, what: str) -> str:

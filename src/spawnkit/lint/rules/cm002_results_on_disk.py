@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
-from spawnkit.lint.analysis import sentences
 from spawnkit.lint.markdown import Block
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PATH = r"[`'\"]?(?:[\w.{}$~<>*@-]*/|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
-_DISK = re.compile(
+_DISK = lazy(
     r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist|list|go|goes"
-    r"|land|lands)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+" + _PATH
-    + r"|\bwrite\s+" + _PATH
+    r"|land|lands)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
+    + _PATH
+    + r"|\bwrite\s+"
+    + _PATH
     + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
     r"\s+(?:folder|directory|dir|file)\b"
     r"|\b(?:on|to)\s+disk\b",
@@ -22,7 +24,9 @@ _DISK = re.compile(
 
 
 def writes_to_disk(blocks: list[Block]) -> bool:
-    return any(_DISK.search(b.text) for b in blocks if "/" in b.text or "." in b.text or "disk" in b.text)
+    return any(
+        _DISK.search(b.text) for b in blocks if "/" in b.text or "." in b.text or "disk" in b.text
+    )
 
 
 class ResultsOnDisk(Rule):
@@ -67,7 +71,7 @@ Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
 Reply with at most 400 tokens: STATUS, counts, and the report path.
 ```
 """
-    fix = "Tell each sub-agent to write its full output to a report file, e.g. \".<skill>-reports/<step>.md\", and to return only the path."
+    fix = 'Tell each sub-agent to write its full output to a report file, e.g. ".<skill>-reports/<step>.md", and to return only the path.'
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -77,10 +81,18 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
         if a.prompts:
             for prompt in a.prompts:
                 if not writes_to_disk(prompt.blocks):
-                    yield Finding(prompt.line, "this sub-agent prompt does not tell the sub-agent to write its full "
-                                               "results to a file on disk")
+                    yield Finding(
+                        prompt.line,
+                        "this sub-agent prompt does not tell the sub-agent to write its full "
+                        "results to a file on disk",
+                    )
             return
-        spawn_blocks = [b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        spawn_blocks = [
+            b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)
+        ]
         if not writes_to_disk(spawn_blocks):
-            yield Finding(a.first_line, "the sub-agents spawned here are never told to write their full results "
-                                        "to a file on disk")
+            yield Finding(
+                a.first_line,
+                "the sub-agents spawned here are never told to write their full results "
+                "to a file on disk",
+            )

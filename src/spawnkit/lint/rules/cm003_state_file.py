@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.analysis import STATE_FILE, Analysis
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -70,12 +70,17 @@ Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
 Reply with at most 400 tokens: STATUS, counts, report path.
 ```
 """
-    fix = ("Keep a state file such as \".<skill>-reports/state-YYYYMMDD-HHMMSS.json\" listing steps done and "
-           "remaining, created at start and updated after every step.")
+    fix = (
+        'Keep a state file such as ".<skill>-reports/state-YYYYMMDD-HHMMSS.json" listing steps done and '
+        "remaining, created at start and updated after every step."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         if not runs_steps(a) or a.references_standard or state_lines(a):
             return
-        yield Finding(a.first_line, "this orchestrator keeps no state file on disk; its progress is lost when the "
-                                    "context resets")
+        yield Finding(
+            a.first_line,
+            "this orchestrator keeps no state file on disk; its progress is lost when the "
+            "context resets",
+        )

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit import protocol
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
-_RESUME = re.compile(
+_RESUME = lazy(
     r"\bresum(?:e|es|ing)\b|\bpick(?:s|ing)?\s+up\b|\bcontinue\s+(?:from|with)\b|\bleft\s+off\b"
-    r"|\bskip\s+(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b",
+    r"|\bskip\b[^.;]{0,50}\b(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b"
+    r"|\balready\s+(?:done|completed|finished|marked)\b",
     re.I,
 )
 
@@ -61,8 +63,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
     @property
     def fix(self) -> str:  # type: ignore[override]
-        return (f"At start-up, look for an unfinished state file from the last {protocol.resume_window_minutes()} "
-                "minutes and resume from its next step.")
+        return (
+            f"At start-up, look for an unfinished state file from the last {protocol.resume_window_minutes()} "
+            "minutes and resume from its next step."
+        )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -71,6 +75,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         lines = state_lines(a)
         if not lines:
             return
-        if any(_RESUME.search(s.text) for s in a.prose) or any(_RESUME.search(b.text) for b in a.shell_blocks):
+        if any(_RESUME.search(s.text) for s in a.prose) or any(
+            _RESUME.search(b.text) for b in a.shell_blocks
+        ):
             return
-        yield Finding(lines[0], "the state file is never checked at start-up to resume an unfinished run")
+        yield Finding(
+            lines[0], "the state file is never checked at start-up to resume an unfinished run"
+        )

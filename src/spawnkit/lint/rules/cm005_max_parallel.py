@@ -3,36 +3,50 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
+from spawnkit.lint.patterns import lazy, words
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_PARALLEL = re.compile(
+_PARALLEL = lazy(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
     r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
     r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
     r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
     re.I,
 )
-_UNBOUNDED = re.compile(
+_UNBOUNDED = lazy(
     r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
     r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
     re.I,
 )
 _AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
-_CAP = re.compile(
+_CAP = lazy(
     r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
-    r"|cap(?:ped)?\s+at)\s+" + NUM + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
+    r"|cap(?:ped)?\s+at)\s+"
+    + NUM
+    + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
     r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
     r"|\b" + NUM + r"\s+at\s+a\s+time\b"
-    r"|\bbatch(?:es)?\s+of\s+" + NUM + r"\s+" + _AGENTS
-    + r"|\b" + NUM + r"\s+" + _AGENTS + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
-    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*" + NUM + r"\b|\bconcurrency\s*[:=]\s*" + NUM + r"\b",
+    r"|\bbatch(?:es)?\s+of\s+"
+    + NUM
+    + r"\s+"
+    + _AGENTS
+    + r"|\b"
+    + NUM
+    + r"\s+"
+    + _AGENTS
+    + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
+    + NUM
+    + r"\b|\bconcurrency\s*[:=]\s*"
+    + NUM
+    + r"\b",
     re.I,
 )
-_SEQUENTIAL = re.compile(
+_SEQUENTIAL = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
     r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
     r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"
@@ -42,22 +56,19 @@ _SEQUENTIAL = re.compile(
 
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
-_HINT = ("parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e", "a time",
-         "after", "sequen", "turn", "one by", "never", "second", "wait", "batch", "max", "pairs", "as many",
-         "unlimited", "limit", "cap")
-
-
-_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_HINT = words("parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e",
+              "a time", "after", "sequen", "turn", "one by", "never", "second", "wait", "batch", "max", "pairs",
+              "as many", "unlimited", "limit", "cap")
+_NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
 
 
 def _hinted(text: str) -> bool:
-    lower = text.lower()
-    return any(w in lower for w in _HINT)
+    return _HINT.search(text.lower()) is not None
 
 
 def _cap_values(text: str) -> list[int]:
     values: list[int] = []
-    if not any(c.isdigit() for c in text) and not any(w in text.lower() for w in _NUMBER_WORDS):
+    if not _NUMBERS.search(text.lower()):
         return values
     for m in _CAP.finditer(text):
         word = next(g for g in m.groups() if g)
@@ -113,25 +124,47 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
     @property
     def fix(self) -> str:  # type: ignore[override]
-        return (f"Run sub-agents one at a time, or state a cap: \"at most {protocol.max_parallel()} sub-agents in "
-                "parallel; checkpoint after each batch\".")
+        return (
+            f'Run sub-agents one at a time, or state a cap: "at most {protocol.max_parallel()} sub-agents in '
+            'parallel; checkpoint after each batch".'
+        )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         limit = protocol.max_parallel()
-        facts = [_Facts(s.text, a.report_line(s.block, s.line), id(s.block)) for s in a.prose if _hinted(s.text)]
-        facts += [_Facts(b.text, a.report_line(b), id(b)) for b in a.shell_blocks if _hinted(b.text)]
+        facts = [
+            _Facts(s.text, a.report_line(s.block, s.line), id(s.block))
+            for s in a.prose
+            if _hinted(s.text)
+        ]
+        facts += [
+            _Facts(b.text, a.report_line(b), id(b)) for b in a.shell_blocks if _hinted(b.text)
+        ]
         general_ok = any(f.sequential or any(v <= limit for v in f.caps) for f in facts)
         capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
         for f in facts:
             for value in f.caps:
                 if value > limit:
-                    yield Finding(f.line, f"allows {value} sub-agents in parallel; the standard's cap is {limit}")
+                    yield Finding(
+                        f.line,
+                        f"allows {value} sub-agents in parallel; the standard's cap is {limit}",
+                    )
             if f.unbounded:
-                yield Finding(f.line, f"runs sub-agents with no cap ('{f.unbounded}'); "
-                                      f"the standard allows at most {limit} in parallel")
-            elif f.parallel and not f.sequential and not f.caps and f.block not in capped_blocks and not general_ok:
-                yield Finding(f.line, f"runs sub-agents in parallel without a stated cap (at most {limit})")
+                yield Finding(
+                    f.line,
+                    f"runs sub-agents with no cap ('{f.unbounded}'); "
+                    f"the standard allows at most {limit} in parallel",
+                )
+            elif (
+                f.parallel
+                and not f.sequential
+                and not f.caps
+                and f.block not in capped_blocks
+                and not general_ok
+            ):
+                yield Finding(
+                    f.line, f"runs sub-agents in parallel without a stated cap (at most {limit})"
+                )
 
 
 class _Facts:

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.analysis import AGENT, NEGATION, STATE_FILE, imperative
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_READ = re.compile(r"\b(read|open|load|cat|ingest|view|parse|go\s+through|look\s+(?:at|through))\b", re.I)
-_REPORT = re.compile(r"[\w.{}$<>*-]*-reports?/|\breports?\b|\bfindings\s+files?\b|\boutput\s+files?\b", re.I)
-_PARTIAL = re.compile(r"\b(?:first|last)\s+\d+\s+lines?\b|\bhead\b|\btail\b|\bonly\s+the\s+(?:summary|status|first)\b"
-                      r"|\bgrep\s+-c\b|\bwc\b", re.I)
-_SHELL_READ = re.compile(r"^\s*(?:cat|less|more|bat)\s+[^|>\n]*reports?/[^|>\n]*$", re.I | re.M)
+_READ = lazy(r"\b(read|open|load|cat|ingest|view|parse|go\s+through|look\s+(?:at|through))\b", re.I)
+_REPORT = lazy(
+    r"[\w.{}$<>*-]*-reports?/|\breports?\b|\bfindings\s+files?\b|\boutput\s+files?\b", re.I
+)
+_PARTIAL = lazy(
+    r"\b(?:first|last)\s+\d+\s+lines?\b|\bhead\b|\btail\b|\bonly\s+the\s+(?:summary|status|first)\b"
+    r"|\bgrep\s+-c\b|\bwc\b",
+    re.I,
+)
+_SHELL_READ = lazy(r"^\s*(?:cat|less|more|bat)\s+[^|>\n]*reports?/[^|>\n]*$", re.I | re.M)
 
 
 class NoFullReportReads(Rule):
@@ -63,13 +69,19 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
 Tell the user the counts from the reply and the report path; do not open the report.
 """
-    fix = ("Work from the sub-agent's short reply; leave the full report to the user, or hand it to another "
-           "sub-agent (e.g. a final merge step) with its own return cap.")
+    fix = (
+        "Work from the sub-agent's short reply; leave the full report to the user, or hand it to another "
+        "sub-agent (e.g. a final merge step) with its own return cap."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if "report" not in s.text.lower() and "findings" not in s.text.lower() and "output" not in s.text.lower():
+            if (
+                "report" not in s.text.lower()
+                and "findings" not in s.text.lower()
+                and "output" not in s.text.lower()
+            ):
                 continue
             for m in _READ.finditer(s.text):
                 obj = s.text[m.end() : m.end() + 90]
@@ -79,12 +91,16 @@ Tell the user the counts from the reply and the report path; do not open the rep
                     continue
                 if AGENT.search(s.text[: m.start()].split(",")[-1]):
                     continue  # "a sub-agent that reads …", "ask the sub-agent to read …"
-                yield Finding(a.report_line(s.block, s.line),
-                              "the orchestrator reads a sub-agent's full report back into its own context")
+                yield Finding(
+                    a.report_line(s.block, s.line),
+                    "the orchestrator reads a sub-agent's full report back into its own context",
+                )
                 break
         for block in a.shell_blocks:
             m = _SHELL_READ.search(block.text)
             if m and not STATE_FILE.search(m.group(0)):
                 line = block.line_of(m.start() + len(m.group(0)) - len(m.group(0).lstrip()))
-                yield Finding(a.report_line(block, line),
-                              "this command prints sub-agents' full reports into the orchestrator's context")
+                yield Finding(
+                    a.report_line(block, line),
+                    "this command prints sub-agents' full reports into the orchestrator's context",
+                )

@@ -3,32 +3,36 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
+from spawnkit.lint.markdown import Block
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
-_UPDATE = re.compile(
-    r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh"
+_UPDATE = lazy(
+    r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh|note"
     r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
     re.I,
 )
-_AT_END = re.compile(
+_AT_END = lazy(
     r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+(?:been|finished|returned|completed|run)\b"
     r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
     r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
     re.I,
 )
-_EVERY_N = re.compile(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
-_PER_STEP = re.compile(
+_EVERY_N = lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
+_PER_STEP = lazy(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
     r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
     re.I,
 )
-_STATE_SECTION = re.compile(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
+_REFERS = lazy(r"\b(?:it|that\s+file|the\s+file|mark(?:s|ed)?|note|tick)\b", re.I)
+_FOR_EACH = lazy(r"\b(?:for\s+(?:each|every)|per)\b", re.I)
+_STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
 
 class Checkpoint(Rule):
@@ -79,8 +83,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
     @property
     def fix(self) -> str:  # type: ignore[override]
-        return (f"Update the state file after every step (at least every {protocol.checkpoint_every()} steps), "
-                "before starting the next sub-agent.")
+        return (
+            f"Update the state file after every step (at least every {protocol.checkpoint_every()} steps), "
+            "before starting the next sub-agent."
+        )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -92,9 +98,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         every = protocol.checkpoint_every()
         good = False
         bad: list[tuple[int, str]] = []
-        for s in self._state_sentences(ctx):
-            if not _UPDATE.search(s.text):
-                continue
+        for s, in_loop in self._state_updates(ctx):
             line = a.report_line(s.block, s.line)
             n = _EVERY_N.search(s.text)
             if n and number(n.group(1)) > every:
@@ -103,7 +107,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             elif _AT_END.search(s.text):
                 bad.append((line, "the state file is written only after all sub-agents finish; "
                                   "update it after every step"))
-            elif _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
+            elif in_loop or _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
                 good = True
         for line, message in bad:
             yield Finding(line, message)
@@ -111,14 +115,38 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             yield Finding(lines[0], "the skill never says when the state file is updated; update it after every step")
 
     @staticmethod
-    def _state_sentences(ctx: Context) -> Iterator[Sentence]:
-        """Sentences about the state file: they name it, or sit in a block or section that does."""
+    def _state_updates(ctx: Context) -> Iterator[tuple[Sentence, bool]]:
+        """Sentences that update the state file, and whether each sits in the per-step loop.
+
+        A sentence counts when it names the state file, or sits in a block (or
+        section) that does and says "it"/"that file" or marks something done. It
+        is in the loop when its list also holds the spawn instruction, or the list
+        is introduced "for each …".
+        """
         a = ctx.analysis
         for _, blocks in a.groups:
+            loop_lists = _loop_lists(blocks, a.spawn_lines)
             for block in blocks:
-                if block.kind in ("code", "quote") or id(block) in a.prompt_block_ids:
+                if block.kind in ("code", "quote", "tag") or id(block) in a.prompt_block_ids:
                     continue
                 in_scope = bool(STATE_FILE.search(block.text)) or any(_STATE_SECTION.search(h) for h in block.section)
                 for s in sentences(block):
-                    if STATE_FILE.search(s.text) or (in_scope and re.search(r"\b(?:it|that file|the file)\b", s.text)):
-                        yield s
+                    if not _UPDATE.search(s.text):
+                        continue
+                    if STATE_FILE.search(s.text) or (in_scope and _REFERS.search(s.text)):
+                        yield s, block.list_id is not None and block.list_id in loop_lists
+
+
+def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
+    """Ids of lists that run once per item: they hold a spawn step or follow a "for each …" lead."""
+    loops: set[int] = set()
+    lead: Block | None = None  # the last top-level block before the current list
+    for block in blocks:
+        if block.kind == "item" and block.list_id is not None:
+            if any(block.start <= ln <= block.end for ln in spawn_lines):
+                loops.add(block.list_id)
+            if lead is not None and _FOR_EACH.search(lead.text):
+                loops.add(block.list_id)
+        elif block.parent is None:
+            lead = block
+    return loops

@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
+from spawnkit.lint.patterns import lazy, words
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_RELAY = re.compile(
+_RELAY = lazy(
     r"\b(show|print|paste|relay|echo|copy|display|forward|repeat|output|give|present)\b[^.\n]{0,80}?"
     r"(?:\b(?:complete|full|whole|entire|every|all)\b[^.\n]{0,30}?\b(?:response|reply|replies|output|report|findings"
     r"|details|results?|answer)\b|\bverbatim\b|\bword\s+for\s+word\b|\bin\s+full\b)",
     re.I,
 )
-_DETAIL = re.compile(
+_DETAIL = lazy(
     r"\b(add|write|give|explain|describe|summari[sz]e)\b[^.\n]{0,60}?(?:\bparagraph\b|\bin\s+detail\b|\bat\s+length\b)"
     r"[^.\n]{0,60}?\b(?:each|every)\b",
     re.I,
 )
 
 
-_HINT = ("complete", "full", "whole", "entire", "every", "all", "verbatim", "word for", "detail", "paragraph", "length")
+_HINT = words("complete", "full", "whole", "entire", "every", "all", "verbatim", "word for", "detail",
+              "paragraph", "length")
 
 
 class LeanProgress(Rule):
@@ -71,16 +73,18 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
 After each sub-agent, print one line: `[n/total] {package}: counts — report path`.
 """
-    fix = "Print one line per step, e.g. \"[3/8] step: key metric — report path\"; the user opens the report for details."
+    fix = 'Print one line per step, e.g. "[3/8] step: key metric — report path"; the user opens the report for details.'
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if not any(w in s.text.lower() for w in _HINT):
+            if not _HINT.search(s.text.lower()):
                 continue
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text)
                 if m and imperative(s.text, m.start()):
-                    yield Finding(a.report_line(s.block, s.line),
-                                  "progress to the user repeats sub-agent output at length; keep it to one line per step")
+                    yield Finding(
+                        a.report_line(s.block, s.line),
+                        "progress to the user repeats sub-agent output at length; keep it to one line per step",
+                    )
                     break

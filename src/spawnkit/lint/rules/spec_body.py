@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit import tokens
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -53,4 +53,7 @@ Find the endpoint's area below, then read only that file:
             return
         text = "\n".join(body)
         if tokens.exceeds(text, max_tokens):
-            yield Finding(line, f"the body is about {tokens.estimate(text)} tokens; keep it under {max_tokens}")
+            yield Finding(
+                line,
+                f"the body is about {tokens.estimate(text)} tokens; keep it under {max_tokens}",
+            )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.document import AGENT, SKILL
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -39,13 +39,20 @@ Research a question and answer with sources.
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         doc = ctx.doc
-        if doc.kind not in (SKILL, AGENT) or doc.front is None or not isinstance(doc.front.data, dict):
+        if (
+            doc.kind not in (SKILL, AGENT)
+            or doc.front is None
+            or not isinstance(doc.front.data, dict)
+        ):
             return
         value = doc.data.get("description")
         if value is None or (isinstance(value, str) and not value.strip()):
             yield Finding(doc.key_line("description"), "the frontmatter has no 'description'")
         elif not isinstance(value, str):
-            yield Finding(doc.key_line("description"), f"the description must be a string, not {type(value).__name__}")
+            yield Finding(
+                doc.key_line("description"),
+                f"the description must be a string, not {type(value).__name__}",
+            )
 
 
 class DescriptionLength(Rule):
@@ -54,7 +61,9 @@ class DescriptionLength(Rule):
     severity = "error"
     summary = "The description is at most the spec's maximum length."
     what = "Checks that a skill's or command's `description` is no longer than the standard's `description_max_length`."
-    why = "Longer descriptions are rejected by the spec and truncated in Claude Code's skill listing."
+    why = (
+        "Longer descriptions are rejected by the spec and truncated in Claude Code's skill listing."
+    )
     bad = """
 ---
 name: style-guide
@@ -76,8 +85,10 @@ Voice, grammar, naming and formatting rules follow.
         value = ctx.doc.data.get("description")
         limit = int(ctx.spec["description_max_length"])
         if ctx.doc.kind != AGENT and isinstance(value, str) and len(value) > limit:
-            yield Finding(ctx.doc.key_line("description"),
-                          f"the description is {len(value)} characters long; the limit is {limit}")
+            yield Finding(
+                ctx.doc.key_line("description"),
+                f"the description is {len(value)} characters long; the limit is {limit}",
+            )
 
 
 class DescriptionAngleBrackets(Rule):
@@ -114,5 +125,7 @@ Convert.
             return
         bad = [c for c in ctx.spec["description_forbidden_chars"] if c in value]
         if bad:
-            yield Finding(ctx.doc.key_line("description"),
-                          "the description contains " + " and ".join(repr(c) for c in bad))
+            yield Finding(
+                ctx.doc.key_line("description"),
+                "the description contains " + " and ".join(repr(c) for c in bad),
+            )

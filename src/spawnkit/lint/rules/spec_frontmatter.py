@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.document import AGENT, SKILL
 from spawnkit.lint.frontmatter import Unsupported
@@ -80,8 +80,14 @@ Triage new tickets.
         err = doc.front_error
         if err is not None and not isinstance(err, Unsupported):
             yield Finding(err.line, f"the frontmatter is not valid YAML: {err.message}")
-        elif doc.front is not None and doc.front.data is not None and not isinstance(doc.front.data, dict):
-            yield Finding(doc.front.start, "the frontmatter must be a mapping of 'key: value' lines")
+        elif (
+            doc.front is not None
+            and doc.front.data is not None
+            and not isinstance(doc.front.data, dict)
+        ):
+            yield Finding(
+                doc.front.start, "the frontmatter must be a mapping of 'key: value' lines"
+            )
         elif doc.front is not None and doc.front.data is None and doc.kind in (SKILL, AGENT):
             yield Finding(doc.front.start, "the frontmatter block is empty")
 
@@ -90,7 +96,9 @@ class FrontmatterUnsupported(Rule):
     code = "SP003"
     name = "frontmatter-unsupported"
     severity = "warning"
-    summary = "The frontmatter uses YAML that spawnkit's reader does not judge; spec rules were skipped."
+    summary = (
+        "The frontmatter uses YAML that spawnkit's reader does not judge; spec rules were skipped."
+    )
     what = """
 spawnkit reads frontmatter with a small strict reader (so the lint-on-write hook
 needs no YAML library). It covers what skills use; for anchors, aliases, tags,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnkit.lint.document import AGENT, COMMAND, SKILL
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -70,12 +70,19 @@ Deploy.
             hint = None
             if doc.kind != SKILL:
                 hint = f"Use only the keys Claude Code reads for {doc.kind}s: {', '.join(sorted(known))}."
-            if ctx.profile == "portable" and doc.kind == SKILL and str(key) in ctx.spec["claude_code_keys"]:
+            if (
+                ctx.profile == "portable"
+                and doc.kind == SKILL
+                and str(key) in ctx.spec["claude_code_keys"]
+            ):
                 hint = f"'{key}' is a Claude Code extension; drop it for portable skills or use --profile claude-code."
             elif doc.kind == SKILL and str(key).replace("_", "-") in known:
                 hint = f"Did you mean '{str(key).replace('_', '-')}'?"
-            yield Finding(doc.key_line(str(key)),
-                          f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})", hint)
+            yield Finding(
+                doc.key_line(str(key)),
+                f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})",
+                hint,
+            )
 
 
 class CompatibilityLength(Rule):
@@ -113,5 +120,7 @@ Train.
         if not isinstance(value, str):
             yield Finding(doc.key_line("compatibility"), "compatibility must be a string; quote it")
         elif len(value) > limit:
-            yield Finding(doc.key_line("compatibility"),
-                          f"compatibility is {len(value)} characters long; the limit is {limit}")
+            yield Finding(
+                doc.key_line("compatibility"),
+                f"compatibility is {len(value)} characters long; the limit is {limit}",
+            )

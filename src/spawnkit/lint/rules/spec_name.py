@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import PurePath
-from typing import Iterator
 
 from spawnkit.lint.document import AGENT, SKILL
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -48,7 +48,9 @@ description: Summarise yesterday's work as three standup bullets.
 Look at git log.
 """
     example_path = "agents/standup.md"
-    fix = "Add 'name: <lowercase-with-hyphens>' to the frontmatter (for a skill: its folder's name)."
+    fix = (
+        "Add 'name: <lowercase-with-hyphens>' to the frontmatter (for a skill: its folder's name)."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         doc = ctx.doc
@@ -56,8 +58,11 @@ Look at git log.
             return
         required = doc.kind == AGENT or (doc.kind == SKILL and ctx.profile == "portable")
         if required and not str(doc.data.get("name") or "").strip():
-            yield Finding(doc.front.start, f"the frontmatter has no 'name' (required for {doc.kind}s"
-                                           + (" under the portable profile)" if doc.kind == SKILL else ")"))
+            yield Finding(
+                doc.front.start,
+                f"the frontmatter has no 'name' (required for {doc.kind}s"
+                + (" under the portable profile)" if doc.kind == SKILL else ")"),
+            )
 
 
 class NameFormat(Rule):
@@ -84,9 +89,14 @@ Help with git.
             return
         line = ctx.doc.key_line("name")
         if not isinstance(value, str):
-            yield Finding(line, f"the name must be a string, not {type(value).__name__} {value!r}; quote it")
+            yield Finding(
+                line, f"the name must be a string, not {type(value).__name__} {value!r}; quote it"
+            )
         elif not re.match(ctx.spec["name_pattern"], value):
-            yield Finding(line, f"the name {value!r} must be lowercase letters and digits joined by single hyphens")
+            yield Finding(
+                line,
+                f"the name {value!r} must be lowercase letters and digits joined by single hyphens",
+            )
 
 
 class NameLength(Rule):
@@ -120,7 +130,10 @@ Audit.
         value = _name(ctx)
         limit = int(ctx.spec["name_max_length"])
         if isinstance(value, str) and len(value) > limit:
-            yield Finding(ctx.doc.key_line("name"), f"the name is {len(value)} characters long; the limit is {limit}")
+            yield Finding(
+                ctx.doc.key_line("name"),
+                f"the name is {len(value)} characters long; the limit is {limit}",
+            )
 
 
 class NameFolderMismatch(Rule):
@@ -153,4 +166,7 @@ Use pdftotext.
             return
         folder = PurePath(ctx.doc.path).parent.name
         if folder and folder != value:
-            yield Finding(ctx.doc.key_line("name"), f"the name {value!r} differs from the folder name {folder!r}")
+            yield Finding(
+                ctx.doc.key_line("name"),
+                f"the name {value!r} differs from the folder name {folder!r}",
+            )
