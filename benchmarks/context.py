@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -54,7 +55,9 @@ def measure(binary: str, mode: str, agents: int, answer_tokens: int) -> dict[str
         box = ClaudeSandbox(Path(tmp), binary, api)
         if mode != "off":
             box.spawnkit("install", "--mode", mode, "--yes")
-        fan = fan_out(api, f"BENCH-{mode.upper()}", agents=agents, answer_tokens=answer_tokens)
+        fan = fan_out(
+            api, "BENCH", agents=agents, answer_tokens=answer_tokens
+        )  # same text both ways
         run = box.run(fan.prompt, output_format="json")
         first, last = fan.main.requests[0], fan.after_last_return()
         returns = [tokens.estimate(last.agent_result(c["id"]) or "") for c in fan.calls]
@@ -137,8 +140,11 @@ def machine(binary: str) -> dict[str, str]:
         "cores": str(os.cpu_count()),
         "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
-        "claude": version.strip(),
+        "claude": (version.split() or ["unknown"])[0],
         "date": time.strftime("%Y-%m-%d"),
+        "load": " / ".join(f"{x:.1f}" for x in os.getloadavg())
+        if hasattr(os, "getloadavg")
+        else "n/a",
     }
 
 
@@ -157,32 +163,46 @@ def render(ctx: dict, host: dict[str, str], others: list[tuple[str, str]]) -> st
     table.append(
         f"| wall time of one `claude -p` run, s | {off['seconds']:.1f} | {on['seconds']:.1f} | |"
     )
-    doc = f"""\
-# Benchmarks
-
-Measured on {host["date"]}: {host["cpu"]}, {host["cores"]} cores, {host["os"]},
-Python {host["python"]}, Claude Code {host["claude"]}.
-
-Rerun everything: `{COMMAND}` (needs the Claude Code CLI, see tests/e2e/README.md).
-
-## Orchestrator context with and without spawnkit (real Claude Code client)
-
-An orchestrator spawns {ctx["agents"]} sub-agents, {protocol.max_parallel()} at a time; each first
-answers ~{off["answer_tokens"]:,.0f} tokens. "off": no hooks. "enforce": after
-`spawnkit install --mode enforce`, whose SubagentStop hook saves the long answer under
-`.spawnkit/returns/` and has the sub-agent reply again within the {ctx["budget"]}-token budget.
-Sizes are what the scripted fake API received from the client; tokens by
-`spawnkit.tokens.estimate`. Medians of {ctx["repeats"]} runs.
-
-{chr(10).join(table)}
-
-Context per sub-agent return: {off["return_tokens_median"]:,.0f} tokens without spawnkit,
-{on["return_tokens_median"]:,.0f} with it ({ctx["ratio_per_return"]:.1f}x less). After
-{ctx["agents"]} returns the orchestrator's context has grown {ctx["ratio_growth"]:.1f}x less, and
-its whole request (system prompt and tool definitions included) is {ctx["ratio_request"]:.1f}x
-smaller. The client's own `usage` figures are left out: against a fake API they only echo what the
-fake server reports (ceil(bytes / 4)).
-"""
+    fill = textwrap.fill
+    machine_line = fill(
+        f"Measured on {host['date']}: {host['cpu']}, {host['cores']} cores, {host['os']}, "
+        f"Python {host['python']}, Claude Code {host['claude']}; load average at the start "
+        f"{host['load']} (1 / 5 / 15 min): timings on a busy machine are noisy, sizes are not.",
+        100,
+    )
+    setup = fill(
+        f"An orchestrator spawns {ctx['agents']} sub-agents, {protocol.max_parallel()} at a time; "
+        f'each first answers ~{off["answer_tokens"]:,.0f} tokens. "off": no hooks. '
+        '"enforce": after `spawnkit install --mode enforce`, whose SubagentStop hook saves the '
+        "long answer under `.spawnkit/returns/` and has the sub-agent reply again within the "
+        f"{ctx['budget']}-token budget. Sizes are what the scripted fake API received from the "
+        f"client; tokens by `spawnkit.tokens.estimate`. Medians of {ctx['repeats']} runs.",
+        100,
+    )
+    summary = fill(
+        f"Context per sub-agent return: {off['return_tokens_median']:,.0f} tokens without "
+        f"spawnkit, {on['return_tokens_median']:,.0f} with it ({ctx['ratio_per_return']:.1f}x "
+        f"less). After {ctx['agents']} returns the orchestrator's context has grown "
+        f"{ctx['ratio_growth']:.1f}x less, and its whole request (system prompt and tool "
+        f"definitions included) is {ctx['ratio_request']:.1f}x smaller. The client's own `usage` "
+        "figures are left out: against a fake API they only echo what the fake server reports "
+        "(ceil(bytes / 4)).",
+        100,
+    )
+    doc = (
+        "\n\n".join(
+            [
+                "# Benchmarks",
+                machine_line,
+                f"Rerun everything: `{COMMAND}` (needs the Claude Code CLI: tests/e2e/README.md).",
+                "## Orchestrator context with and without spawnkit (real Claude Code client)",
+                setup,
+                "\n".join(table),
+                summary,
+            ]
+        )
+        + "\n"
+    )
     for name, out in others:
         doc += f"\n## `benchmarks/{name}`\n\nRerun: `python benchmarks/{name}`\n\n```\n{out}\n```\n"
     return doc

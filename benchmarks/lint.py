@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -78,23 +79,39 @@ def yaml_all(files: list[Path]) -> int:
     return n
 
 
-def timed(fn, *args) -> float:
-    start = time.perf_counter()
+def timed(fn, *args) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one call."""
+    start, cpu = time.perf_counter(), time.process_time()
     fn(*args)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
-def process_ms(cmd: list[str], runs: int, cwd: Path) -> float:
-    # as installed code runs: with bytecode caches (a warm-up run writes them if the
-    # environment disables them, e.g. PYTHONDONTWRITEBYTECODE in some sandboxes)
+def process_ms(
+    commands: dict[str, list[str]], runs: int, cwd: Path
+) -> dict[str, tuple[float, float]]:
+    """Median wall time of each command, run in rotation so load changes hit all alike.
+
+    Run as installed code runs: with bytecode caches (a warm-up run writes them if the
+    environment disables them, e.g. PYTHONDONTWRITEBYTECODE in some sandboxes).
+    """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
+    wall: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for cmd in commands.values():
         subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
+            wall[name].append((time.perf_counter() - start) * 1000)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append(
+                (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+            )
+    return {
+        name: (statistics.median(wall[name]), statistics.median(cpu[name])) for name in commands
+    }
 
 
 def main() -> int:
@@ -107,24 +124,43 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         files = make_tree(Path(tmp), args.files)
         lint_all(files[:50])  # warm the page cache and regex caches
-        lint_s = statistics.median(timed(lint_all, files) for _ in range(5))
-        yaml_s = statistics.median(timed(yaml_all, files) for _ in range(5))
+        lint_runs = [timed(lint_all, files) for _ in range(5)]
+        yaml_runs = [timed(yaml_all, files) for _ in range(5)]
+        lint_s, lint_cpu = (statistics.median(x) for x in zip(*lint_runs, strict=True))
+        yaml_s, yaml_cpu = (statistics.median(x) for x in zip(*yaml_runs, strict=True))
+        n = args.files
         print(
-            f"files linted per second ({args.files} files, one process, median of 5): "
-            f"{args.files / lint_s:,.0f} files/s ({lint_s * 1000:.0f} ms)"
+            f"lint {n} files in one process (median of 5): {n / lint_s:,.0f} files/s wall, "
+            f"{n / lint_cpu:,.0f} files/s of CPU time"
         )
         print(
-            f"  baseline, read + PyYAML frontmatter only: {args.files / yaml_s:,.0f} files/s "
-            f"(lint costs {lint_s / yaml_s:.1f}x the baseline)"
+            f"  baseline, read + PyYAML frontmatter only: {n / yaml_s:,.0f} files/s wall, "
+            f"{n / yaml_cpu:,.0f} files/s of CPU time (lint costs {lint_cpu / yaml_cpu:.1f}x)"
         )
-        one = files[0]
+        # the heaviest kind of file: an orchestrator that every protocol rule reads
+        one = next(f for f in files if f.parent.name == "dep-audit")
         spawnkit = shutil.which("spawnkit") or "spawnkit"
-        lint_ms = process_ms([spawnkit, "lint", str(one)], args.runs, Path(tmp))
-        bare_ms = process_ms([sys.executable, "-c", "pass"], args.runs, Path(tmp))
-        print(f"one 'spawnkit lint FILE' process (median of {args.runs}): {lint_ms:.0f} ms")
-        print(
-            f"  baseline, bare 'python -c pass': {bare_ms:.0f} ms (ratio {lint_ms / bare_ms:.1f}x)"
+        ms = process_ms(
+            {
+                "lint": [spawnkit, "lint", str(one)],
+                "bare": [sys.executable, "-c", "pass"],
+                "click": [sys.executable, "-c", "import click"],
+            },
+            args.runs,
+            Path(tmp),
         )
+        (lint_w, lint_c), (bare_w, bare_c), (click_w, click_c) = ms["lint"], ms["bare"], ms["click"]
+        print(
+            f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
+            f"{lint_c:.0f} ms CPU"
+        )
+        print(f"  baseline, bare 'python -c pass': {bare_w:.0f} ms wall, {bare_c:.0f} ms CPU")
+        print(
+            f"  baseline, 'python -c \"import click\"': {click_w:.0f} ms wall, {click_c:.0f} ms "
+            f"CPU "
+            f"(spawnkit's own share: {lint_c - click_c:.0f} ms CPU)"
+        )
+        print(f"  load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
 

@@ -82,10 +82,12 @@ def table(scores: dict[str, Score], detection: Score, files: int) -> str:
     for rule in ALL:
         s = scores[rule.code]
         rows.append(
-            f"| {rule.code} | {rule.name} | {s.tp + s.fn} | {_fmt(s.precision)} | {_fmt(s.recall)} |"
+            f"| {rule.code} | {rule.name} | {s.tp + s.fn} | {_fmt(s.precision)} | {_fmt(s.recall)} "
+            f"|"
         )
     rows.append(
-        f"| — | orchestrator detection | {detection.tp + detection.fn} | {_fmt(detection.precision)} "
+        f"| — | orchestrator detection | {detection.tp + detection.fn} | "
+        f"{_fmt(detection.precision)} "
         f"| {_fmt(detection.recall)} |"
     )
     rows.append("")

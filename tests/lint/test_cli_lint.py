@@ -20,9 +20,11 @@ CLEAN = (
 )
 PARALLEL = (
     "---\nname: sweep\ndescription: Sweep every package.\n---\n"
-    "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
+    "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if "
+    "unfinished.\n\n"
     "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
-    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n"
+    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 "
+    "tokens.\n```\n"
 )
 
 
@@ -65,7 +67,6 @@ def test_json_contract(tmp_path):
     by_path = {f["path"]: f for f in data["files"]}
     assert by_path["skills/notes/SKILL.md"] == {
         "path": "skills/notes/SKILL.md",
-        "kind": "skill",
         "orchestrator": False,
         "diagnostics": [],
     }

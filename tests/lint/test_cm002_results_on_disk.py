@@ -38,7 +38,10 @@ def test_prompt_returning_everything_is_reported(lint):
 
 
 def test_rule_for_every_sub_agent_covers_prompts(codes):
-    rules = "\nSub-agents write their full results to the reports folder and reply in at most 300 tokens.\n"
+    rules = (
+        "\nSub-agents write their full results to the reports folder and reply in at most 300 "
+        "tokens.\n"
+    )
     assert "CM002" not in codes(_skill("Audit {package}; list the findings.", extra=rules))
 
 

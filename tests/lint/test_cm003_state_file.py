@@ -34,7 +34,8 @@ def test_state_file_forms(codes):
 def test_reference_to_the_installed_standard_counts(codes):
     text = (
         HEAD
-        + "Follow [the protocol](~/.claude/standards/CONTEXT_MANAGEMENT.md). One sub-agent at a time.\n\n"
+        + "Follow [the protocol](~/.claude/standards/CONTEXT_MANAGEMENT.md). "
+        + "One sub-agent at a time.\n\n"
         + GOOD_PROMPT
     )
     assert codes(text) == []
@@ -43,6 +44,7 @@ def test_reference_to_the_installed_standard_counts(codes):
 def test_forked_skill_without_spawns_is_one_step(codes):
     fork = (
         "---\nname: demo-audit\ndescription: Audit in a fork.\ncontext: fork\n---\n"
-        "Audit the repo; write the findings to .demo-audit-reports/findings.md. Reply with at most 200 tokens.\n"
+        "Audit the repo; write the findings to .demo-audit-reports/findings.md. Reply with at most "
+        "200 tokens.\n"
     )
     assert codes(fork) == []

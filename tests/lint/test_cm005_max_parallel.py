@@ -7,7 +7,10 @@ from samples import HEAD
 
 from spawnkit import protocol
 
-STATE = "Keep `.demo-audit-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
+STATE = (
+    "Keep `.demo-audit-reports/state-<ts>.json`, updated after every package; resume from it if "
+    "unfinished.\n\n"
+)
 PROMPT = (
     "\n\n```\nAudit {package}. Write every finding to .demo-audit-reports/{package}.md.\n"
     "Reply with at most 300 tokens.\n```\n"

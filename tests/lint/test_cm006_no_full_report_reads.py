@@ -25,7 +25,8 @@ def test_orchestrator_reading_reports_is_reported(codes, after):
     [
         "Do not open the reports; the user reads them.",
         "The user opens the reports themselves.",
-        "Finally spawn a sub-agent that reads all reports and writes SUMMARY.md; it replies in at most 200 tokens.",
+        "Finally spawn a sub-agent that reads all reports and writes SUMMARY.md; it replies in at "
+        "most 200 tokens.",
         "Read the state file to see what is left.",
         "```bash\ncat .demo-audit-reports/*.md > ALL.md\n```",
         "Read only the first 5 lines of each report.",

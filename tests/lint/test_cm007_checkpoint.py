@@ -21,7 +21,8 @@ def _skill(state: str) -> str:
 @pytest.mark.parametrize(
     "state",
     [
-        "Create `.demo-audit-reports/state-<ts>.json`; once every package has been audited, write the results to it.",
+        "Create `.demo-audit-reports/state-<ts>.json`; once every package has been audited, write "
+        "the results to it.",
         "Create `.demo-audit-reports/state-<ts>.json` and checkpoint it every 5 packages.",
         "Write the state file `.demo-audit-reports/state-<ts>.json` at the end.",
         "The state file is `.demo-audit-reports/state-<ts>.json`.",

@@ -79,7 +79,8 @@ def test_sibling_file_rules_count(tmp_path):
         # Protocol
         - State: `.demo-audit-reports/state-<ts>.json`, updated after every package.
         - Resume from an unfinished state file at start.
-        - Sub-agents run one at a time, write findings to `.demo-audit-reports/`, reply in at most 300 tokens.
+        - Sub-agents run one at a time, write findings to `.demo-audit-reports/`,
+          reply in at most 300 tokens.
         """)
     )
     text = (
@@ -115,3 +116,45 @@ def test_hook_path_imports_only_the_standard_library():
         [sys.executable, "-c", code, str(skill)], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == ""
+
+
+def test_never_crashes_on_mangled_input():
+    """The hook calls lint_text on whatever is being written: any text gets an answer."""
+    import random
+    from pathlib import Path
+
+    rng = random.Random(5)
+    texts = [p.read_text() for p in sorted((Path(__file__).parent / "corpus").rglob("*.md"))]
+    pieces = [
+        "---\n",
+        "```\n",
+        "> ",
+        "- ",
+        "1. ",
+        "|a|b|\n",
+        "<agent-prompt>\n",
+        "</agent-prompt>\n",
+        "\t",
+        ":",
+        '"',
+        "'",
+        "{",
+        "[",
+        "#",
+        "\n\n",
+        "<!-- spawnkit: ignore -->\n",
+        "~~~\n",
+        "\r\n",
+        "é",
+    ]
+    for _ in range(500):
+        text = rng.choice(texts)
+        for _ in range(rng.randint(1, 6)):
+            pos = rng.randrange(len(text) + 1)
+            if rng.random() < 0.6:
+                text = text[:pos] + rng.choice(pieces) + text[pos:]
+            else:
+                text = text[:pos] + text[pos + rng.randint(1, 40) :]
+        path = rng.choice(["skills/x/SKILL.md", "commands/c.md", "agents/a.md", "notes.md"])
+        result = lint_document(text, path, rng.choice(["claude-code", "portable"]))
+        assert all(d.line >= 1 for d in result.diagnostics)

@@ -221,7 +221,8 @@ def test_generated_cases_agree_with_pyyaml():
     bad = [(c, r[1], r[2]) for c, r in zip(cases, results, strict=True) if r[0] == "mismatch"]
     assert not bad, bad[:3]
     answered = sum(r[0] == "agree" for r in results)
-    # the generator mixes in anchors, tags, tabs and mutations on purpose; most cases still get an answer
+    # the generator mixes in anchors, tags, tabs and mutations on purpose;
+    # most cases still get an answer
     assert answered >= 0.75 * len(cases)
 
 

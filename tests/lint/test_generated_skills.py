@@ -17,16 +17,25 @@ from spawnkit.lint.engine import lint_document  # noqa: E402
 ANSWER_SETS = {
     "defaults": {},
     "claude-code-hooks": {"profile": "claude-code", "skill_hooks": True},
-    "parallel-status-only": {"max_parallel": 2, "return_style": "status-only", "checkpoint_every": 1,
-                             "profile": "claude-code"},
-    "one-step-small-budget": {"steps": [{"name": "scan", "job": "Scan every module for TODO comments."}],
-                              "return_budget": 120, "purpose": "a TODO inventory"},
+    "parallel-status-only": {
+        "max_parallel": 2,
+        "return_style": "status-only",
+        "checkpoint_every": 1,
+        "profile": "claude-code",
+    },
+    "one-step-small-budget": {
+        "steps": [{"name": "scan", "job": "Scan every module for TODO comments."}],
+        "return_budget": 120,
+        "purpose": "a TODO inventory",
+    },
     "five-steps-pairs": {
         "max_parallel": 2,
         "checkpoint_every": 2,
         "reports_dir": "out/audit-reports/",
-        "steps": [{"name": f"part-{i}", "job": f"Audit part {i} of the code base and rate each issue."}
-                  for i in range(1, 6)],
+        "steps": [
+            {"name": f"part-{i}", "job": f"Audit part {i} of the code base and rate each issue."}
+            for i in range(1, 6)
+        ],
     },
 }
 
@@ -51,8 +60,13 @@ def test_generated_skill_is_a_clean_orchestrator(template, tmp_path, answers):
 
 
 def test_claude_code_keys_are_reported_only_under_the_portable_profile(template, tmp_path):
-    skill = render(template, tmp_path / "demo-audit", skill_name="demo-audit", profile="claude-code",
-                   skill_hooks=True)
+    skill = render(
+        template,
+        tmp_path / "demo-audit",
+        skill_name="demo-audit",
+        profile="claude-code",
+        skill_hooks=True,
+    )
     text = (skill / "SKILL.md").read_text(encoding="utf-8")
     portable = lint_document(text, str(skill / "SKILL.md"), "portable").diagnostics
     assert {d.code for d in portable} == {"SP011"}

@@ -23,9 +23,11 @@ CLEAN = (
 )
 BAD = (
     "---\nname: sweep\ndescription: Sweep every package.\n---\n"
-    "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if unfinished.\n\n"
+    "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if "
+    "unfinished.\n\n"
     "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
-    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 tokens.\n```\n"
+    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 "
+    "tokens.\n```\n"
 )
 
 

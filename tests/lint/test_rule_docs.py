@@ -38,7 +38,8 @@ def test_doc_has_the_four_parts_and_a_fix(rule):
     assert rule.fix.strip()
 
 
-# SP009 and SP012 abbreviate their bad example ("... 600 rows ..."); their own tests lint the real thing.
+# SP009 and SP012 abbreviate their bad example ("... 600 rows ...");
+# their own tests lint the real thing.
 ABBREVIATED = {"SP009", "SP012"}
 
 

@@ -4,7 +4,8 @@ import pytest
 
 CC_ONLY = (
     "---\nname: x\ndescription: d\nwhen_to_use: when asked\ncontext: fork\nagent: Explore\n"
-    "disable-model-invocation: true\n---\nAudit the repo; write findings to .x-reports/f.md; reply in 200 tokens.\n"
+    "disable-model-invocation: true\n---\nAudit the repo; write findings to .x-reports/f.md; reply "
+    "in 200 tokens.\n"
 )
 
 

@@ -82,7 +82,8 @@ _NEGATION = lazy(
 )
 _LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
-    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are to|'ll|then))?)\s*$",
+    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are "
+    r"to|'ll|then))?)\s*$",
     re.I,
 )
 _LEAD_TO = lazy(r"\bto\s*$", re.I)
@@ -105,7 +106,8 @@ _PROMPT_HEADER = Gated(
     "prompt",
 )
 _PROMPT_BELOW = lazy(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
+    r"\b(?:the|this)\s+prompt\s+(?:below|that "
+    r"follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
     re.I,
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
@@ -121,7 +123,8 @@ _WEAK = lazy(
     re.I,
 )
 _SELF_NEGATION = lazy(
-    r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
+    r"\b(?:do not|don't|never|no need "
+    r"to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
     re.I,
 )
@@ -131,7 +134,8 @@ STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
 STATE_FILE = Gated(
     lazy(
-        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
+        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- "
+        r"]files?\b|\bcheckpoint[- ]files?\b"
         r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
         re.I,
     ),
@@ -190,7 +194,7 @@ def plain(text: str) -> str:
 
 
 def sentences(block: Block) -> list[Sentence]:
-    """Sentences of a prose block (a table row's cells count as sentences); computed once per block."""
+    """Sentences of a prose block (table cells count as sentences), computed once per block."""
     cached = block.memo.get("sentences")
     if cached is None:
         cached = block.memo["sentences"] = _split(block)
@@ -363,7 +367,7 @@ class Analysis:
         return {id(b) for p in self.prompts for b in p.blocks}
 
     def _intro(self, blocks: list[Block], idx: int) -> list[Block]:
-        """Prose introducing block ``idx``: its list item, then earlier blocks back to the heading."""
+        """Prose introducing block ``idx``: its list item, then earlier blocks up to the heading."""
         block = blocks[idx]
         intro: list[Block] = []
         if block.parent is not None:
@@ -409,7 +413,7 @@ class Analysis:
     # prose outside prompts: what the orchestrator itself is told
     @cached_property
     def prose(self) -> list[Sentence]:
-        """What the orchestrator itself is told: prose outside prompts (inline prompts' quotes blanked)."""
+        """What the orchestrator itself is told: prose outside prompts (inline quotes blanked)."""
         out: list[Sentence] = []
         inline = {id(b) for p in self.prompts for b in p.blocks if b.kind not in ("code", "quote")}
         for _, blocks in self.groups:
@@ -434,7 +438,7 @@ class Analysis:
 
     @cached_property
     def global_units(self) -> list[Block]:
-        """Prose blocks that speak about every sub-agent (rules sections, sibling files, "each sub-agent …")."""
+        """Prose about every sub-agent (rules sections, sibling files, "each sub-agent …")."""
         out = []
         for _, blocks in self.groups:
             for block in blocks:

@@ -22,7 +22,8 @@ def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     for code in codes:
         if code != "ALL" and not any(rule.code.startswith(code) for rule in ALL):
             raise SpawnkitError(
-                f"--select/--ignore: no rule code starts with {code!r}; run 'spawnkit rule' for the list"
+                f"--select/--ignore: no rule code starts with {code!r}; run 'spawnkit rule' for "
+                f"the list"
             )
     return codes
 
@@ -43,18 +44,21 @@ def run_lint(
     cwd = cwd or Path.cwd()
     if config_path is not None and not config_path.is_file():
         raise SpawnkitError(
-            f"config file {config_path} does not exist; pass an existing .spawnkit.toml or pyproject.toml"
+            f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
+            f"pyproject.toml"
         )
     cfg = lint_config.load(config_path or lint_config.find(cwd))
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise SpawnkitError(
-            f"{missing[0]} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a folder"
+            f"{missing[0]} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a "
+            f"folder"
         )
     roots = paths or default_roots(cwd)
     if not roots:
         err.write(
-            "spawnkit: nothing to lint: no path given and neither the Claude config dir nor ./.claude exists\n"
+            "spawnkit: nothing to lint: no path given and neither the Claude config dir nor "
+            "./.claude exists\n"
         )
     files = list(discover(roots, cfg.exclude))
     if roots and not files:
@@ -71,7 +75,8 @@ def run_lint(
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             err.write(
-                f"spawnkit: error: cannot read {path}: {reason}; check the file's permissions and encoding\n"
+                f"spawnkit: error: cannot read {path}: {reason}; check the file's permissions and "
+                f"encoding\n"
             )
             io_error = True
             continue

@@ -26,7 +26,7 @@ _SKIP_DIRS = {
 
 
 def default_roots(cwd: Path | None = None) -> list[Path]:
-    """With no path given: the user's Claude config dir and the project's .claude, where they exist."""
+    """With no path given: the user's Claude config dir and the project's .claude, if present."""
     roots = []
     for root in (claude_config_dir(), project_claude_dir(cwd)):
         if root.is_dir() and root.resolve() not in [r.resolve() for r in roots]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any, NamedTuple
 
 from spawnkit.lint import frontmatter, markdown
@@ -84,11 +85,7 @@ class Document:
         candidates = [b for b in self.blocks if ".md" in b.text]
         if not candidates:
             return found
-        base = Path(self.path).parent
-        try:
-            root = base.resolve()
-        except OSError:
-            return found
+        base = os.path.dirname(os.path.abspath(self.path))
         seen: set[str] = set()
         for block in candidates:
             for match in _LINK.finditer(block.text):
@@ -103,13 +100,16 @@ class Document:
                 ):
                     continue  # placeholders name files sub-agents will write, not siblings
                 seen.add(target)
-                candidate = (base / target).resolve()
-                if root not in candidate.parents or not candidate.is_file():
-                    continue
+                candidate = os.path.normpath(os.path.join(base, target))
+                if not candidate.startswith(base + os.sep):
+                    continue  # only files inside the skill's own folder
                 try:
-                    if candidate.stat().st_size > _MAX_SIBLING_BYTES:
+                    if os.path.getsize(candidate) > _MAX_SIBLING_BYTES or not os.path.isfile(
+                        candidate
+                    ):
                         continue
-                    text = candidate.read_text(encoding="utf-8", errors="replace")
+                    with open(candidate, encoding="utf-8", errors="replace") as fh:
+                        text = fh.read()
                 except OSError:
                     continue
                 lines = text.split("\n")
@@ -128,14 +128,6 @@ class Document:
                     )
                 )
         return found
-
-    @cached_property
-    def all_blocks(self) -> list[markdown.Block]:
-        """Body blocks followed by the referenced siblings' blocks."""
-        out = list(self.blocks)
-        for sib in self.siblings:
-            out.extend(sib.blocks)
-        return out
 
     def sibling_line(self, source: str) -> int:
         """Line of the linted file that references ``source`` (where its findings are reported)."""

@@ -49,7 +49,7 @@ class FileResult(NamedTuple):
 
 
 def selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
-    """Ruff-style selection: a code matches an entry equal to it or a prefix of it ("CM", "SP01", "ALL")."""
+    """Ruff-style selection: an entry matches a code it equals or prefixes ("CM", "SP01", "ALL")."""
 
     def match(entries: Iterable[str]) -> bool:
         return any(e.upper() == "ALL" or code.startswith(e.upper()) for e in entries)

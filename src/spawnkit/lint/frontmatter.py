@@ -210,15 +210,6 @@ def _blank(line: str) -> bool:
     return not stripped or stripped.startswith("#")
 
 
-def _strip_comment(text: str) -> str:
-    """Drop a trailing `` #`` comment from the remainder of a line after a value."""
-    stripped = text.strip(" ")
-    if stripped.startswith("#"):
-        return ""
-    pos = stripped.find(" #")
-    return stripped[:pos].rstrip(" ") if pos >= 0 else stripped
-
-
 class _Parser:
     def __init__(self, lines: list[str], first_line: int) -> None:
         self.lines = list(lines)
@@ -532,7 +523,8 @@ class _Parser:
             if nxt.strip(" ") and _indent(nxt) <= indent:
                 raise Unsupported(
                     self.lineno(j),
-                    "a quoted value that continues at or left of its key's indentation is not supported",
+                    "a quoted value that continues at or left of its key's indentation is not "
+                    "supported",
                 )
             raw = raw + "\n" + nxt
             end = self.quoted_end(raw, 0)
@@ -606,7 +598,8 @@ class _Parser:
             else:
                 raise YamlError(
                     self.lineno(i),
-                    f"unknown escape '\\{e}' in a double-quoted value; write '\\\\' for a backslash",
+                    f"unknown escape '\\{e}' in a double-quoted value; write '\\\\' for a "
+                    f"backslash",
                 )
         return "".join(out)
 

@@ -30,7 +30,6 @@ class Block:
         *,
         level: int = 0,
         info: str = "",
-        ordered: bool = False,
         parent: int | None = None,
         list_id: int | None = None,
     ) -> None:
@@ -42,11 +41,9 @@ class Block:
         self.section: tuple[str, ...] = ()  # enclosing headings, outermost first
         self.level = level  # heading level, or list item indentation
         self.info = info  # code fence info string ("" for indented code), or the tag name
-        self.ordered = ordered  # numbered list item
         self.parent = parent  # index of the list item a nested block belongs to
         self.list_id = list_id  # items of one list share an id
         self.source = ""  # "" for the linted file, else the referenced sibling's name
-        self.children: list[int] = []
         self.memo: dict[str, object] = {}  # per-block caches (sentences, spawn hits)
 
     def copy(self, lines: list[str]) -> Block:
@@ -57,7 +54,6 @@ class Block:
             lines,
             level=self.level,
             info=self.info,
-            ordered=self.ordered,
             parent=self.parent,
             list_id=self.list_id,
         )
@@ -131,7 +127,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 )
                 j += 1
             parent = enclosing(indent)
-            idx = add(
+            add(
                 Block(
                     "code",
                     lineno + 1,
@@ -140,8 +136,6 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     parent=parent,
                 )
             )
-            if parent is not None:
-                blocks[parent].children.append(idx)
             i = j + 1
             continue
         tag = _TAG_OPEN.match(line) if first == "<" else None
@@ -152,7 +146,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 j += 1
             if j < n:
                 parent = enclosing(indent)
-                idx = add(
+                add(
                     Block(
                         "tag",
                         lineno + 1,
@@ -161,8 +155,6 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                         parent=parent,
                     )
                 )
-                if parent is not None:
-                    blocks[parent].children.append(idx)
                 i = j + 1
                 continue
         heading = _HEADING.match(line) if first == "#" else None
@@ -184,9 +176,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 body.append(_QUOTE.match(lines[j]).group(1))  # type: ignore[union-attr]
                 j += 1
             parent = enclosing(indent)
-            idx = add(Block("quote", lineno, body, parent=parent))
-            if parent is not None:
-                blocks[parent].children.append(idx)
+            add(Block("quote", lineno, body, parent=parent))
             i = j
             continue
         if first == "|":
@@ -251,13 +241,10 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     lineno,
                     body,
                     level=indent,
-                    ordered=item.group(2)[0].isdigit(),
                     parent=parent,
                     list_id=list_id,
                 )
             )
-            if parent is not None:
-                blocks[parent].children.append(idx)
             open_items.append(idx)
             i = j
             continue
@@ -273,9 +260,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 j += 1
             while body and not body[-1].strip():
                 body.pop()
-            idx = add(Block("code", lineno, body, parent=parent))
-            if parent is not None:
-                blocks[parent].children.append(idx)
+            add(Block("code", lineno, body, parent=parent))
             i = i + len(body)
             continue
         body = [line.strip()]
@@ -293,10 +278,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
         ):
             body.append(lines[j].strip())
             j += 1
-        idx = add(Block("paragraph", lineno, body, parent=parent))
-        if parent is not None:
-            blocks[parent].children.append(idx)
-        else:
+        add(Block("paragraph", lineno, body, parent=parent))
+        if parent is None:
             open_items.clear()
             current_list.clear()
         i = j

@@ -46,5 +46,5 @@ def lazy(source: str, flags: int = 0) -> Lazy:
 
 
 def words(*items: str) -> Lazy:
-    """A pattern finding any of ``items`` in lowered text (a fast pre-check before costly patterns)."""
+    """A pattern finding any of ``items`` in lowered text: a fast pre-check for costly patterns."""
     return Lazy("|".join(re.escape(item) for item in items))

@@ -10,7 +10,6 @@ from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
 from spawnkit.lint.rules import ALL
 
-FORMATS = ("text", "json", "sarif", "github")
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -41,7 +40,8 @@ def as_text(results: list[FileResult]) -> str:
     files = len(results)
     if diags:
         lines.append(
-            f"Found {len(diags)} problem{'s' * (len(diags) != 1)} ({errors} error{'s' * (errors != 1)}, "
+            f"Found {len(diags)} problem{'s' * (len(diags) != 1)} "
+            f"({errors} error{'s' * (errors != 1)}, "
             f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
             f"file{'s' * (files != 1)} ({orchestrators} orchestrating sub-agents)."
         )
@@ -61,7 +61,6 @@ def as_json(results: list[FileResult]) -> str:
             "files": [
                 {
                     "path": r.path,
-                    "kind": r.kind,
                     "orchestrator": r.orchestrator,
                     "diagnostics": [
                         {
@@ -148,8 +147,9 @@ def as_github(results: list[FileResult]) -> str:
     out = []
     for d in _all(results):
         level = "error" if d.severity == "error" else "warning"
+        message = _escape_data(f"{d.message} ({d.name}). Fix: {d.fix}")
         out.append(
             f"::{level} file={_escape_property(d.path)},line={d.line},col={d.col},"
-            f"title={_escape_property(d.code)}::{_escape_data(f'{d.message} ({d.name}). Fix: {d.fix}')}"
+            f"title={_escape_property(d.code)}::{message}"
         )
     return "\n".join(out)

@@ -21,7 +21,8 @@ _REPLY = lazy(
     re.I,
 )
 _QUALIFIER = lazy(
-    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to|limit(?:ed)?|budget|cap(?:ped)?"
+    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up "
+    r"to|limit(?:ed)?|budget|cap(?:ped)?"
     r"|within|keep|below)\b|[≤<]",
     re.I,
 )
@@ -110,7 +111,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     @property
     def fix(self) -> str:  # type: ignore[override]
         return (
-            f'Add a hard cap to each sub-agent prompt, e.g. "Reply with at most {protocol.return_budget()} tokens" '
+            f'Add a hard cap to each sub-agent prompt, e.g. "Reply with at most '
+            f'{protocol.return_budget()} tokens" '
             "(or state it once in a Rules section for every sub-agent)."
         )
 
@@ -125,7 +127,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             if cap.tokens > budget:
                 yield Finding(
                     a.report_line(cap.block, cap.line),
-                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
+                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's "
+                    f"{budget}",
                     f"Lower the cap to {budget} tokens or fewer.",
                 )
         covered = any(c.tokens <= budget for c in general)
@@ -157,7 +160,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             if cap.tokens > budget:
                 yield Finding(
                     cap.line,
-                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's {budget}",
+                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's "
+                    f"{budget}",
                     f"Lower the cap to {budget} tokens or fewer.",
                 )
 

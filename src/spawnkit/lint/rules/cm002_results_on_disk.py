@@ -9,14 +9,18 @@ from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_PATH = r"[`'\"]?(?:[\w.{}$~<>*@-]*/|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
+_PATH = (
+    r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
+    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
+)
 _DISK = lazy(
     r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist|list|go|goes"
     r"|land|lands)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
     + _PATH
     + r"|\bwrite\s+"
     + _PATH
-    + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
+    + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?"
+    r"(?:reports?|results?|output|logs?)"
     r"\s+(?:folder|directory|dir|file)\b"
     r"|\b(?:on|to)\s+disk\b",
     re.I,
@@ -71,7 +75,10 @@ Audit {package}. Write every finding to .demo-audit-reports/{package}.md.
 Reply with at most 400 tokens: STATUS, counts, and the report path.
 ```
 """
-    fix = 'Tell each sub-agent to write its full output to a report file, e.g. ".<skill>-reports/<step>.md", and to return only the path.'
+    fix = (
+        "Tell each sub-agent to write its full output to a report file, e.g. "
+        '".<skill>-reports/<step>.md", and to return only the path.'
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis

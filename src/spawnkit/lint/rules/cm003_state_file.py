@@ -71,7 +71,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 ```
 """
     fix = (
-        'Keep a state file such as ".<skill>-reports/state-YYYYMMDD-HHMMSS.json" listing steps done and '
+        'Keep a state file such as ".<skill>-reports/state-YYYYMMDD-HHMMSS.json" listing steps '
+        "done and "
         "remaining, created at start and updated after every step."
     )
 

@@ -64,7 +64,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     @property
     def fix(self) -> str:  # type: ignore[override]
         return (
-            f"At start-up, look for an unfinished state file from the last {protocol.resume_window_minutes()} "
+            f"At start-up, look for an unfinished state file from the last "
+            f"{protocol.resume_window_minutes()} "
             "minutes and resume from its next step."
         )
 

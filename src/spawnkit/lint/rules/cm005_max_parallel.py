@@ -56,9 +56,32 @@ _SEQUENTIAL = lazy(
 
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
-_HINT = words("parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e",
-              "a time", "after", "sequen", "turn", "one by", "never", "second", "wait", "batch", "max", "pairs",
-              "as many", "unlimited", "limit", "cap")
+_HINT = words(
+    "parallel",
+    "concurren",
+    "simultan",
+    "same time",
+    "at once",
+    "single",
+    "fan",
+    "per ",
+    "for e",
+    "a time",
+    "after",
+    "sequen",
+    "turn",
+    "one by",
+    "never",
+    "second",
+    "wait",
+    "batch",
+    "max",
+    "pairs",
+    "as many",
+    "unlimited",
+    "limit",
+    "cap",
+)
 _NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
 
 
@@ -125,7 +148,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     @property
     def fix(self) -> str:  # type: ignore[override]
         return (
-            f'Run sub-agents one at a time, or state a cap: "at most {protocol.max_parallel()} sub-agents in '
+            f'Run sub-agents one at a time, or state a cap: "at most {protocol.max_parallel()} '
+            f"sub-agents in "
             'parallel; checkpoint after each batch".'
         )
 

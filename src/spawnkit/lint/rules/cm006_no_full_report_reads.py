@@ -70,7 +70,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 Tell the user the counts from the reply and the report path; do not open the report.
 """
     fix = (
-        "Work from the sub-agent's short reply; leave the full report to the user, or hand it to another "
+        "Work from the sub-agent's short reply; leave the full report to the user, or hand it to "
+        "another "
         "sub-agent (e.g. a final merge step) with its own return cap."
     )
 

@@ -84,7 +84,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     @property
     def fix(self) -> str:  # type: ignore[override]
         return (
-            f"Update the state file after every step (at least every {protocol.checkpoint_every()} steps), "
+            f"Update the state file after every step (at least every {protocol.checkpoint_every()} "
+            f"steps), "
             "before starting the next sub-agent."
         )
 
@@ -102,17 +103,30 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             line = a.report_line(s.block, s.line)
             n = _EVERY_N.search(s.text)
             if n and number(n.group(1)) > every:
-                bad.append((line, f"the state file is updated only every {number(n.group(1))} steps; "
-                                  f"the standard asks for at least every {every}"))
+                bad.append(
+                    (
+                        line,
+                        f"the state file is updated only every {number(n.group(1))} steps; "
+                        f"the standard asks for at least every {every}",
+                    )
+                )
             elif _AT_END.search(s.text):
-                bad.append((line, "the state file is written only after all sub-agents finish; "
-                                  "update it after every step"))
+                bad.append(
+                    (
+                        line,
+                        "the state file is written only after all sub-agents finish; "
+                        "update it after every step",
+                    )
+                )
             elif in_loop or _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
                 good = True
         for line, message in bad:
             yield Finding(line, message)
         if not good and not bad and not a.references_standard:
-            yield Finding(lines[0], "the skill never says when the state file is updated; update it after every step")
+            yield Finding(
+                lines[0],
+                "the skill never says when the state file is updated; update it after every step",
+            )
 
     @staticmethod
     def _state_updates(ctx: Context) -> Iterator[tuple[Sentence, bool]]:
@@ -129,7 +143,9 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             for block in blocks:
                 if block.kind in ("code", "quote", "tag") or id(block) in a.prompt_block_ids:
                     continue
-                in_scope = bool(STATE_FILE.search(block.text)) or any(_STATE_SECTION.search(h) for h in block.section)
+                in_scope = bool(STATE_FILE.search(block.text)) or any(
+                    _STATE_SECTION.search(h) for h in block.section
+                )
                 for s in sentences(block):
                     if not _UPDATE.search(s.text):
                         continue

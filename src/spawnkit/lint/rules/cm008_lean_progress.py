@@ -22,8 +22,19 @@ _DETAIL = lazy(
 )
 
 
-_HINT = words("complete", "full", "whole", "entire", "every", "all", "verbatim", "word for", "detail",
-              "paragraph", "length")
+_HINT = words(
+    "complete",
+    "full",
+    "whole",
+    "entire",
+    "every",
+    "all",
+    "verbatim",
+    "word for",
+    "detail",
+    "paragraph",
+    "length",
+)
 
 
 class LeanProgress(Rule):
@@ -73,7 +84,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 
 After each sub-agent, print one line: `[n/total] {package}: counts — report path`.
 """
-    fix = 'Print one line per step, e.g. "[3/8] step: key metric — report path"; the user opens the report for details.'
+    fix = (
+        'Print one line per step, e.g. "[3/8] step: key metric — report path"; the user opens the '
+        "report for details."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
@@ -85,6 +99,7 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
                 if m and imperative(s.text, m.start()):
                     yield Finding(
                         a.report_line(s.block, s.line),
-                        "progress to the user repeats sub-agent output at length; keep it to one line per step",
+                        "progress to the user repeats sub-agent output at length; keep it to one "
+                        "line per step",
                     )
                     break

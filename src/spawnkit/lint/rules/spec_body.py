@@ -39,7 +39,10 @@ Find the endpoint's area below, then read only that file:
 - Orders and invoices: [orders.md](orders.md)
 """
     example_path = "skills/api-reference/SKILL.md"
-    fix = "Move reference material into files beside SKILL.md and link them; keep the body to the procedure."
+    fix = (
+        "Move reference material into files beside SKILL.md and link them; keep the body to the "
+        "procedure."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         body = ctx.doc.body_lines

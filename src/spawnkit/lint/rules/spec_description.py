@@ -29,7 +29,7 @@ Research a question and answer with sources.
     good = """
 ---
 name: researcher
-description: Researches a technical question on the web and answers with sources. Use for questions needing current docs.
+description: Researches a technical question on the web and answers with sources.
 tools: WebSearch, WebFetch
 ---
 Research a question and answer with sources.
@@ -60,7 +60,10 @@ class DescriptionLength(Rule):
     name = "description-length"
     severity = "error"
     summary = "The description is at most the spec's maximum length."
-    what = "Checks that a skill's or command's `description` is no longer than the standard's `description_max_length`."
+    what = (
+        "Checks that a skill's or command's `description` is no longer than the standard's "
+        "`description_max_length`."
+    )
     why = (
         "Longer descriptions are rejected by the spec and truncated in Claude Code's skill listing."
     )
@@ -74,12 +77,15 @@ description: >-
     good = """
 ---
 name: style-guide
-description: Company writing style for user-facing text. Use whenever you write or edit docs, UI copy or release notes.
+description: Company writing style for user-facing text. Use when writing docs or UI copy.
 ---
 Voice, grammar, naming and formatting rules follow.
 """
     example_path = "skills/style-guide/SKILL.md"
-    fix = "Keep the description to what the skill does and when to use it; move the rest into the body."
+    fix = (
+        "Keep the description to what the skill does and when to use it; move the rest into the "
+        "body."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         value = ctx.doc.data.get("description")
@@ -101,7 +107,10 @@ Checks a skill's or command's `description` for the characters the standard
 forbids (`<` and `>`). Agent descriptions are exempt: Claude Code's own agent
 format puts `<example>` blocks there.
 """
-    why = "The description is placed in the system prompt; angle brackets read as markup and are rejected on upload."
+    why = (
+        "The description is placed in the system prompt; angle brackets read as markup and are "
+        "rejected on upload."
+    )
     bad = """
 ---
 name: csv-convert
@@ -112,7 +121,7 @@ Convert.
     good = """
 ---
 name: csv-convert
-description: Convert CSV files to JSON, Parquet or Excel. Invoke with the input file and the target format.
+description: Convert CSV files to JSON, Parquet or Excel. Give the input file and the format.
 ---
 Convert.
 """

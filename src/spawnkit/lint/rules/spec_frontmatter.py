@@ -37,7 +37,10 @@ description: Turn a meeting transcript into notes with decisions and action item
 Turn a transcript into notes with decisions and action items.
 """
     example_path = "skills/meeting-notes/SKILL.md"
-    fix = "Start the file with a frontmatter block: '---', 'name: <folder name>', 'description: <what and when>', '---'."
+    fix = (
+        "Start the file with a frontmatter block: '---', 'name: <folder name>', 'description: "
+        "<what and when>', '---'."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         doc = ctx.doc
@@ -133,7 +136,10 @@ hooks:
 Guard generated files.
 """
     example_path = "skills/hook-guard/SKILL.md"
-    fix = "Write the value out in plain YAML (no anchors, aliases or tags; quote timestamps; indent with spaces)."
+    fix = (
+        "Write the value out in plain YAML (no anchors, aliases or tags; quote timestamps; indent "
+        "with spaces)."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         err = ctx.doc.front_error

@@ -57,7 +57,10 @@ metadata:
 Deploy.
 """
     example_path = "skills/deploy-preview/SKILL.md"
-    fix = "Fix the key's spelling, move free-form data under 'metadata:', or lint with --profile claude-code."
+    fix = (
+        "Fix the key's spelling, move free-form data under 'metadata:', or lint with --profile "
+        "claude-code."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         doc = ctx.doc
@@ -69,13 +72,17 @@ Deploy.
                 continue
             hint = None
             if doc.kind != SKILL:
-                hint = f"Use only the keys Claude Code reads for {doc.kind}s: {', '.join(sorted(known))}."
+                keys = ", ".join(sorted(known))
+                hint = f"Use only the keys Claude Code reads for {doc.kind}s: {keys}."
             if (
                 ctx.profile == "portable"
                 and doc.kind == SKILL
                 and str(key) in ctx.spec["claude_code_keys"]
             ):
-                hint = f"'{key}' is a Claude Code extension; drop it for portable skills or use --profile claude-code."
+                hint = (
+                    f"'{key}' is a Claude Code extension; drop it for portable skills or use "
+                    f"--profile claude-code."
+                )
             elif doc.kind == SKILL and str(key).replace("_", "-") in known:
                 hint = f"Did you mean '{str(key).replace('_', '-')}'?"
             yield Finding(
@@ -90,7 +97,10 @@ class CompatibilityLength(Rule):
     name = "compatibility-length"
     severity = "error"
     summary = "A skill's compatibility note is at most the spec's maximum length."
-    what = "Checks that a skill's `compatibility` value is a string no longer than the standard's `compatibility_max_length`."
+    what = (
+        "Checks that a skill's `compatibility` value is a string no longer than the standard's "
+        "`compatibility_max_length`."
+    )
     why = "The spec limits it; longer notes are rejected on upload."
     bad = """
 ---

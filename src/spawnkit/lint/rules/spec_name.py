@@ -70,7 +70,10 @@ class NameFormat(Rule):
     name = "name-format"
     severity = "error"
     summary = "The name uses lowercase letters, digits and single hyphens only."
-    what = "Checks the `name` against the standard's pattern: lowercase letters and digits, words joined by single hyphens."
+    what = (
+        "Checks the `name` against the standard's pattern: lowercase letters and digits, words "
+        "joined by single hyphens."
+    )
     why = "Other names are rejected by the Agent Skills spec and make awkward slash commands."
     bad = _DEMO_BAD_NAME
     good = """
@@ -81,7 +84,10 @@ description: Everyday git chores - rebasing, squashing, cleaning up branches.
 Help with git.
 """
     example_path = "skills/git-helper/SKILL.md"
-    fix = "Rename to lowercase words joined by hyphens, e.g. 'git-helper' (and rename the folder to match)."
+    fix = (
+        "Rename to lowercase words joined by hyphens, e.g. 'git-helper' (and rename the folder to "
+        "match)."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         value = _name(ctx)
@@ -142,7 +148,10 @@ class NameFolderMismatch(Rule):
     severity = "error"
     summary = "A skill's name equals the name of the folder that holds its SKILL.md."
     what = "Checks that `name` in SKILL.md equals the skill folder's name."
-    why = "The spec requires it; when they differ, the skill is listed under one name and installed under another."
+    why = (
+        "The spec requires it; when they differ, the skill is listed under one name and installed "
+        "under another."
+    )
     bad = """
 ---
 name: pdf-toolkit
