@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
-from update_helpers import ANSWERS, make_env
+from update_helpers import ANSWERS, make_env, run_cli
 
 from spawnkit import fsutil, store
-from spawnkit.cli import cli
 from spawnkit.lint.engine import lint_text
 
 HAND_WRITTEN = """---
@@ -44,7 +42,7 @@ def skill(env):
 
 def test_adopt_adds_only_the_answers_file(env, skill):
     before = fsutil.snapshot(skill)
-    res = CliRunner().invoke(cli, ["adopt", str(skill), "--data", "purpose=an audit of the repository"])
+    res = run_cli("adopt", str(skill), "--data", "purpose=an audit of the repository")
     assert res.exit_code == 0, res.output
     after = fsutil.snapshot(skill)
     answers = yaml.safe_load(after.pop(ANSWERS)[1])
@@ -54,24 +52,25 @@ def test_adopt_adds_only_the_answers_file(env, skill):
     assert answers["skill_name"] == "my-audit" and answers["purpose"] == "an audit of the repository"
     assert answers["description"].startswith("Audits the repository")
 
-    res = CliRunner().invoke(cli, ["update", "--check", "--json"])
+    res = run_cli("update", "--check", "--json")
     [row] = json.loads(res.stdout)["skills"]
     assert (row["name"], row["status"]) == ("my-audit", "up-to-date")
 
 
 def test_adopt_refusals_write_nothing(env, skill, tmp_path):
-    runner = CliRunner()
     before = fsutil.snapshot(skill)
-    res = runner.invoke(cli, ["adopt", str(skill), "--data", "max_parallel=99"])
+    res = run_cli("adopt", str(skill), "--data", "max_parallel=99")
     assert res.exit_code == 2 and "--data" in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    res = runner.invoke(cli, ["adopt", str(skill), "--data", "novalue"])
+    res = run_cli("adopt", str(skill), "--data", "novalue")
     assert res.exit_code == 2 and "KEY=VALUE" in res.stderr
+    res = run_cli("adopt", str(skill), "--data", "purpos=typo")
+    assert res.exit_code == 2 and "unknown --data key 'purpos'" in res.stderr and "purpose" in res.stderr
     assert fsutil.snapshot(skill) == before
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert runner.invoke(cli, ["adopt", str(empty)]).exit_code == 2
-    assert runner.invoke(cli, ["adopt", str(skill)]).exit_code == 0
-    res = runner.invoke(cli, ["adopt", str(skill)])
+    assert run_cli("adopt", str(empty)).exit_code == 2
+    assert run_cli("adopt", str(skill)).exit_code == 0
+    res = run_cli("adopt", str(skill))
     assert res.exit_code == 2 and "already managed" in res.stderr
 
 
@@ -83,7 +82,7 @@ def test_retrofit_adds_protocol_sections_and_reports_what_is_left(env, skill):
     md = skill / "SKILL.md"
     errors_before = _errors(HAND_WRITTEN, md)
     assert errors_before, "a hand-written skill without the protocol must have lint errors"
-    res = CliRunner().invoke(cli, ["adopt", str(skill), "--retrofit", "--json"])
+    res = run_cli("adopt", str(skill), "--retrofit", "--json")
     report = json.loads(res.stdout)
     text = md.read_text()
     left = lint_text(text, str(md))

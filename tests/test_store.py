@@ -156,3 +156,27 @@ def test_inspect_for_doctor(tmp_path):
     shutil.rmtree(store.store_dir(config) / ".git")
     (store.store_dir(config) / ".git").write_text("garbage")
     assert store.inspect(config)[0] == "broken"
+
+
+def test_a_refused_command_takes_back_what_the_store_gained(tmp_path, versions):
+    from update_helpers import tree_state
+
+    fresh = tmp_path / "fresh" / "cfg"
+    with pytest.raises(SpawnkitError), store.provisional_target(fresh):
+        assert store.Store(store.store_dir(fresh)).tags()
+        raise SpawnkitError("refused")
+    assert not (tmp_path / "fresh").exists()
+
+    cfg = tmp_path / "cfg"
+    st = store.Store(store.store_dir(cfg))
+    st.init()
+    st.add_version(V1, versions[V1])
+    before = tree_state(cfg)
+    with pytest.raises(SpawnkitError), store.provisional_target(cfg) as target:
+        assert set(st.tags()) == {V1, target.tag}
+        raise SpawnkitError("refused")
+    assert list(st.tags()) == [V1]
+    assert {k: v[:2] for k, v in tree_state(cfg).items()} == {k: v[:2] for k, v in before.items()}
+    with store.provisional_target(cfg) as target:
+        pass
+    assert target.tag in st.tags()

@@ -7,7 +7,6 @@ import subprocess
 
 import pytest
 import yaml
-from click.testing import CliRunner
 from update_helpers import (
     ANSWERS,
     V1,
@@ -20,13 +19,13 @@ from update_helpers import (
     build_store,
     generate,
     make_env,
+    run_cli,
     tree_state,
     user_lines,
 )
 
 from spawnkit import conflicts, fsutil, store
 from spawnkit import update as updating
-from spawnkit.cli import cli
 
 DESCRIPTION = 'description: "My own words about what this skill does."'
 HEADING_SUFFIX = " (my wording)"
@@ -123,7 +122,7 @@ def test_three_versions_keep_every_user_line(env):
 
     # A second run refuses while the markers are there, and writes nothing.
     before = tree_state(env.home, env.project)
-    res = CliRunner().invoke(cli, ["update", "demo"])
+    res = run_cli("update", "demo")
     assert res.exit_code == 2
     assert len(res.stderr.strip().splitlines()) == 1
     assert "SKILL.md" in res.stderr and "conflict markers" in res.stderr
@@ -150,7 +149,7 @@ def test_check_json_lists_updates_and_writes_nothing(env):
     generate(env.config, V1, env.config / "skills" / "demo")
     generate(env.config, V3, env.project / ".claude" / "skills" / "other")
     before = tree_state(env.home, env.project)
-    res = CliRunner().invoke(cli, ["update", "--check", "--json"])
+    res = run_cli("update", "--check", "--json")
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     target = store.planned_target(env.config).tag
@@ -188,7 +187,7 @@ def test_skill_inside_a_git_repo_is_updated_but_never_committed(env):
     run("add", "-A")
     run("commit", "-qm", "mine")
     head = run("rev-parse", "HEAD")
-    res = CliRunner().invoke(cli, ["update", str(skill), "--json"])
+    res = run_cli("update", str(skill), "--json")
     # pin through the API is not possible from the CLI: the skill goes to the running version
     assert res.exit_code == 0, res.output
     [r] = json.loads(res.stdout)["skills"]
@@ -212,12 +211,11 @@ def test_unknown_and_newer_versions_are_reported_not_touched(env):
 
 
 def test_usage_errors_exit_2(env):
-    runner = CliRunner()
-    assert runner.invoke(cli, ["update"]).exit_code == 2
-    assert runner.invoke(cli, ["update", "x", "--all"]).exit_code == 2
-    res = runner.invoke(cli, ["update", "nope"])
+    assert run_cli("update").exit_code == 2
+    assert run_cli("update", "x", "--all").exit_code == 2
+    res = run_cli("update", "nope")
     assert res.exit_code == 2 and "spawnkit adopt" in res.stderr
-    assert runner.invoke(cli, ["update", "--all"]).exit_code == 0
+    assert run_cli("update", "--all").exit_code == 0
 
 
 def test_snapshot_roundtrip_applies_removals(tmp_path):
@@ -229,3 +227,14 @@ def test_snapshot_roundtrip_applies_removals(tmp_path):
     after = {"keep": (0o600, b"k2"), "new/n": (0o644, b"n")}
     fsutil.apply_snapshot(root, before, after)
     assert fsutil.snapshot(root) == after and not (root / "a").exists()
+
+
+def test_new_records_the_store_and_version_so_update_finds_it(env):
+    res = run_cli("new", "my-audit", "--defaults")
+    assert res.exit_code == 0, res.output
+    answers = yaml.safe_load((env.project / ".claude" / "skills" / "my-audit" / ANSWERS).read_text())
+    target = store.planned_target(env.config)
+    assert answers["_src_path"] == "~/.claude/.spawnkit/template-store"
+    assert answers["_commit"] == target.tag and target.in_store
+    res = run_cli("update", "--check", "--json")
+    assert [(s["name"], s["status"]) for s in json.loads(res.stdout)["skills"]] == [("my-audit", "up-to-date")]

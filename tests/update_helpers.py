@@ -151,3 +151,16 @@ def assert_user_lines_survive(before: dict[str, list[str]], skill: Path, result)
         kept = place.splitlines()
         for line in wanted:
             assert line in kept, f"user line lost from {rel}: {line!r}"
+
+
+def run_cli(*args: str):
+    """``spawnkit ARGS`` in-process, stdout and stderr apart (click < 8.2 mixes them by default)."""
+    from click.testing import CliRunner
+
+    from spawnkit.cli import cli
+
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, list(args))

@@ -20,7 +20,7 @@ import yaml
 from spawnkit import conflicts, fsutil, managed
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.gitutil import isolated_env
-from spawnkit.store import Target, ensure_store
+from spawnkit.store import Target, provisional_target
 
 SKILL_FILE = "SKILL.md"
 WORKFLOW_QUESTION = "steps"  # the template question holding the skill's own workflow
@@ -60,7 +60,7 @@ def parse_data(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 def template_questions(target: Target) -> set[str]:
-    """Question names of the store's template version (top-level keys of copier.yml)."""
+    """Question names of the store's template version (top-level keys of copier.yml, minus settings)."""
     from spawnkit.gitutil import out
 
     text = out(["show", f"{target.tag}:copier.yml"], target.store)
@@ -121,11 +121,15 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
             f"{existing.answers_file} already exists (from {existing.src_path!r}); remove it to adopt the skill"
         )
     text = skill_md.read_text(encoding="utf-8")
-    target = ensure_store(config_dir)
-    questions = template_questions(target)
-    data = {**seed_data(text, questions), **parse_data(pairs)}
+    given = parse_data(pairs)
     answers_name = managed.answers_filename()
-    with tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp:
+    # What the store gains is taken back if the template refuses the answers.
+    with provisional_target(config_dir) as target, tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp:
+        questions = template_questions(target)
+        unknown = sorted(set(given) - questions)
+        if unknown:
+            raise SpawnkitError(f"unknown --data key {unknown[0]!r}; the template asks: {', '.join(sorted(questions))}")
+        data = {**seed_data(text, questions), **given}
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
         answers = rendered / answers_name
         result = AdoptResult(str(path), target.tag, str(path / answers_name), data)

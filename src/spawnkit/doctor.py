@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 
-from spawnkit import __version__, resources
+from spawnkit import __version__, paths, resources
 from spawnkit import manifest as mf
 from spawnkit import registrations as regs
 from spawnkit import settings_merge as sm
@@ -255,6 +255,33 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     return CheckResult(name, OK, f"plugin {enabled[0]} only" if enabled else "none")
 
 
+def _user_config(ctx: Context) -> Path:
+    """The template store and the user's skills live in the user's folder whatever the scope."""
+    return ctx.target.config_dir if ctx.target.scope == "user" else paths.claude_config_dir()
+
+
+def check_template_store(ctx: Context) -> CheckResult:
+    """`spawnkit update` re-renders the version each skill was made from: they live in the store."""
+    from spawnkit.store import inspect
+
+    level, detail, fix = inspect(_user_config(ctx))
+    return CheckResult("template store", level, detail, fix)
+
+
+def check_skill_updates(ctx: Context) -> CheckResult:
+    """Managed skills (user and current project) made from an older template version."""
+    from spawnkit.update import available_updates
+
+    pending = available_updates(_user_config(ctx), Path.cwd())
+    if not pending:
+        return CheckResult("skill updates", OK, "no managed skill has an update")
+    names = ", ".join(f"{s.name} ({s.version})" for s in pending)
+    return CheckResult(
+        "skill updates", WARN, f"{len(pending)} skill(s) can take template {pending[0].target}: {names}",
+        "spawnkit update --all",
+    )
+
+
 CHECKS: list[Check] = [
     check_version,
     check_config_dir,
@@ -265,6 +292,8 @@ CHECKS: list[Check] = [
     check_standard,
     check_spawnkit_skill,
     check_skills_lint,
+    check_template_store,
+    check_skill_updates,
 ]
 
 

@@ -16,7 +16,6 @@ import shutil
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,9 @@ import yaml
 
 from spawnkit import protocol, resources
 from spawnkit.errors import SpawnkitError
+from spawnkit.gitutil import isolated_env
 from spawnkit.paths import claude_config_dir, project_claude_dir
+from spawnkit.store import provisional_target
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
@@ -43,7 +44,12 @@ class NewSkill:
 
 
 def template_source() -> Path:
-    """The template copier renders. The one place that decides it (the update work swaps it)."""
+    """The template content copier renders. The one place that decides it.
+
+    ``_render`` renders it through spawnkit's template store (as the version this content
+    gets there), so the answers file records ``_src_path`` (the store, ``~``-relative) and
+    ``_commit`` (the version tag): what ``spawnkit update`` needs later.
+    """
     return resources.data_root()
 
 
@@ -175,29 +181,31 @@ def _check_target(target: Path, force: bool) -> None:
 
 def _render(staging: Path, data: dict[str, str], interactive: bool) -> None:
     import copier
-    from copier.errors import CopierError, DirtyLocalWarning
+    from copier.errors import CopierError
 
     # Copier's own notes (e.g. "No git tags found" for a source checkout) are noise here; its
     # errors arrive as exceptions. On a terminal the questions need the real streams.
     chatter = contextlib.nullcontext() if interactive else contextlib.redirect_stderr(io.StringIO())
-    try:
-        with warnings.catch_warnings(), chatter:
-            # An editable install renders its own (possibly uncommitted) checkout: that is the point.
-            warnings.simplefilter("ignore", DirtyLocalWarning)
-            copier.run_copy(
-                str(template_source()),
-                staging,
-                data=data,
-                defaults=not interactive,
-                quiet=True,
-                unsafe=False,
-            )
-    except (ValueError, CopierError) as exc:
-        message = str(exc).strip()
-        match = _VALIDATION.match(message)
-        if match:
-            message = f"invalid {match['key']}: {match['msg'].strip()}"
-        raise SpawnkitError(message.splitlines()[0] + "; nothing was written") from None
+    # Rendered through the template store, so the answers file records _src_path and _commit;
+    # what that adds to the store is taken back if copier refuses the answers.
+    with provisional_target(claude_config_dir(), template_source()) as source:
+        try:
+            with isolated_env(), chatter:
+                copier.run_copy(
+                    source.src_path,
+                    staging,
+                    data=data,
+                    vcs_ref=source.tag,
+                    defaults=not interactive,
+                    quiet=True,
+                    unsafe=False,
+                )
+        except (ValueError, CopierError) as exc:
+            message = str(exc).strip()
+            match = _VALIDATION.match(message)
+            if match:
+                message = f"invalid {match['key']}: {match['msg'].strip()}"
+            raise SpawnkitError(message.splitlines()[0] + "; nothing was written") from None
 
 
 def _place(staging: Path, target: Path) -> Path | None:

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
+from spawnkit import paths, store
 from spawnkit.changes import Plan, apply, check_writable, display
-from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.install import CONFIG_NAME, Target, plan_install
 from spawnkit.uninstall import plan_uninstall
 
 
 def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool) -> int:
     plan = plan_install(target, mode)
-    return _run(
+    store_config = _store_config(target)
+    note = store.install_note(store_config)
+    if note:
+        plan.notes.append(note)
+    code = _run(
         "install",
         target,
         plan,
@@ -31,11 +37,22 @@ def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_j
         " `spawnkit doctor` checks them.",
         idle=f"spawnkit is already installed and up to date in {target.config_dir}.",
     )
+    if code == EXIT_OK and not dry_run:
+        try:
+            store.ensure_store(store_config)  # what `spawnkit update` needs; idempotent
+        except SpawnkitError as exc:
+            click.echo(f"spawnkit: warning: the template store for `spawnkit update` was not set up: {exc}", err=True)
+            return EXIT_FINDINGS
+    return code
 
 
 def run_uninstall(target: Target, dry_run: bool, yes: bool, as_json: bool) -> int:
     plan = plan_uninstall(target)
-    return _run(
+    store_config = _store_config(target)
+    note = store.uninstall_note(store_config)
+    if note:
+        plan.notes.append(note)
+    code = _run(
         "uninstall",
         target,
         plan,
@@ -45,6 +62,14 @@ def run_uninstall(target: Target, dry_run: bool, yes: bool, as_json: bool) -> in
         done="Uninstalled. Start a new Claude Code session to drop the hooks.",
         idle="Nothing to remove.",
     )
+    if code == EXIT_OK and not dry_run:
+        store.remove_if_restorable(store_config)
+    return code
+
+
+def _store_config(target: Target) -> Path:
+    """The template store lives in the user's folder whatever the scope: skills everywhere use it."""
+    return target.config_dir if target.scope == "user" else paths.claude_config_dir()
 
 
 def _run(

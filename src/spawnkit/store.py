@@ -22,6 +22,7 @@ An existing tag is never moved to other content.
 from __future__ import annotations
 
 import hashlib
+import shutil
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -247,13 +248,14 @@ class Store:
 # --- the running version -------------------------------------------------------------
 
 
-def running_content() -> Files:
-    return read_content(resources.data_root())
+def running_content(root: Path | None = None) -> Files:
+    """The template content this spawnkit renders (``root``: another copy of it, for tests)."""
+    return read_content(root or resources.data_root())
 
 
-def is_wheel_install() -> bool:
+def is_wheel_install(root: Path | None = None) -> bool:
     """A wheel's data never changes after release; a source checkout's may."""
-    return resources.data_root().name == "_data"
+    return (root or resources.data_root()).name == "_data"
 
 
 def resolve_tag(
@@ -304,17 +306,20 @@ def locked(config_dir: Path, name: str = LOCK_NAME) -> Iterator[None]:
         ) from exc
 
 
-def ensure_store(config_dir: Path, version: str = __version__) -> Target:
-    """Create the store if needed, add the released versions and the running one."""
+def ensure_store(config_dir: Path, root: Path | None = None, version: str = __version__) -> Target:
+    """Create the store if needed, add the released versions and the running one.
+
+    ``root``: where the running template content is (default: this installation's data).
+    """
     store = Store(store_dir(config_dir))
-    files = running_content()
+    files = running_content(root)
     tree = tree_id(files)
     with locked(config_dir):
         store.init()
         if BUNDLE_PATH.is_file():
             store.import_bundle(BUNDLE_PATH)
         tags = store.tags()
-        tag = resolve_tag(tags, bundle_refs(), version, tree, is_wheel_install())
+        tag = resolve_tag(tags, bundle_refs(), version, tree, is_wheel_install(root))
         if tag not in tags:
             store.add_version(tag, files)
         elif tags[tag] != tree:
@@ -323,6 +328,49 @@ def ensure_store(config_dir: Path, version: str = __version__) -> Target:
                 "remove that folder to rebuild it (skills made from it may then need `spawnkit adopt`)"
             )
     return Target(tag, store.path, src_path_for(store.path), True)
+
+
+@dataclass(frozen=True)
+class _Before:
+    """What existed before ``ensure_store`` ran, so a refused command can take it back."""
+
+    created_from: Path | None  # topmost folder ensure_store will create, if any
+    lock_file: bool
+    store_path: bool  # the folder existed
+    store: bool  # ... and was a git repository
+    tags: frozenset[str]
+
+
+@contextmanager
+def provisional_target(config_dir: Path, root: Path | None = None) -> Iterator[Target]:
+    """``ensure_store`` whose writes are undone if the block raises (a refused command writes nothing)."""
+    state_dir = Path(config_dir) / ".spawnkit"
+    store = Store(store_dir(config_dir))
+    missing = [p for p in (state_dir, *state_dir.parents) if not p.exists()]
+    before = _Before(missing[-1] if missing else None, (state_dir / LOCK_NAME).exists(), store.path.exists(),
+                     store.exists(), frozenset(store.tags()))
+    target = ensure_store(config_dir, root)
+    try:
+        yield target
+    except BaseException:
+        # Take back only what was created, never a whole folder someone else may write into.
+        if not before.store_path:
+            shutil.rmtree(store.path, ignore_errors=True)
+        elif not before.store:
+            shutil.rmtree(store.path / ".git", ignore_errors=True)
+        elif target.tag not in before.tags:
+            git(["update-ref", "-d", f"refs/tags/{target.tag}"], store.path, check=False)
+            git(["prune", "--expire=now"], store.path, check=False)
+        if not before.lock_file:
+            (state_dir / LOCK_NAME).unlink(missing_ok=True)
+        if before.created_from is not None:
+            for folder in (state_dir, *state_dir.parents):
+                if not folder.is_dir() or any(folder.iterdir()):
+                    break
+                folder.rmdir()
+                if folder == before.created_from:
+                    break
+        raise
 
 
 def write_bundle(versions: list[tuple[str, Files]], out_path: Path, work_dir: Path) -> None:
@@ -353,3 +401,50 @@ def inspect(config_dir: Path) -> tuple[str, str, str]:
     if target.tag not in tags:
         return "warn", f"{len(tags)} version(s), but not this spawnkit's ({target.tag})", "run `spawnkit install`"
     return "ok", f"{len(tags)} version(s) in {store.path}, including this spawnkit's ({target.tag})", ""
+
+
+def install_note(config_dir: Path) -> str | None:
+    """What ``ensure_store`` would do, in one line (for install's plan); None if nothing."""
+    target = planned_target(config_dir)
+    return None if target.in_store else f"template store {target.store}: adds template version {target.tag}"
+
+
+def _restorable(config_dir: Path, tags: dict[str, str]) -> list[str]:
+    """Tags this spawnkit could NOT put back by itself (not shipped in its bundle, not running)."""
+    shipped = bundle_refs()
+    running = planned_target(config_dir).tag
+    return sorted(t for t in tags if t not in shipped and t != running)
+
+
+def uninstall_note(config_dir: Path) -> str | None:
+    """What ``remove_if_restorable`` would do, in one line; None if there is no store."""
+    store = Store(store_dir(config_dir))
+    if not store.path.exists():
+        return None
+    lost = _restorable(config_dir, store.tags()) if store.exists() else ["(unreadable)"]
+    if lost:
+        return (
+            f"keeps the template store {store.path}: it holds versions this spawnkit cannot restore "
+            f"({', '.join(lost)}); delete it by hand once no skill was made from them"
+        )
+    return f"removes the template store {store.path} (spawnkit rebuilds it when a skill needs it)"
+
+
+def remove_if_restorable(config_dir: Path) -> bool:
+    """Delete the store when every version in it comes back by itself; True if removed.
+
+    It is a cache of template versions: the released ones ship in the wheel and the running
+    one is re-added on use. Versions that would not come back keep the store in place.
+    """
+    store = Store(store_dir(config_dir))
+    if not store.exists():
+        return False
+    with locked(config_dir):
+        if _restorable(config_dir, store.tags()):
+            return False
+        shutil.rmtree(store.path)
+    state = Path(config_dir) / ".spawnkit"
+    (state / LOCK_NAME).unlink(missing_ok=True)
+    if state.is_dir() and not any(state.iterdir()):
+        state.rmdir()
+    return True
