@@ -144,6 +144,7 @@ def main() -> int:
             {
                 "lint": [spawnkit, "lint", str(one)],
                 "bare": [sys.executable, "-c", "pass"],
+                "nosite": [sys.executable, "-S", "-c", "pass"],
                 "click": [sys.executable, "-c", "import click"],
             },
             args.runs,
@@ -155,6 +156,11 @@ def main() -> int:
             f"{lint_c:.0f} ms CPU"
         )
         print(f"  baseline, bare 'python -c pass': {bare_w:.0f} ms wall, {bare_c:.0f} ms CPU")
+        nosite_w, nosite_c = ms["nosite"]
+        print(
+            f"  baseline, 'python -S -c pass' (no site .pth files): {nosite_w:.0f} ms wall, "
+            f"{nosite_c:.0f} ms CPU"
+        )
         print(
             f"  baseline, 'python -c \"import click\"': {click_w:.0f} ms wall, {click_c:.0f} ms "
             f"CPU "

@@ -19,6 +19,7 @@ HEAD = "---\nname: x\ndescription: d\n---\n"
         "1. Launch a sub-agent with the prompt below.",
         "| 2 | Run the checker sub-agent via the Task tool |",
         "You call the Agent tool once per package.",
+        "Work through the checklist with one helper sub-agent per item.",
         "```python\nAgent(subagent_type='Explore', prompt='List TODOs')\n```",
     ],
 )

@@ -70,3 +70,27 @@ def test_forked_skill_body_is_the_prompt(codes):
 def test_budget_comes_from_the_standard(codes, monkeypatch):
     monkeypatch.setattr(protocol, "return_budget", lambda: 100)
     assert "CM001" in codes(_skill("Reply with at most 200 tokens."))
+
+
+def test_a_sibling_brief_is_the_prompt(tmp_path):
+    from spawnkit.lint.engine import lint_text
+
+    skill = tmp_path / "skills" / "demo-audit"
+    skill.mkdir(parents=True)
+    (skill / "worker-brief.md").write_text(
+        "Audit {package}; write the findings to .demo-audit-reports/{package}.md.\n"
+        "Your final message stays under 150 tokens.\n"
+    )
+    text = (
+        HEAD
+        + GOOD_HOUSEKEEPING
+        + "Every worker gets [the worker brief](worker-brief.md) verbatim.\n"
+        + "For each package, spawn a worker sub-agent.\n"
+    )
+    path = skill / "SKILL.md"
+    path.write_text(text)
+    assert lint_text(text, str(path)) == []
+    (skill / "worker-brief.md").write_text(
+        "Audit {package}; write the findings to .x-reports/a.md.\n"
+    )
+    assert {d.code for d in lint_text(text, str(path))} == {"CM001"}

@@ -49,3 +49,11 @@ def test_writing_the_state_file_is_not_writing_results(codes):
     assert "CM002" in codes(
         _skill("Audit {package}. Update state.json when done. Reply in at most 300 tokens.")
     )
+
+
+def test_note_in_a_path_is_a_disk_write(codes):
+    prompt = (
+        "Explore {package}. Note the key files in .demo-audit-reports/{package}.md. "
+        "Reply in 200 tokens."
+    )
+    assert "CM002" not in codes(_skill(prompt))

@@ -48,3 +48,16 @@ def test_forked_skill_without_spawns_is_one_step(codes):
         "200 tokens.\n"
     )
     assert codes(fork) == []
+
+
+def test_state_file_in_an_orchestration_sketch_counts(codes):
+    text = HEAD + (
+        "```python\n"
+        'state = load_or_create(".demo-audit-reports/state.json")  # resume if younger than 2 h\n'
+        "for package in pending(state):  # one at a time\n"
+        '    Task(prompt=f"Audit {package}; write findings to .demo-audit-reports/{package}.md. "\n'
+        '                "Reply in 200 tokens or fewer.")\n'
+        "    mark_done(state, package)  # written to disk each time\n"
+        "```\n"
+    )
+    assert codes(text) == []

@@ -66,3 +66,7 @@ def test_negated_parallelism_is_sequential(codes):
     assert "CM005" not in codes(
         _skill("Never run them in parallel. Spawn a sub-agent per package with this prompt:")
     )
+
+
+def test_one_agent_for_each_item_is_parallel_without_a_cap(codes):
+    assert "CM005" in codes(_skill("Launch one sub-agent for each package with this prompt:"))

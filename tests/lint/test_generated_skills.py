@@ -71,3 +71,14 @@ def test_claude_code_keys_are_reported_only_under_the_portable_profile(template,
     portable = lint_document(text, str(skill / "SKILL.md"), "portable").diagnostics
     assert {d.code for d in portable} == {"SP011"}
     assert {d.message.split("'")[1] for d in portable} == {"hooks"}
+
+
+def test_the_plugins_own_skills_lint_clean():
+    from spawnkit.lint.discovery import discover
+
+    files = list(discover([ROOT / "skills"]))
+    assert files, "the plugin ships at least one skill"
+    for path in files:
+        for profile in ("claude-code", "portable"):
+            result = lint_document(path.read_text(encoding="utf-8"), str(path), profile)
+            assert result.diagnostics == [], (path, profile, result.diagnostics)

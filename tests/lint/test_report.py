@@ -1,4 +1,9 @@
-"""Machine formats: SARIF validated against the official 2.1.0 schema."""
+"""Machine formats: SARIF validated against the official 2.1.0 schema.
+
+tests/fixtures/sarif-schema-2.1.0.json is OASIS's SARIF 2.1.0 JSON schema (errata 01), the
+text of Schemata/sarif-schema-2.1.0.json in the oasis-tcs/sarif-spec repository (commit
+0a8091f7d4057e57b6d8d9b56129e5f918747b34; 112,768 characters), vendored so the test is offline.
+"""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ class _AgentNoun(Gated):
         return None
 
 
-_AGENT_NOUN = _AgentNoun(
+AGENT_NOUN = _AgentNoun(
     lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
 )
 _TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
@@ -76,14 +76,14 @@ _NOT_AGENT_OBJECT = lazy(
     r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
     re.I,
 )
-_NEGATION = lazy(
+NEGATION = lazy(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
     re.I,
 )
 _LEAD_OK = lazy(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
-    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need to|have to|are "
-    r"to|'ll|then))?)\s*$",
+    r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need\s+to|have\s+to|are\s+to|'ll))?)"
+    r"\s*$",
     re.I,
 )
 _LEAD_TO = lazy(r"\bto\s*$", re.I)
@@ -106,25 +106,42 @@ _PROMPT_HEADER = Gated(
     "prompt",
 )
 _PROMPT_BELOW = lazy(
-    r"\b(?:the|this)\s+prompt\s+(?:below|that "
-    r"follows)\b|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
+    r"\b(?:the|this)\s+prompt\s+(?:below|that\s+follows)\b"
+    r"|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
     re.I,
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
-_CODE_CALL = Gated(
-    lazy(r"\bsubagent_type\b|\b(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
+
+
+class _CodeCall(Gated):
+    """An Agent/Task tool call in code: ``Agent(``, ``subagent_type``, ``"name": "Task"``.
+
+    The pattern has no leading word-boundary assertion (one there costs the regex engine its
+    first-character skip: 3-4x slower on long blocks); the boundary is checked here instead.
+    """
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for m in self.finditer(text):
+            if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+                return m
+        return None
+
+
+_CODE_CALL = _CodeCall(
+    lazy(r"subagent_type\b|(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
 )
 _CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
 _WEAK = lazy(
-    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+at\s+a\s+time\b"
+    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
     r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
     r"|\((?:Agent|Task)\s+tool\)"
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
     re.I,
 )
+_NEGATED_WORDS = words("not", "n't", "never", "no need")
 _SELF_NEGATION = lazy(
-    r"\b(?:do not|don't|never|no need "
-    r"to)\s+(?:\w+\s+){0,2}(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
+    r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
+    r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
     re.I,
 )
@@ -134,8 +151,8 @@ STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
 STATE_FILE = Gated(
     lazy(
-        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b|\bprogress[- "
-        r"]files?\b|\bcheckpoint[- ]files?\b"
+        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
+        r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
         r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
         re.I,
     ),
@@ -157,8 +174,6 @@ NUMBER_WORDS = {
     "single": 1,
 }
 NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-NEGATION = _NEGATION
-AGENT = _AGENT_NOUN
 
 
 def number(word: str) -> int:
@@ -215,9 +230,8 @@ def _split(block: Block) -> list[Sentence]:
         return out
     start = 0
     for m in _SENTENCE_END.finditer(flat):
-        end = m.start() + (
-            1 if flat[m.start()] in ".!?;:" else 0
-        )  # the stop belongs to the sentence
+        stop = 1 if flat[m.start()] in ".!?;:" else 0  # the stop belongs to the sentence
+        end = m.start() + stop
         if flat[start:end].strip():
             out.append(Sentence(block, start, flat[start:end]))
         start = m.end()
@@ -239,14 +253,8 @@ def _lead_ok(prefix: str) -> bool:
 def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
-    clause = re.split(r"[,;—–]", prefix)[-1]
-    if (
-        _NEGATION.search(clause)
-        or _NEGATION.search(prefix.split(":")[-1])
-        and not prefix.rstrip().endswith(",")
-    ):
-        return False
-    if sentence.rstrip().endswith("?"):
+    clause = re.split(r"[,;:—–]", prefix)[-1]
+    if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
     return _lead_ok(prefix)
 
@@ -264,7 +272,7 @@ def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
     for m in _TOOL_USE.finditer(text):
         before = text[: m.start()]
-        if not _NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
+        if not NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
             hits.append(m.start())
     for m in _SPAWN_VERB.finditer(text):
         verb = re.sub(r"\s+", " ", m.group(1).lower())
@@ -280,7 +288,7 @@ def _spawn_hits(text: str) -> list[int]:
                 r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
             ):
                 hits.append(m.start())
-        elif _AGENT_NOUN.search(obj[:70]) and not re.match(
+        elif AGENT_NOUN.search(obj[:70]) and not re.match(
             r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
         ):
             hits.append(m.start())
@@ -314,6 +322,7 @@ class Analysis:
         self.weak_lines: list[int] = []
         self.self_negated = False
         self.forked = False
+        self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
 
     @property
     def orchestrator(self) -> bool:
@@ -350,8 +359,14 @@ class Analysis:
             body = [b for b in self.doc.blocks]
             return [Prompt(body, self.doc.body_start + 1)] if body else []
         found: list[Prompt] = []
+        for sib in self.doc.siblings:
+            if self._hands_over(sib.name, sib.line):
+                found.append(Prompt(sib.blocks, sib.line, sib.name))
+        handed = {id(b) for p in found for b in p.blocks}
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
+                if id(block) in handed:
+                    continue
                 if block.kind == "tag" and _PROMPT_WORD.search(
                     block.info.replace("-", " ").replace("_", " ")
                 ):
@@ -361,6 +376,15 @@ class Analysis:
                 elif block.kind in ("item", "paragraph") and self._is_inline_prompt(block):
                     found.append(Prompt([block], self.report_line(block), source))
         return found
+
+    def _hands_over(self, name: str, line: int) -> bool:
+        """A linked sibling is a sub-agent's prompt if its link or name says so ("worker brief")."""
+        for block in self.doc.blocks:
+            if block.start <= line <= block.end:
+                link = re.search(r"\[([^\]]*)\]\(\s*<?" + re.escape(name), block.text)
+                label = (link.group(1) if link else "") + " " + re.sub(r"[-_./]", " ", name)
+                return bool(_PROMPT_WORD.search(label))
+        return False
 
     @cached_property
     def prompt_block_ids(self) -> set[int]:
@@ -429,11 +453,13 @@ class Analysis:
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
+        """Code the orchestrator runs or follows: shell, and sketches that call the Agent tool."""
         return [
             b
             for _, blocks in self.groups
             for b in blocks
-            if b.kind == "code" and id(b) not in self.prompt_block_ids
+            if b.kind == "code"
+            and (id(b) not in self.prompt_block_ids or _CODE_CALL.search(b.text))
         ]
 
     @cached_property
@@ -447,7 +473,7 @@ class Analysis:
                     or id(block) in self.prompt_block_ids
                 ):
                     continue
-                if _AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
+                if AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
                     out.append(block)
         return out
 
@@ -488,10 +514,10 @@ def analyse(doc: Document) -> Analysis:
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text) and not _NEGATION.search(s.text):
+                elif _PROMPT_HEADER.search(s.text) and not NEGATION.search(s.text):
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text):
                     result.weak_lines.append(line_for(s.line))
-                if _SELF_NEGATION.search(s.text):
+                if _NEGATED_WORDS.search(s.text.lower()) and _SELF_NEGATION.search(s.text):
                     result.self_negated = True
     return result

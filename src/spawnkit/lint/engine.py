@@ -142,6 +142,8 @@ def _suppressions(doc: Document) -> dict[int, set[str]]:
     front_end = doc.front.end if doc.front is not None else 0
     for i, line in enumerate(lines):
         lineno = i + 1
+        if "spawnkit" not in line:
+            continue
         if lineno <= front_end:
             m = _YAML_SUPPRESS.search(line)
             if m:

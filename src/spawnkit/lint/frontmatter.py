@@ -20,6 +20,8 @@ import datetime
 import re
 from typing import Any, NamedTuple
 
+from spawnkit.lint.patterns import lazy
+
 
 class YamlError(Exception):
     """The frontmatter is not valid YAML (PyYAML would refuse it too)."""
@@ -87,17 +89,17 @@ def loads(text: str) -> Any:
 _NULL = {"", "~", "null", "Null", "NULL"}
 _TRUE = {"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"}
 _FALSE = {"no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"}
-_INT_BIN = re.compile(r"^[-+]?0b[0-1_]+$")
-_INT_OCT = re.compile(r"^[-+]?0[0-7_]+$")
-_INT_DEC = re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$")
-_INT_HEX = re.compile(r"^[-+]?0x[0-9a-fA-F_]+$")
-_SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
-_FLOAT = re.compile(
+_INT_BIN = lazy(r"^[-+]?0b[0-1_]+$")
+_INT_OCT = lazy(r"^[-+]?0[0-7_]+$")
+_INT_DEC = lazy(r"^[-+]?(?:0|[1-9][0-9_]*)$")
+_INT_HEX = lazy(r"^[-+]?0x[0-9a-fA-F_]+$")
+_SEXAGESIMAL = lazy(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
+_FLOAT = lazy(
     r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
-_DATE = re.compile(r"^[0-9]{4}-[0-9][0-9]-[0-9][0-9]$")
-_TIMESTAMP = re.compile(
+_DATE = lazy(r"^[0-9]{4}-[0-9][0-9]-[0-9][0-9]$")
+_TIMESTAMP = lazy(
     r"^[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9]"
 )
 

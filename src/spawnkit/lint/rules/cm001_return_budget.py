@@ -21,9 +21,8 @@ _REPLY = lazy(
     re.I,
 )
 _QUALIFIER = lazy(
-    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up "
-    r"to|limit(?:ed)?|budget|cap(?:ped)?"
-    r"|within|keep|below)\b|[≤<]",
+    r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to"
+    r"|limit(?:ed)?|budget|cap(?:ped)?|within|keep|below)\b|[≤<]",
     re.I,
 )
 _VAGUE = lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
@@ -144,7 +143,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                             f"Lower the cap to {budget} tokens or fewer.",
                         )
                 if not caps and not covered:
-                    yield Finding(prompt.line, self._missing(prompt.text, "this sub-agent prompt"))
+                    yield Finding(
+                        prompt.line,
+                        self._missing(prompt.text, "this sub-agent prompt does not cap"),
+                    )
             return
         if covered:
             return
@@ -155,7 +157,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         caps = caps_in(spawn_blocks, need_reply_word=False)
         if not any(c.tokens <= budget for c in caps) and not any(c.tokens > budget for c in caps):
             text = "\n".join(b.text for b in spawn_blocks)
-            yield Finding(a.first_line, self._missing(text, "the sub-agents spawned here"))
+            yield Finding(
+                a.first_line,
+                self._missing(text, "the sub-agents spawned here are never told to cap"),
+            )
         for cap in caps:
             if cap.tokens > budget:
                 yield Finding(
@@ -168,7 +173,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     @staticmethod
     def _missing(text: str, what: str) -> str:
         budget = protocol.return_budget()
-        msg = f"{what} does not cap the reply at a number of tokens (<= {budget})"
+        msg = f"{what} the reply at a number of tokens (<= {budget})"
         if _OTHER_UNIT.search(text):
             msg += "; a limit in words or lines is not a token cap"
         elif _VAGUE.search(text):

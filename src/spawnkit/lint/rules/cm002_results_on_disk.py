@@ -15,7 +15,7 @@ _PATH = (
 )
 _DISK = lazy(
     r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist|list|go|goes"
-    r"|land|lands)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
+    r"|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
     + _PATH
     + r"|\bwrite\s+"
     + _PATH

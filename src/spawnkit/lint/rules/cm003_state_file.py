@@ -9,15 +9,13 @@ from spawnkit.lint.rules.base import Context, Finding, Rule
 
 
 def state_lines(a: Analysis) -> list[int]:
-    """Lines where the orchestrator's own text (prose or shell) names a state file."""
-    out = []
-    for s in a.prose:
-        if STATE_FILE.search(s.text):
-            out.append(a.report_line(s.block, s.line))
-    for block in a.shell_blocks:
-        if STATE_FILE.search(block.text):
-            out.append(a.report_line(block))
-    return sorted(out)
+    """Lines where the orchestrator's own prose or shell names a state file (computed once)."""
+    cached = a.memo.get("state_lines")
+    if cached is None:
+        out = [a.report_line(s.block, s.line) for s in a.prose if STATE_FILE.search(s.text)]
+        out += [a.report_line(b) for b in a.shell_blocks if STATE_FILE.search(b.text)]
+        cached = a.memo["state_lines"] = sorted(out)
+    return cached  # type: ignore[return-value]
 
 
 def runs_steps(a: Analysis) -> bool:

@@ -82,6 +82,24 @@ _HINT = words(
     "limit",
     "cap",
 )
+# the words each pattern cannot match without (cheap pre-checks on the lowered sentence)
+_SEQ_WORDS = words(
+    "a time",
+    "one after",
+    "sequen",
+    "in turn",
+    "one by one",
+    "second",
+    "parallel",
+    "at once",
+    "concurren",
+    "wait",
+    "pairs",
+)
+_PAR_WORDS = words(
+    "parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e"
+)
+_UNB_WORDS = words("all ", "as many", "unlimited", "no limit")
 _NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
 
 
@@ -199,8 +217,9 @@ class _Facts:
     def __init__(self, text: str, line: int, block: int) -> None:
         self.line = line
         self.block = block
+        low = text.lower()
         self.caps = _cap_values(text)
-        self.sequential = bool(_SEQUENTIAL.search(text))
-        self.parallel = bool(_PARALLEL.search(text))
-        m = _UNBOUNDED.search(text)
+        self.sequential = bool(_SEQ_WORDS.search(low) and _SEQUENTIAL.search(text))
+        self.parallel = bool(_PAR_WORDS.search(low) and _PARALLEL.search(text))
+        m = _UNBOUNDED.search(text) if _UNB_WORDS.search(low) else None
         self.unbounded = " ".join(m.group(0).split()) if m else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spawnkit.lint.analysis import AGENT, NEGATION, STATE_FILE, imperative
+from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
 from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
@@ -90,7 +90,7 @@ Tell the user the counts from the reply and the report path; do not open the rep
                     continue
                 if not imperative(s.text, m.start()) or NEGATION.search(obj.split(",")[0]):
                     continue
-                if AGENT.search(s.text[: m.start()].split(",")[-1]):
+                if AGENT_NOUN.search(s.text[: m.start()].split(",")[-1]):
                     continue  # "a sub-agent that reads …", "ask the sub-agent to read …"
                 yield Finding(
                     a.report_line(s.block, s.line),

@@ -14,6 +14,7 @@ from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
 _UPDATE = lazy(
     r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh|note"
+    r"|set|tick"
     r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
     re.I,
 )
@@ -27,10 +28,11 @@ _EVERY_N = lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
 _PER_STEP = lazy(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
+    r"|\b(?:each|every)\s+time\b"
     r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
     re.I,
 )
-_REFERS = lazy(r"\b(?:it|that\s+file|the\s+file|mark(?:s|ed)?|note|tick)\b", re.I)
+_REFERS = lazy(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark", re.I)
 _FOR_EACH = lazy(r"\b(?:for\s+(?:each|every)|per)\b", re.I)
 _STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
@@ -138,10 +140,15 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         is introduced "for each …".
         """
         a = ctx.analysis
+        code_ids = {id(b) for b in a.shell_blocks}
         for _, blocks in a.groups:
             loop_lists = _loop_lists(blocks, a.spawn_lines)
             for block in blocks:
-                if block.kind in ("code", "quote", "tag") or id(block) in a.prompt_block_ids:
+                if block.kind in ("quote", "tag") or (
+                    block.kind == "code" and id(block) not in code_ids
+                ):
+                    continue
+                if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
                 in_scope = bool(STATE_FILE.search(block.text)) or any(
                     _STATE_SECTION.search(h) for h in block.section
