@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from spawnkit import conflicts, fsutil, managed
+from spawnkit.atomic import atomic_write
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.gitutil import isolated_env
 from spawnkit.store import Target, provisional_target
@@ -144,5 +145,5 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
                 raise SpawnkitError(f"could not back up {path} ({exc}); nothing was written") from exc
             result.backup = str(backup)
             add_protocol(path, rendered, contrast, answers_name, result)
-        fsutil.atomic_write(path / answers_name, answers.read_bytes())
+        atomic_write(path / answers_name, answers.read_bytes())
     return result

@@ -19,12 +19,19 @@ BACKUP_SUFFIX = ".bak"
 BACKUPS_KEPT = 5
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | str, mode: int | None = None) -> Path:
+def atomic_write(
+    path: str | os.PathLike[str],
+    data: bytes | str,
+    mode: int | None = None,
+    *,
+    force_mode: bool = False,
+) -> Path:
     """Replace ``path`` with ``data`` all at once; return the file actually written.
 
     A symlink is written through (its target is replaced, the link stays a link),
     an existing file keeps its permission bits and, where allowed, its owner.
-    ``mode`` applies to a new file only (default: 0o666 minus the umask).
+    ``mode`` applies to a new file only (default: 0o666 minus the umask), or to
+    any file with ``force_mode`` (a template update may change an executable bit).
     """
     target = Path(os.path.realpath(path))
     payload = data.encode("utf-8") if isinstance(data, str) else data
@@ -32,10 +39,10 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str, mode: int | No
         old = os.stat(target)
     except FileNotFoundError:
         old = None
-    if old is not None:
-        new_mode = stat.S_IMODE(old.st_mode)
-    elif mode is not None:
+    if mode is not None and (force_mode or old is None):
         new_mode = mode
+    elif old is not None:
+        new_mode = stat.S_IMODE(old.st_mode)
     else:
         new_mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")

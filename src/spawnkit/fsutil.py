@@ -1,4 +1,4 @@
-"""File operations that lose nothing: snapshots, atomic writes, backups, syncing a folder back."""
+"""File operations that lose nothing: snapshots, backups, syncing a folder back."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import shutil
 import stat
 from datetime import datetime
 from pathlib import Path
+
+from spawnkit.atomic import atomic_write
 
 Snapshot = dict[str, tuple[int, bytes]]  # posix relpath -> (permission bits, content)
 
@@ -34,28 +36,12 @@ def copy_tree(src: Path, dst: Path) -> None:
     shutil.copytree(src, dst, symlinks=True, ignore=shutil.ignore_patterns(".git"))
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write via a temp file in the same folder, fsync, then rename over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.spawnkit-{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
 def apply_snapshot(root: Path, before: Snapshot, after: Snapshot) -> None:
     """Make ``root`` (which holds ``before``) hold ``after``: write changes, remove what went."""
     for rel, (mode, data) in sorted(after.items()):
         if before.get(rel) != (mode, data):
-            atomic_write(root / rel, data, mode)
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(root / rel, data, mode, force_mode=True)
     for rel in sorted(set(before) - set(after)):
         path = root / rel
         path.unlink(missing_ok=True)

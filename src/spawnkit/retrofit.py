@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnkit import fsutil
+from spawnkit.atomic import atomic_write
 from spawnkit.lint.engine import lint_text
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str, resu
         shutil.copy2(render_a / rel, path / rel)
         result.files_added.append(rel)
     if new_text != text:
-        fsutil.atomic_write(skill_md, new_text.encode("utf-8"))
+        atomic_write(skill_md, new_text.encode("utf-8"))
     result.sections_added = [s.heading for s in missing]
     result.lint_left = [
         f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in lint_text(new_text, str(skill_md))

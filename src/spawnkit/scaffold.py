@@ -13,6 +13,7 @@ import io
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -24,6 +25,7 @@ from typing import Any
 import yaml
 
 from spawnkit import protocol, resources
+from spawnkit.atomic import atomic_write
 from spawnkit.errors import SpawnkitError
 from spawnkit.gitutil import isolated_env
 from spawnkit.paths import claude_config_dir, project_claude_dir
@@ -236,19 +238,6 @@ def _place(staging: Path, target: Path) -> Path | None:
             (backup / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(dst, backup / rel)
         dst.parent.mkdir(parents=True, exist_ok=True)
-        _replace_file(src, dst)
+        atomic_write(dst, src.read_bytes(), stat.S_IMODE(src.stat().st_mode), force_mode=True)
     return backup
 
-
-def _replace_file(src: Path, dst: Path) -> None:
-    """Copy ``src`` over ``dst`` so that ``dst`` is never half-written."""
-    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        shutil.copy2(src, tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, dst)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

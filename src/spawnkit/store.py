@@ -22,8 +22,8 @@ An existing tag is never moved to other content.
 from __future__ import annotations
 
 import hashlib
-import shutil
 import os
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
