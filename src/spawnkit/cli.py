@@ -224,7 +224,7 @@ def lint_command(
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
 def rule_command(code: str | None, show_all: bool) -> None:
-    """Explain a lint rule (e.g. CM005); without CODE, list all rules."""
+    """Explain a lint rule such as CM005; without CODE, list every rule."""
     from spawnkit.lint.command import run_rule
 
     sys.exit(run_rule(code, show_all))

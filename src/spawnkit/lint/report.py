@@ -38,17 +38,18 @@ def as_text(results: list[FileResult]) -> str:
     errors = sum(d.severity == "error" for d in diags)
     orchestrators = sum(r.orchestrator for r in results)
     files = len(results)
+    spawning = f"{orchestrators} of them spawn{'s' * (orchestrators == 1)} sub-agents"
     if diags:
         lines.append(
             f"Found {len(diags)} problem{'s' * (len(diags) != 1)} "
             f"({errors} error{'s' * (errors != 1)}, "
             f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
-            f"file{'s' * (files != 1)} ({orchestrators} orchestrating sub-agents)."
+            f"file{'s' * (files != 1)} ({spawning})."
         )
     else:
         lines.append(
             f"All checks passed: {files} file{'s' * (files != 1)} "
-            f"({orchestrators} orchestrating sub-agents)."
+            f"({spawning})."
         )
     return "\n".join(lines)
 
