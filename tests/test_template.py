@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import http.server
 import importlib.util
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -351,73 +347,3 @@ def test_plain_copier_copy_of_a_tagged_release_records_the_version(tmp_path):
     answers = yaml.safe_load((tmp_path / "tagged-skill" / ".copier-answers.yml").read_text(encoding="utf-8"))
     assert answers["_commit"] == "v1.2.3" and answers["max_parallel"] == 2
     assert skills_ref.validate(tmp_path / "tagged-skill") == []
-
-
-def claude_binary() -> str | None:
-    return os.environ.get("SPAWNKIT_CLAUDE_BIN") or shutil.which("claude")
-
-
-class _FakeMessagesAPI(http.server.BaseHTTPRequestHandler):
-    """Answers every Messages API call with a one-word text reply and keeps the request bodies."""
-
-    bodies: list[bytes] = []
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:  # noqa: N802
-        body = self.rfile.read(int(self.headers.get("content-length", 0)))
-        type(self).bodies.append(body)
-        if "count_tokens" in self.path:
-            self._send("application/json", b'{"input_tokens": 10}')
-            return
-        message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-                   "content": [], "stop_reason": None, "stop_sequence": None,
-                   "usage": {"input_tokens": 10, "output_tokens": 1}}
-        events = [
-            ("message_start", {"type": "message_start", "message": message}),
-            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "ok"}}),
-            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                               "usage": {"output_tokens": 1}}),
-            ("message_stop", {"type": "message_stop"}),
-        ]
-        self._send("text/event-stream", "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode())
-
-    def _send(self, kind: str, data: bytes) -> None:
-        self.send_response(200)
-        self.send_header("content-type", kind)
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-def test_claude_code_reads_the_generated_frontmatter(source, tmp_path):
-    """The real client lists the skill with its description decoded exactly (quotes, dashes, unicode)."""
-    binary = claude_binary()
-    if not binary:
-        pytest.skip("Claude Code not found: npm install @anthropic-ai/claude-code@2.1.330 and set SPAWNKIT_CLAUDE_BIN")
-    description = 'Checks "quotes": colons, # hash, naïve 😀 --- dashes ----- and back\\slashes'
-    home = tmp_path / "home"
-    render(source, home / ".claude" / "skills" / "quoted-skill", description=description,
-           profile="claude-code", skill_hooks=True, return_style="status-only")
-    (tmp_path / "proj").mkdir()
-    (tmp_path / "cctmp").mkdir()
-    _FakeMessagesAPI.bodies = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeMessagesAPI)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
-            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.server_address[1]}", "ANTHROPIC_API_KEY": "sk-fake",
-            "DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-            "CLAUDE_CODE_TMPDIR": str(tmp_path / "cctmp"), "IS_SANDBOX": "1",
-        }
-        done = subprocess.run([binary, "-p", "hi", "--dangerously-skip-permissions"], cwd=tmp_path / "proj",
-                              env=env, capture_output=True, text=True, timeout=120)
-    finally:
-        server.shutdown()
-    assert done.returncode == 0, done.stderr
-    sent = "\n".join(json.dumps(json.loads(body), ensure_ascii=False) for body in _FakeMessagesAPI.bodies)
-    assert f"quoted-skill: {json.dumps(description, ensure_ascii=False)[1:-1]}" in sent

@@ -100,3 +100,21 @@ def test_a_generated_skill_is_listed_loads_and_its_state_script_runs(claude, fak
     assert all(
         not r.is_error for r in main.last.tool_results() if r.tool_use_id != calls["resume"]["id"]
     )
+
+
+def test_the_client_reads_tricky_generated_frontmatter_exactly(claude, fake_api):
+    """The client lists the skill with its description decoded exactly (quotes, dashes, unicode)."""
+    from skill_render import render, template_copy
+
+    description = 'Checks "quotes": colons, # hash, naïve 😀 --- dashes ----- and back\\slashes'
+    render(
+        template_copy(claude.root / "template"),
+        claude.config_dir / "skills" / "quoted-skill",
+        description=description,
+        profile="claude-code",
+        skill_hooks=True,
+        return_style="status-only",
+    )
+    claude.run("hi")
+    sent = "\n".join(json.dumps(r.body, ensure_ascii=False) for r in fake_api.requests)
+    assert f"quoted-skill: {json.dumps(description, ensure_ascii=False)[1:-1]}" in sent

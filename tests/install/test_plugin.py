@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import skills_ref
+from e2e.sandbox import INSTALL_HINT, find_claude
 
 from spawnkit import __version__
 from spawnkit import registrations as regs
@@ -73,12 +73,9 @@ def test_the_bundled_skill_follows_the_agent_skills_spec_and_lints_clean():
 
 
 def _claude() -> str:
-    found = os.environ.get("SPAWNKIT_CLAUDE_BIN") or shutil.which("claude")
+    found = find_claude()
     if not found:
-        pytest.skip(
-            "Claude Code CLI not found; npm install @anthropic-ai/claude-code@2.1.330"
-            " and set SPAWNKIT_CLAUDE_BIN"
-        )
+        pytest.skip(f"Claude Code CLI not found; {INSTALL_HINT}")
     return found
 
 
