@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Lazy, lazy, words
+from spawnkit.lint.patterns import Keywords, Lazy, lazy
 
 
 class Gated:
@@ -28,23 +28,27 @@ class Gated:
 
     Case-insensitive alternations cannot use the regex engine's literal
     prefilter; a substring test on the lowered text is far cheaper and most
-    sentences fail it.
+    sentences fail it. With ``exact`` the keys are words the pattern cannot
+    match without, so the gate saves time without changing any verdict.
     """
 
-    __slots__ = ("pattern", "words")
+    __slots__ = ("pattern", "words", "exact")
 
-    def __init__(self, pattern: Lazy, *keys: str) -> None:
+    def __init__(self, pattern: Lazy, *keys: str, exact: bool = False) -> None:
         self.pattern = pattern
-        self.words = words(*keys)
+        self.words = Keywords(*keys)
+        self.exact = exact
 
-    def hit(self, text: str) -> bool:
-        return self.words.search(text.lower()) is not None
+    def hit(self, text: str, lower: str | None = None) -> bool:
+        """``lower`` is ``text.lower()`` when the caller has it already."""
+        lower = text.lower() if lower is None else lower
+        return self.words.may_match(lower) if self.exact else self.words.any_in(lower)
 
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.pattern.search(text) if self.hit(text) else None
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.hit(text, lower) else None
 
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.pattern.finditer(text) if self.hit(text) else iter(())
+    def finditer(self, text: str, lower: str | None = None) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self.hit(text, lower) else iter(())
 
 
 # --- vocabulary -------------------------------------------------------------------
@@ -53,8 +57,8 @@ class Gated:
 class _AgentNoun(Gated):
     """sub-agent, agent, worker — but not a "user agent" string."""
 
-    def search(self, text: str) -> re.Match[str] | None:
-        for m in self.finditer(text):
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        for m in self.finditer(text, lower):
             if not text[max(0, m.start() - 5) : m.start()].lower().rstrip(" -").endswith("user"):
                 return m
         return None
@@ -94,7 +98,13 @@ _LEAD_TO_BAD = lazy(
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
 _SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
-_PROMPT_WORD = lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
+_PROMPT_WORD = Gated(
+    lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I),
+    "prompt",
+    "instruction",
+    "brief",
+    exact=True,
+)
 _PROMPT_HEADER = Gated(
     lazy(
         r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
@@ -120,8 +130,8 @@ class _CodeCall(Gated):
     first-character skip: 3-4x slower on long blocks); the boundary is checked here instead.
     """
 
-    def search(self, text: str) -> re.Match[str] | None:
-        for m in self.finditer(text):
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        for m in self.finditer(text, lower):
             if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
                 return m
         return None
@@ -138,7 +148,7 @@ _WEAK = lazy(
     r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
     re.I,
 )
-_NEGATED_WORDS = words("not", "n't", "never", "no need")
+_NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
 _SELF_NEGATION = lazy(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
     r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
@@ -146,7 +156,7 @@ _SELF_NEGATION = lazy(
     re.I,
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
-STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
+STANDARD_REF = "CONTEXT_MANAGEMENT.md"
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
 STATE_FILE = Gated(
@@ -185,18 +195,19 @@ def number(word: str) -> int:
 
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
-_HINT = words("agent", "worker", "task", "spawn", "dispatch")
-_HINT_OR_PROMPT = words("agent", "worker", "task", "spawn", "dispatch", "prompt")
+_HINT = Keywords("agent", "worker", "task", "spawn", "dispatch")
+_HINT_OR_PROMPT = Keywords("agent", "worker", "task", "spawn", "dispatch", "prompt")
 
 
 def _hinted(lower: str, with_prompt: bool = False) -> bool:
-    return (_HINT_OR_PROMPT if with_prompt else _HINT).search(lower) is not None
+    return (_HINT_OR_PROMPT if with_prompt else _HINT).any_in(lower)
 
 
 class Sentence(NamedTuple):
     block: Block
     offset: int  # in block.text
     text: str  # markdown emphasis blanked out, same length as the source
+    lower: str  # text.lower(), computed once for the keyword pre-checks of every rule
 
     @property
     def line(self) -> int:
@@ -205,7 +216,7 @@ class Sentence(NamedTuple):
 
 def plain(text: str) -> str:
     """Markdown emphasis blanked out, offsets unchanged."""
-    return re.sub(r"[*`]", " ", text)
+    return text.replace("*", " ").replace("`", " ")
 
 
 def sentences(block: Block) -> list[Sentence]:
@@ -225,7 +236,8 @@ def _split(block: Block) -> list[Sentence]:
         for row in text.split("\n"):
             for cell in re.finditer(r"[^|]+", row):
                 if cell.group().strip():
-                    out.append(Sentence(block, pos + cell.start(), plain(cell.group())))
+                    cell_text = plain(cell.group())
+                    out.append(Sentence(block, pos + cell.start(), cell_text, cell_text.lower()))
             pos += len(row) + 1
         return out
     start = 0
@@ -233,10 +245,10 @@ def _split(block: Block) -> list[Sentence]:
         stop = 1 if flat[m.start()] in ".!?;:" else 0  # the stop belongs to the sentence
         end = m.start() + stop
         if flat[start:end].strip():
-            out.append(Sentence(block, start, flat[start:end]))
+            out.append(Sentence(block, start, flat[start:end], flat[start:end].lower()))
         start = m.end()
     if flat[start:].strip():
-        out.append(Sentence(block, start, flat[start:]))
+        out.append(Sentence(block, start, flat[start:], flat[start:].lower()))
     return out
 
 
@@ -264,37 +276,38 @@ def spawn_hits(s: Sentence) -> list[int]:
     key = f"spawn:{s.offset}"
     cached = s.block.memo.get(key)
     if cached is None:
-        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.text.lower()) else []
+        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.lower) else []
     return cached  # type: ignore[return-value]
 
 
 def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
-    for m in _TOOL_USE.finditer(text):
+    for m in _TOOL_USE.finditer(text) if "Agent" in text or "Task" in text else ():
         before = text[: m.start()]
         if not NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
             hits.append(m.start())
     for m in _SPAWN_VERB.finditer(text):
         verb = re.sub(r"\s+", " ", m.group(1).lower())
-        if not imperative(text, m.start()):
-            continue
         obj = text[m.end() : m.end() + 90]
         obj = re.split(r"(?<=[.!?;])\s", obj)[0]
-        if verb in _ANY_OBJECT_VERBS:
-            if not _NOT_AGENT_OBJECT.match(obj):
-                hits.append(m.start())
-        elif verb in _TOOL_VERBS:
-            if _TOOL.search(obj[:40]) or re.match(
-                r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
-            ):
-                hits.append(m.start())
-        elif AGENT_NOUN.search(obj[:70]) and not re.match(
-            r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
-        ):
-            hits.append(m.start())
-        elif _TOOL.search(obj[:70]):
+        # the object test first: it rules out most verbs ("run the tests") more cheaply
+        if _spawns_agent(verb, obj) and imperative(text, m.start()):
             hits.append(m.start())
     return sorted(set(hits))
+
+
+def _spawns_agent(verb: str, obj: str) -> bool:
+    """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the Agent/Task tool."""
+    if verb in _ANY_OBJECT_VERBS:
+        return not _NOT_AGENT_OBJECT.match(obj)
+    if verb in _TOOL_VERBS:
+        return bool(
+            _TOOL.search(obj[:40])
+            or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I)
+        )
+    if AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
+        return True
+    return bool(_TOOL.search(obj[:70]))
 
 
 # --- the analysis -------------------------------------------------------------------
@@ -432,7 +445,12 @@ class Analysis:
 
     def _is_inline_prompt(self, block: Block) -> bool:
         """A spawn step that quotes the prompt it hands over."""
-        return bool(_LONG_QUOTE.search(block.text)) and any(spawn_hits(s) for s in sentences(block))
+        text = block.text
+        return (
+            ('"' in text or "“" in text)
+            and bool(_LONG_QUOTE.search(text))
+            and any(spawn_hits(s) for s in sentences(block))
+        )
 
     # prose outside prompts: what the orchestrator itself is told
     @cached_property
@@ -473,13 +491,15 @@ class Analysis:
                     or id(block) in self.prompt_block_ids
                 ):
                     continue
-                if AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
+                if AGENT_NOUN.search(block.text, block.lower) or _PROMPT_WORD.search(
+                    block.text, block.lower
+                ):
                     out.append(block)
         return out
 
     @cached_property
     def references_standard(self) -> bool:
-        return any(STANDARD_REF.search(b.text) for b in self.doc.blocks)
+        return any(STANDARD_REF in b.text for b in self.doc.blocks)
 
 
 def _masked(block: Block) -> Block:
@@ -509,15 +529,17 @@ def analyse(doc: Document) -> Analysis:
             if block.kind == "heading" and _PROMPT_HEADER.search(plain(block.text)):
                 result.spawn_lines.append(line_for(block.start))
                 continue
+            if not _hinted(block.lower, with_prompt=True):
+                continue  # no sentence of the block can hold a key word the block lacks
             for s in sentences(block):
-                if not _hinted(s.text.lower(), with_prompt=True):
+                if not _hinted(s.lower, with_prompt=True):
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text) and not NEGATION.search(s.text):
+                elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(s.text):
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text):
                     result.weak_lines.append(line_for(s.line))
-                if _NEGATED_WORDS.search(s.text.lower()) and _SELF_NEGATION.search(s.text):
+                if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text):
                     result.self_negated = True
     return result

@@ -45,7 +45,7 @@ def caps_in(blocks: list[Block], need_reply_word: bool) -> list[Cap]:
 
 def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
     found: list[Cap] = []
-    if "token" not in s.text.lower():
+    if "token" not in s.lower:
         return found
     has_reply = bool(_REPLY.search(s.text))
     if need_reply_word and not has_reply:

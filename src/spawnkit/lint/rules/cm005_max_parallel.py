@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
-from spawnkit.lint.patterns import lazy, words
+from spawnkit.lint.patterns import Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PARALLEL = lazy(
@@ -56,7 +56,7 @@ _SEQUENTIAL = lazy(
 
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
-_HINT = words(
+_HINT = Keywords(
     "parallel",
     "concurren",
     "simultan",
@@ -83,7 +83,7 @@ _HINT = words(
     "cap",
 )
 # the words each pattern cannot match without (cheap pre-checks on the lowered sentence)
-_SEQ_WORDS = words(
+_SEQ_WORDS = Keywords(
     "a time",
     "one after",
     "sequen",
@@ -96,20 +96,21 @@ _SEQ_WORDS = words(
     "wait",
     "pairs",
 )
-_PAR_WORDS = words(
+_PAR_WORDS = Keywords(
     "parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e"
 )
-_UNB_WORDS = words("all ", "as many", "unlimited", "no limit")
+_UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
 _NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
+# _CAP cannot match without one of these
+_CAP_WORDS = Keywords(
+    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurrency"),
+    *("agent", "worker", "reviewer"),
+)
 
 
-def _hinted(text: str) -> bool:
-    return _HINT.search(text.lower()) is not None
-
-
-def _cap_values(text: str) -> list[int]:
+def _cap_values(text: str, low: str) -> list[int]:
     values: list[int] = []
-    if not _NUMBERS.search(text.lower()):
+    if not _NUMBERS.search(low) or not _CAP_WORDS.may_match(low):
         return values
     for m in _CAP.finditer(text):
         word = next(g for g in m.groups() if g)
@@ -175,12 +176,14 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         limit = protocol.max_parallel()
         facts = [
-            _Facts(s.text, a.report_line(s.block, s.line), id(s.block))
+            _Facts(s.text, s.lower, a.report_line(s.block, s.line), id(s.block))
             for s in a.prose
-            if _hinted(s.text)
+            if _HINT.any_in(s.lower)
         ]
         facts += [
-            _Facts(b.text, a.report_line(b), id(b)) for b in a.shell_blocks if _hinted(b.text)
+            _Facts(b.text, b.lower, a.report_line(b), id(b))
+            for b in a.shell_blocks
+            if _HINT.any_in(b.lower)
         ]
         general_ok = any(f.sequential or any(v <= limit for v in f.caps) for f in facts)
         capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
@@ -214,12 +217,11 @@ class _Facts:
 
     __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded")
 
-    def __init__(self, text: str, line: int, block: int) -> None:
+    def __init__(self, text: str, low: str, line: int, block: int) -> None:
         self.line = line
         self.block = block
-        low = text.lower()
-        self.caps = _cap_values(text)
-        self.sequential = bool(_SEQ_WORDS.search(low) and _SEQUENTIAL.search(text))
-        self.parallel = bool(_PAR_WORDS.search(low) and _PARALLEL.search(text))
-        m = _UNBOUNDED.search(text) if _UNB_WORDS.search(low) else None
+        self.caps = _cap_values(text, low)
+        self.sequential = bool(_SEQ_WORDS.any_in(low) and _SEQUENTIAL.search(text))
+        self.parallel = bool(_PAR_WORDS.any_in(low) and _PARALLEL.search(text))
+        m = _UNBOUNDED.search(text) if _UNB_WORDS.any_in(low) else None
         self.unbounded = " ".join(m.group(0).split()) if m else ""

@@ -78,11 +78,7 @@ Tell the user the counts from the reply and the report path; do not open the rep
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if (
-                "report" not in s.text.lower()
-                and "findings" not in s.text.lower()
-                and "output" not in s.text.lower()
-            ):
+            if "report" not in s.lower and "findings" not in s.lower and "output" not in s.lower:
                 continue
             for m in _READ.finditer(s.text):
                 obj = s.text[m.end() : m.end() + 90]

@@ -6,17 +6,21 @@ import re
 from collections.abc import Iterator
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
+from spawnkit.lint.analysis import NUM, STATE_FILE, Gated, Sentence, number, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
-_UPDATE = lazy(
-    r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh|note"
-    r"|set|tick"
-    r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
-    re.I,
+_UPDATE = Gated(
+    lazy(
+        r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save"
+        r"|refresh|note|set|tick|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
+        re.I,
+    ),
+    *("update", "writ", "record", "mark", "move", "store", "save", "refresh", "note", "set"),
+    *("tick", "checkpoint", "keep"),
+    exact=True,
 )
 _AT_END = lazy(
     r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+(?:been|finished|returned|completed|run)\b"
@@ -141,6 +145,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         """
         a = ctx.analysis
         code_ids = {id(b) for b in a.shell_blocks}
+        sections: dict[tuple[str, ...], bool] = {}
         for _, blocks in a.groups:
             loop_lists = _loop_lists(blocks, a.spawn_lines)
             for block in blocks:
@@ -150,14 +155,22 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     continue
                 if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
-                in_scope = bool(STATE_FILE.search(block.text)) or any(
-                    _STATE_SECTION.search(h) for h in block.section
+                in_scope = bool(STATE_FILE.search(block.text, block.lower)) or _state_section(
+                    block.section, sections
                 )
                 for s in sentences(block):
-                    if not _UPDATE.search(s.text):
+                    if not _UPDATE.search(s.text, s.lower):
                         continue
-                    if STATE_FILE.search(s.text) or (in_scope and _REFERS.search(s.text)):
+                    if STATE_FILE.search(s.text, s.lower) or (in_scope and _REFERS.search(s.text)):
                         yield s, block.list_id is not None and block.list_id in loop_lists
+
+
+def _state_section(section: tuple[str, ...], seen: dict[tuple[str, ...], bool]) -> bool:
+    """Whether a heading above says the section is about state (blocks share sections)."""
+    hit = seen.get(section)
+    if hit is None:
+        hit = seen[section] = any(_STATE_SECTION.search(h) for h in section)
+    return hit
 
 
 def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:

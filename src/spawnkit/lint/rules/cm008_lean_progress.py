@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
-from spawnkit.lint.patterns import lazy, words
+from spawnkit.lint.patterns import Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _RELAY = lazy(
@@ -22,7 +22,7 @@ _DETAIL = lazy(
 )
 
 
-_HINT = words(
+_HINT = Keywords(
     "complete",
     "full",
     "whole",
@@ -92,7 +92,7 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if not _HINT.search(s.text.lower()):
+            if not _HINT.any_in(s.lower):
                 continue
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text)
