@@ -32,17 +32,16 @@ class Gated:
     match without, so the gate saves time without changing any verdict.
     """
 
-    __slots__ = ("pattern", "words", "exact")
+    __slots__ = ("pattern", "words", "hit_lower")
 
     def __init__(self, pattern: Lazy, *keys: str, exact: bool = False) -> None:
         self.pattern = pattern
         self.words = Keywords(*keys)
-        self.exact = exact
+        self.hit_lower = self.words.may_match if exact else self.words.any_in
 
     def hit(self, text: str, lower: str | None = None) -> bool:
         """``lower`` is ``text.lower()`` when the caller has it already."""
-        lower = text.lower() if lower is None else lower
-        return self.words.may_match(lower) if self.exact else self.words.any_in(lower)
+        return self.hit_lower(text.lower() if lower is None else lower)
 
     def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
         return self.pattern.search(text) if self.hit(text, lower) else None
@@ -97,6 +96,13 @@ _LEAD_TO_BAD = lazy(
     re.I,
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
+_CELL = lazy(r"[^|]+")
+_CLAUSE_BREAK = lazy(r"[,;:—–]")
+_COMMA_OR_SEMICOLON = lazy(r"[,;]")
+_LEADING_PUNCTUATION = lazy(r"^[\W_]+")
+_AFTER_STOP = lazy(r"(?<=[.!?;])\s")
+_SUBAGENT_OBJECT = lazy(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", re.I)
+_TOOL_OBJECT = lazy(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool")
 _SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
 _PROMPT_WORD = Gated(
     lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I),
@@ -234,7 +240,7 @@ def _split(block: Block) -> list[Sentence]:
     if block.kind == "table":
         pos = 0
         for row in text.split("\n"):
-            for cell in re.finditer(r"[^|]+", row):
+            for cell in _CELL.finditer(row):
                 if cell.group().strip():
                     cell_text = plain(cell.group())
                     out.append(Sentence(block, pos + cell.start(), cell_text, cell_text.lower()))
@@ -254,7 +260,7 @@ def _split(block: Block) -> list[Sentence]:
 
 def _lead_ok(prefix: str) -> bool:
     prefix = _STEP_LABEL.sub("", prefix.replace("\n", " ")).strip()
-    prefix = re.sub(r"^[\W_]+", "", prefix)
+    prefix = _LEADING_PUNCTUATION.sub("", prefix)
     if not prefix:
         return True
     if _LEAD_TO.search(prefix):
@@ -265,7 +271,7 @@ def _lead_ok(prefix: str) -> bool:
 def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
-    clause = re.split(r"[,;:—–]", prefix)[-1]
+    clause = _CLAUSE_BREAK.split(prefix)[-1]
     if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
     return _lead_ok(prefix)
@@ -284,12 +290,14 @@ def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
     for m in _TOOL_USE.finditer(text) if "Agent" in text or "Task" in text else ():
         before = text[: m.start()]
-        if not NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
+        if not NEGATION.search(_COMMA_OR_SEMICOLON.split(before)[-1]) and not text.rstrip().endswith(
+            "?"
+        ):
             hits.append(m.start())
     for m in _SPAWN_VERB.finditer(text):
-        verb = re.sub(r"\s+", " ", m.group(1).lower())
+        verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
-        obj = re.split(r"(?<=[.!?;])\s", obj)[0]
+        obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
         if _spawns_agent(verb, obj) and imperative(text, m.start()):
             hits.append(m.start())
@@ -303,9 +311,9 @@ def _spawns_agent(verb: str, obj: str) -> bool:
     if verb in _TOOL_VERBS:
         return bool(
             _TOOL.search(obj[:40])
-            or re.match(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I)
+            or _SUBAGENT_OBJECT.match(obj)
         )
-    if AGENT_NOUN.search(obj[:70]) and not re.match(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj):
+    if AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj):
         return True
     return bool(_TOOL.search(obj[:70]))
 

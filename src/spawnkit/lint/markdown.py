@@ -48,13 +48,14 @@ class Block:
         )
         self.start = start
         self.lines = lines
+        self.text = "\n".join(lines)  # every rule reads it: joined once
         self.section: tuple[str, ...] = ()  # enclosing headings, outermost first
         self.level = level  # heading level, or list item indentation
         self.info = info  # code fence info string ("" for indented code), or the tag name
         self.parent = parent  # index of the list item a nested block belongs to
         self.list_id = list_id  # items of one list share an id
         self.source = ""  # "" for the linted file, else the referenced sibling's name
-        self.memo: dict[str, object] = {}  # per-block caches (sentences, spawn hits)
+        self.memo: dict[str, object] = {}  # per-block caches (lowered text, sentences, spawn hits)
 
     def copy(self, lines: list[str]) -> Block:
         """The same block with other text (for masking quoted passages)."""
@@ -72,13 +73,6 @@ class Block:
 
     def __repr__(self) -> str:
         return f"Block({self.kind!r}, {self.start}, {self.text[:30]!r})"
-
-    @property
-    def text(self) -> str:
-        text = self.memo.get("text")
-        if text is None:
-            text = self.memo["text"] = "\n".join(self.lines)
-        return text  # type: ignore[return-value]
 
     @property
     def lower(self) -> str:
@@ -180,7 +174,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 section.pop()
             title = heading.group(2).rstrip().rstrip("#").rstrip()
             section.append((level, title))
-            titles = tuple(t for _, t in section)
+            titles = tuple([t for _, t in section])
             open_items.clear()
             current_list.clear()
             add(Block("heading", lineno, [title], level=level))
@@ -200,7 +194,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             j = i
             body = []
             while j < n and _TABLE.match(lines[j]):
-                body.append("" if _TABLE_RULE.match(lines[j]) else lines[j].strip())
+                rule = "--" in lines[j] and _TABLE_RULE.match(lines[j])
+                body.append("" if rule else lines[j].strip())
                 j += 1
             parent = enclosing(indent)
             add(Block("table", lineno, body, parent=parent))

@@ -8,37 +8,41 @@ time on every start, even for files that never reach most rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
+
+_METHODS = ("search", "match", "finditer", "findall", "split", "sub")
 
 
 class Lazy:
-    __slots__ = ("source", "flags", "_compiled")
+    """A pattern compiled on first use.
+
+    The first call of a method compiles the pattern and stores the compiled
+    pattern's own bound methods in the slots, so every later call goes straight
+    to the regex engine without a Python-level wrapper.
+    """
+
+    __slots__ = ("source", "flags", *_METHODS)
+
+    search: Callable[..., re.Match[str] | None]
+    match: Callable[..., re.Match[str] | None]
+    finditer: Callable[..., Iterator[re.Match[str]]]
+    findall: Callable[..., list[Any]]
+    split: Callable[..., list[str]]
+    sub: Callable[..., str]
 
     def __init__(self, source: str, flags: int = 0) -> None:
         self.source = source
         self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
 
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled
-
-    def search(self, text: str, *args: int) -> re.Match[str] | None:
-        return (self._compiled or self.compiled).search(text, *args)
-
-    def match(self, text: str, *args: int) -> re.Match[str] | None:
-        return (self._compiled or self.compiled).match(text, *args)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return (self._compiled or self.compiled).finditer(text)
-
-    def findall(self, text: str) -> list[str]:
-        return (self._compiled or self.compiled).findall(text)
-
-    def sub(self, repl, text: str) -> str:  # type: ignore[no-untyped-def]
-        return (self._compiled or self.compiled).sub(repl, text)
+    def __getattr__(self, name: str) -> Any:
+        # reached only while a method slot is still empty, i.e. before the first use
+        if name not in _METHODS:
+            raise AttributeError(name)
+        compiled = re.compile(self.source, self.flags)
+        for method in _METHODS:
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
 
 
 def lazy(source: str, flags: int = 0) -> Lazy:
@@ -68,7 +72,10 @@ class Keywords:
         Under ``re.IGNORECASE`` "ı" and "İ" match "i" and "ſ" matches "s", which ``str.lower()``
         leaves alone (or turns into "i" plus U+0307); text holding them always passes.
         """
-        return self.any_in(lower) or (not lower.isascii() and _has_case_oddity(lower))
+        for item in self.items:
+            if item in lower:
+                return True
+        return not lower.isascii() and _has_case_oddity(lower)
 
 
 def _has_case_oddity(lower: str) -> bool:

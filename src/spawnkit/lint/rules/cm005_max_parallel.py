@@ -100,17 +100,18 @@ _PAR_WORDS = Keywords(
     "parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e"
 )
 _UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
-_NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
+_DIGIT = lazy(r"\d")
+_NUMBER_WORDS = Keywords("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # _CAP cannot match without one of these
 _CAP_WORDS = Keywords(
-    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurrency"),
-    *("agent", "worker", "reviewer"),
+    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurren", "parallel"),
+    "once",
 )
 
 
 def _cap_values(text: str, low: str) -> list[int]:
     values: list[int] = []
-    if not _NUMBERS.search(low) or not _CAP_WORDS.may_match(low):
+    if not (_NUMBER_WORDS.any_in(low) or _DIGIT.search(low)) or not _CAP_WORDS.may_match(low):
         return values
     for m in _CAP.finditer(text):
         word = next(g for g in m.groups() if g)

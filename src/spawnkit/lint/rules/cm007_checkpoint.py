@@ -147,7 +147,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         code_ids = {id(b) for b in a.shell_blocks}
         sections: dict[tuple[str, ...], bool] = {}
         for _, blocks in a.groups:
-            loop_lists = _loop_lists(blocks, a.spawn_lines)
+            loop_lists: set[int] | None = None  # worked out when the group has an update
             for block in blocks:
                 if block.kind in ("quote", "tag") or (
                     block.kind == "code" and id(block) not in code_ids
@@ -155,14 +155,22 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     continue
                 if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
-                in_scope = bool(STATE_FILE.search(block.text, block.lower)) or _state_section(
-                    block.section, sections
-                )
+                if not _UPDATE.hit(block.text, block.lower):
+                    continue  # none of its sentences can have the words the block lacks
+                in_scope: bool | None = None  # the block or its section names the state file
                 for s in sentences(block):
                     if not _UPDATE.search(s.text, s.lower):
                         continue
-                    if STATE_FILE.search(s.text, s.lower) or (in_scope and _REFERS.search(s.text)):
-                        yield s, block.list_id is not None and block.list_id in loop_lists
+                    if not STATE_FILE.search(s.text, s.lower):
+                        if in_scope is None:
+                            in_scope = bool(
+                                STATE_FILE.search(block.text, block.lower)
+                            ) or _state_section(block.section, sections)
+                        if not (in_scope and _REFERS.search(s.text)):
+                            continue
+                    if loop_lists is None:
+                        loop_lists = _loop_lists(blocks, a.spawn_lines)
+                    yield s, block.list_id is not None and block.list_id in loop_lists
 
 
 def _state_section(section: tuple[str, ...], seen: dict[tuple[str, ...], bool]) -> bool:
@@ -177,12 +185,16 @@ def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
     """Ids of lists that run once per item: they hold a spawn step or follow a "for each …" lead."""
     loops: set[int] = set()
     lead: Block | None = None  # the last top-level block before the current list
+    lead_loops: bool | None = None  # whether ``lead`` says "for each …" (asked once per lead)
     for block in blocks:
         if block.kind == "item" and block.list_id is not None:
             if any(block.start <= ln <= block.end for ln in spawn_lines):
                 loops.add(block.list_id)
-            if lead is not None and _FOR_EACH.search(lead.text):
-                loops.add(block.list_id)
+            if lead is not None:
+                if lead_loops is None:
+                    lead_loops = bool(_FOR_EACH.search(lead.text))
+                if lead_loops:
+                    loops.add(block.list_id)
         elif block.parent is None:
-            lead = block
+            lead, lead_loops = block, None
     return loops
