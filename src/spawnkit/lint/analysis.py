@@ -20,34 +20,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Keywords, Lazy, lazy
-
-
-class Gated:
-    """A regex tried only when the text holds one of its key words.
-
-    Case-insensitive alternations cannot use the regex engine's literal
-    prefilter; a substring test on the lowered text is far cheaper and most
-    sentences fail it. With ``exact`` the keys are words the pattern cannot
-    match without, so the gate saves time without changing any verdict.
-    """
-
-    __slots__ = ("pattern", "words", "hit_lower")
-
-    def __init__(self, pattern: Lazy, *keys: str, exact: bool = False) -> None:
-        self.pattern = pattern
-        self.words = Keywords(*keys)
-        self.hit_lower = self.words.may_match if exact else self.words.any_in
-
-    def hit(self, text: str, lower: str | None = None) -> bool:
-        """``lower`` is ``text.lower()`` when the caller has it already."""
-        return self.hit_lower(text.lower() if lower is None else lower)
-
-    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
-        return self.pattern.search(text) if self.hit(text, lower) else None
-
-    def finditer(self, text: str, lower: str | None = None) -> Iterator[re.Match[str]]:
-        return self.pattern.finditer(text) if self.hit(text, lower) else iter(())
+from spawnkit.lint.patterns import Gated, Keywords, lazy
 
 
 # --- vocabulary -------------------------------------------------------------------
@@ -97,8 +70,6 @@ _LEAD_TO_BAD = lazy(
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
 _CELL = lazy(r"[^|]+")
-_CLAUSE_BREAK = lazy(r"[,;:—–]")
-_COMMA_OR_SEMICOLON = lazy(r"[,;]")
 _LEADING_PUNCTUATION = lazy(r"^[\W_]+")
 _AFTER_STOP = lazy(r"(?<=[.!?;])\s")
 _SUBAGENT_OBJECT = lazy(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", re.I)
@@ -147,12 +118,18 @@ _CODE_CALL = _CodeCall(
     lazy(r"subagent_type\b|(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
 )
 _CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
-_WEAK = lazy(
-    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
-    r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
-    r"|\((?:Agent|Task)\s+tool\)"
-    r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
-    re.I,
+_WEAK = Gated(
+    lazy(
+        r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
+        r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+"
+        r"(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
+        r"|\((?:Agent|Task)\s+tool\)"
+        r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+"
+        r"(?:a\s+)?sub-?agents?\b",
+        re.I,
+    ),
+    *("one", "run", "(agent", "(task", "by"),
+    exact=True,
 )
 _NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
 _SELF_NEGATION = lazy(
@@ -268,10 +245,15 @@ def _lead_ok(prefix: str) -> bool:
     return bool(_LEAD_OK.search(prefix))
 
 
+def _after_last(text: str, marks: str) -> str:
+    """What follows the last of ``marks`` in ``text`` (all of it when none occurs)."""
+    return text[max(text.rfind(mark) for mark in marks) + 1 :]
+
+
 def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
-    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    clause = _after_last(prefix, ",;:—–")
     if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
     return _lead_ok(prefix)
@@ -290,9 +272,7 @@ def _spawn_hits(text: str) -> list[int]:
     hits: list[int] = []
     for m in _TOOL_USE.finditer(text) if "Agent" in text or "Task" in text else ():
         before = text[: m.start()]
-        if not NEGATION.search(_COMMA_OR_SEMICOLON.split(before)[-1]) and not text.rstrip().endswith(
-            "?"
-        ):
+        if not NEGATION.search(_after_last(before, ",;")) and not text.rstrip().endswith("?"):
             hits.append(m.start())
     for m in _SPAWN_VERB.finditer(text):
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
@@ -546,7 +526,7 @@ def analyse(doc: Document) -> Analysis:
                     result.spawn_lines.append(line_for(s.line))
                 elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(s.text):
                     result.spawn_lines.append(line_for(s.line))
-                elif _WEAK.search(s.text):
+                elif _WEAK.search(s.text, s.lower):
                     result.weak_lines.append(line_for(s.line))
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text):
                     result.self_negated = True

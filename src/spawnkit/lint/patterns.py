@@ -80,3 +80,39 @@ class Keywords:
 
 def _has_case_oddity(lower: str) -> bool:
     return "ı" in lower or "\u0307" in lower or "ſ" in lower
+
+
+class Gated:
+    """A regex tried only when the text holds one of its key words.
+
+    Case-insensitive alternations cannot use the regex engine's literal
+    prefilter; a substring test on the lowered text is far cheaper and most
+    sentences fail it. With ``exact`` the keys are words the pattern cannot
+    match without (one of ``keys`` and, if given, one of ``also``), so the gate
+    saves time, and compiling patterns a file never needs, without changing any
+    verdict; ``tests/lint/test_patterns.py`` holds every exact gate to that.
+    """
+
+    __slots__ = ("pattern", "groups", "exact")
+
+    def __init__(
+        self, pattern: Lazy, *keys: str, also: tuple[str, ...] = (), exact: bool = False
+    ) -> None:
+        self.pattern = pattern
+        self.groups = (Keywords(*keys), Keywords(*also)) if also else (Keywords(*keys),)
+        self.exact = exact
+
+    def hit(self, text: str, lower: str | None = None) -> bool:
+        """``lower`` is ``text.lower()`` when the caller has it already."""
+        if lower is None:
+            lower = text.lower()
+        for group in self.groups:
+            if not (group.may_match(lower) if self.exact else group.any_in(lower)):
+                return False
+        return True
+
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        return self.pattern.search(text) if self.hit(text, lower) else None
+
+    def finditer(self, text: str, lower: str | None = None) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self.hit(text, lower) else iter(())

@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterator
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import Gated
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
-from spawnkit.lint.patterns import Keywords, lazy
+from spawnkit.lint.patterns import Gated, Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PARALLEL = lazy(
@@ -23,28 +23,34 @@ _UNBOUNDED = lazy(
     re.I,
 )
 _AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
-_CAP = lazy(
-    r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
-    r"|cap(?:ped)?\s+at)\s+"
-    + NUM
-    + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
-    r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
-    r"|\b" + NUM + r"\s+at\s+a\s+time\b"
-    r"|\bbatch(?:es)?\s+of\s+"
-    + NUM
-    + r"\s+"
-    + _AGENTS
-    + r"|\b"
-    + NUM
-    + r"\s+"
-    + _AGENTS
-    + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
-    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
-    + NUM
-    + r"\b|\bconcurrency\s*[:=]\s*"
-    + NUM
-    + r"\b",
-    re.I,
+_CAP = Gated(
+    lazy(
+        r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
+        r"|cap(?:ped)?\s+at)\s+"
+        + NUM
+        + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
+        r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
+        r"|\b" + NUM + r"\s+at\s+a\s+time\b"
+        r"|\bbatch(?:es)?\s+of\s+"
+        + NUM
+        + r"\s+"
+        + _AGENTS
+        + r"|\b"
+        + NUM
+        + r"\s+"
+        + _AGENTS
+        + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+        r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
+        + NUM
+        + r"\b|\bconcurrency\s*[:=]\s*"
+        + NUM
+        + r"\b",
+        re.I,
+    ),
+    # words the pattern cannot match without
+    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurren", "parallel"),
+    "once",
+    exact=True,
 )
 _SEQUENTIAL = lazy(
     r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
@@ -102,18 +108,13 @@ _PAR_WORDS = Keywords(
 _UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
 _DIGIT = lazy(r"\d")
 _NUMBER_WORDS = Keywords("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-# _CAP cannot match without one of these
-_CAP_WORDS = Keywords(
-    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurren", "parallel"),
-    "once",
-)
 
 
 def _cap_values(text: str, low: str) -> list[int]:
     values: list[int] = []
-    if not (_NUMBER_WORDS.any_in(low) or _DIGIT.search(low)) or not _CAP_WORDS.may_match(low):
+    if not (_NUMBER_WORDS.any_in(low) or _DIGIT.search(low)):
         return values
-    for m in _CAP.finditer(text):
+    for m in _CAP.finditer(text, low):
         word = next(g for g in m.groups() if g)
         values.append(number(word))
     return values

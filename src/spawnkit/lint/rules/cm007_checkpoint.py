@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterator
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import NUM, STATE_FILE, Gated, Sentence, number, sentences
+from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
@@ -22,13 +22,18 @@ _UPDATE = Gated(
     *("tick", "checkpoint", "keep"),
     exact=True,
 )
-_AT_END = lazy(
-    r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+(?:been|finished|returned|completed|run)\b"
-    r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
-    r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
-    re.I,
+_AT_END = Gated(
+    lazy(
+        r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+"
+        r"(?:been|finished|returned|completed|run)\b"
+        r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
+        r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
+        re.I,
+    ),
+    *("once", "when", "after", "go", "end", "only"),
+    exact=True,
 )
-_EVERY_N = lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
+_EVERY_N = Gated(lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I), "every", exact=True)
 _PER_STEP = lazy(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
@@ -107,7 +112,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         bad: list[tuple[int, str]] = []
         for s, in_loop in self._state_updates(ctx):
             line = a.report_line(s.block, s.line)
-            n = _EVERY_N.search(s.text)
+            n = _EVERY_N.search(s.text, s.lower)
             if n and number(n.group(1)) > every:
                 bad.append(
                     (
@@ -116,7 +121,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                         f"the standard asks for at least every {every}",
                     )
                 )
-            elif _AT_END.search(s.text):
+            elif _AT_END.search(s.text, s.lower):
                 bad.append(
                     (
                         line,
