@@ -212,7 +212,6 @@ def sentences(block: Block) -> list[Sentence]:
 
 def _split(block: Block) -> list[Sentence]:
     text = block.text
-    flat = plain(text)
     out: list[Sentence] = []
     if block.kind == "table":
         pos = 0
@@ -223,16 +222,28 @@ def _split(block: Block) -> list[Sentence]:
                     out.append(Sentence(block, pos + cell.start(), cell_text, cell_text.lower()))
             pos += len(row) + 1
         return out
+    flat = plain(text)
     start = 0
-    for m in _SENTENCE_END.finditer(flat):
-        stop = 1 if flat[m.start()] in ".!?;:" else 0  # the stop belongs to the sentence
-        end = m.start() + stop
-        if flat[start:end].strip():
-            out.append(Sentence(block, start, flat[start:end], flat[start:end].lower()))
+    for m in _SENTENCE_END.finditer(flat) if _may_end_sentence(flat) else ():
+        end = m.start()
+        if flat[end] in ".!?;:":
+            end += 1  # the stop belongs to the sentence
+        piece = flat[start:end]
+        if piece.strip():
+            out.append(Sentence(block, start, piece, piece.lower()))
         start = m.end()
-    if flat[start:].strip():
-        out.append(Sentence(block, start, flat[start:], flat[start:].lower()))
+    piece = flat[start:]
+    if piece.strip():
+        out.append(Sentence(block, start, piece, piece.lower()))
     return out
+
+
+def _may_end_sentence(text: str) -> bool:
+    """Whether ``text`` holds a character that _SENTENCE_END needs (most list items hold none)."""
+    for mark in ".!?;:\n":
+        if mark in text:
+            return True
+    return False
 
 
 def _lead_ok(prefix: str) -> bool:
@@ -499,7 +510,7 @@ def _masked(block: Block) -> Block:
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
-    body = "\n".join(doc.body_lines).lower()
+    body = doc.body_text.lower()
     if not _hinted(body, with_prompt=True) and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
     for _, blocks in result.groups:

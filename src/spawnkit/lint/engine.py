@@ -74,12 +74,12 @@ def lint_document(
     ignore = list(ignore) if ignore is not None else None
     doc = Document(path, text)
     ctx = Context(doc, profile)
+    orchestrator = ctx.analysis.orchestrator
     frontmatter_broken = doc.front_error is not None
+    rules = ALL if select is None and ignore is None else _selected_rules(select, ignore)
     found: list[Diagnostic] = []
-    for rule in ALL:
-        if not selected(rule.code, select, ignore):
-            continue
-        if rule.protocol_rule and not ctx.analysis.orchestrator:
+    for rule in rules:
+        if rule.protocol_rule and not orchestrator:
             continue
         if (
             frontmatter_broken
@@ -88,11 +88,15 @@ def lint_document(
         ):
             continue
         found.extend(_diagnostics(rule, ctx, path))
-    suppressed = _suppressions(doc)
-    kept = [d for d in found if not _is_suppressed(d, suppressed)]
-    kept.sort(key=lambda d: (d.line, d.code))
-    orchestrator = ctx.analysis.orchestrator
-    return FileResult(path, doc.kind, orchestrator, _dedupe(kept))
+    if found:
+        suppressed = _suppressions(doc)
+        found = [d for d in found if not _is_suppressed(d, suppressed)]
+        found.sort(key=lambda d: (d.line, d.code))
+    return FileResult(path, doc.kind, orchestrator, _dedupe(found))
+
+
+def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
+    return [rule for rule in ALL if selected(rule.code, select, ignore)]
 
 
 def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnostic]:

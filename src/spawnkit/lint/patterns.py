@@ -99,16 +99,20 @@ class Gated:
         self, pattern: Lazy, *keys: str, also: tuple[str, ...] = (), exact: bool = False
     ) -> None:
         self.pattern = pattern
-        self.groups = (Keywords(*keys), Keywords(*also)) if also else (Keywords(*keys),)
+        self.groups = (keys, also) if also else (keys,)
         self.exact = exact
 
     def hit(self, text: str, lower: str | None = None) -> bool:
         """``lower`` is ``text.lower()`` when the caller has it already."""
         if lower is None:
             lower = text.lower()
-        for group in self.groups:
-            if not (group.may_match(lower) if self.exact else group.any_in(lower)):
-                return False
+        for keys in self.groups:
+            for key in keys:
+                if key in lower:
+                    break
+            else:  # no key of this group
+                if not (self.exact and not lower.isascii() and _has_case_oddity(lower)):
+                    return False
         return True
 
     def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
