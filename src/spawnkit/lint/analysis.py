@@ -14,14 +14,12 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cached_property
 from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, Keywords, lazy
-
 
 # --- vocabulary -------------------------------------------------------------------
 
@@ -300,10 +298,7 @@ def _spawns_agent(verb: str, obj: str) -> bool:
     if verb in _ANY_OBJECT_VERBS:
         return not _NOT_AGENT_OBJECT.match(obj)
     if verb in _TOOL_VERBS:
-        return bool(
-            _TOOL.search(obj[:40])
-            or _SUBAGENT_OBJECT.match(obj)
-        )
+        return bool(_TOOL.search(obj[:40]) or _SUBAGENT_OBJECT.match(obj))
     if AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj):
         return True
     return bool(_TOOL.search(obj[:70]))
@@ -423,7 +418,11 @@ class Analysis:
     def _is_prompt_block(self, blocks: list[Block], idx: int) -> bool:
         block = blocks[idx]
         text = block.text
-        if block.kind == "code" and _CODE_CALL.search(text) and _CODE_PROMPT_KEY.search(text):
+        if (
+            block.kind == "code"
+            and _CODE_CALL.search(text, block.lower)
+            and _CODE_PROMPT_KEY.search(text)
+        ):
             return True
         if block.kind == "code" and block.info in _SHELL_INFO:
             return False
@@ -476,7 +475,7 @@ class Analysis:
             for _, blocks in self.groups
             for b in blocks
             if b.kind == "code"
-            and (id(b) not in self.prompt_block_ids or _CODE_CALL.search(b.text))
+            and (id(b) not in self.prompt_block_ids or _CODE_CALL.search(b.text, b.lower))
         ]
 
     @cached_property
@@ -520,7 +519,7 @@ def analyse(doc: Document) -> Analysis:
                 return doc.sibling_line(block.source) if block.source else line
 
             if block.kind == "code":
-                if _CODE_CALL.search(block.text):
+                if _CODE_CALL.search(block.text, block.lower):
                     result.weak_lines.append(line_for(block.start))
                 continue
             if block.kind in ("quote", "tag"):

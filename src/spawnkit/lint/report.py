@@ -49,10 +49,7 @@ def as_text(results: list[FileResult]) -> str:
             f"file{'s' * (files != 1)} ({spawning})."
         )
     else:
-        lines.append(
-            f"All checks passed: {files} file{'s' * (files != 1)} "
-            f"({spawning})."
-        )
+        lines.append(f"All checks passed: {files} file{'s' * (files != 1)} ({spawning}).")
     return "\n".join(lines)
 
 

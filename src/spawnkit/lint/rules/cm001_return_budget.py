@@ -38,6 +38,8 @@ def caps_in(blocks: list[Block], need_reply_word: bool) -> list[Cap]:
     """Token caps on a reply stated in ``blocks``."""
     out = []
     for block in blocks:
+        if "token" not in block.lower:
+            continue  # nor in any of its sentences: no need to split it
         for s in sentences(block):
             out.extend(_caps(s, need_reply_word))
     return out

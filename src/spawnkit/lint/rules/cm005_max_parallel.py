@@ -107,7 +107,9 @@ _PAR_WORDS = Keywords(
 )
 _UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
 _DIGIT = lazy(r"\d")
-_NUMBER_WORDS = Keywords("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_NUMBER_WORDS = Keywords(
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"
+)
 
 
 def _cap_values(text: str, low: str) -> list[int]:

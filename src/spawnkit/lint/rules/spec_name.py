@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+
 from spawnkit.lint.document import AGENT, SKILL, folder_and_name
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
