@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Gated, Keywords, lazy
+from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 
 # --- vocabulary -------------------------------------------------------------------
 
@@ -39,10 +39,9 @@ AGENT_NOUN = _AgentNoun(
 )
 _TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
 _TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
-_SPAWN_VERB = lazy(
+_SPAWN_VERB = folded(
     r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
     r"|send|create|invoke|call|use|give|assign)\b",
-    re.I,
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
@@ -50,21 +49,18 @@ _NOT_AGENT_OBJECT = lazy(
     r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
     re.I,
 )
-NEGATION = lazy(
+NEGATION = folded(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
-    re.I,
 )
-_LEAD_OK = lazy(
+_LEAD_OK = folded(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need\s+to|have\s+to|are\s+to|'ll))?)"
     r"\s*$",
-    re.I,
 )
-_LEAD_TO = lazy(r"\bto\s*$", re.I)
-_LEAD_TO_BAD = lazy(
+_LEAD_TO = folded(r"\bto\s*$")
+_LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
-    re.I,
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
 _CELL = lazy(r"[^|]+")
@@ -90,10 +86,9 @@ _PROMPT_HEADER = Gated(
     ),
     "prompt",
 )
-_PROMPT_BELOW = lazy(
+_PROMPT_BELOW = folded(
     r"\b(?:the|this)\s+prompt\s+(?:below|that\s+follows)\b"
     r"|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
-    re.I,
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
 
@@ -121,7 +116,7 @@ _WEAK = Gated(
         r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
         r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+"
         r"(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
-        r"|\((?:Agent|Task)\s+tool\)"
+        r"|\((?:agent|task)\s+tool\)"
         r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+"
         r"(?:a\s+)?sub-?agents?\b",
         re.I,
@@ -130,11 +125,10 @@ _WEAK = Gated(
     exact=True,
 )
 _NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
-_SELF_NEGATION = lazy(
+_SELF_NEGATION = folded(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
     r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
-    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
-    re.I,
+    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|agent tool|task tool)",
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = "CONTEXT_MANAGEMENT.md"
@@ -273,17 +267,17 @@ def spawn_hits(s: Sentence) -> list[int]:
     key = f"spawn:{s.offset}"
     cached = s.block.memo.get(key)
     if cached is None:
-        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.lower) else []
+        cached = s.block.memo[key] = _spawn_hits(s.text, s.lower) if _hinted(s.lower) else []
     return cached  # type: ignore[return-value]
 
 
-def _spawn_hits(text: str) -> list[int]:
+def _spawn_hits(text: str, lower: str) -> list[int]:
     hits: list[int] = []
     for m in _TOOL_USE.finditer(text) if "Agent" in text or "Task" in text else ():
         before = text[: m.start()]
         if not NEGATION.search(_after_last(before, ",;")) and not text.rstrip().endswith("?"):
             hits.append(m.start())
-    for m in _SPAWN_VERB.finditer(text):
+    for m in _SPAWN_VERB.finditer(text, lower):
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
         obj = _AFTER_STOP.split(obj)[0]
@@ -534,10 +528,12 @@ def analyse(doc: Document) -> Analysis:
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(s.text):
+                elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(
+                    s.text, s.lower
+                ):
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text, s.lower):
                     result.weak_lines.append(line_for(s.line))
-                if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text):
+                if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
                     result.self_negated = True
     return result

@@ -7,20 +7,18 @@ from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
-from spawnkit.lint.patterns import Gated, Keywords, lazy
+from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_PARALLEL = lazy(
+_PARALLEL = folded(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
     r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
     r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
     r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
-    re.I,
 )
-_UNBOUNDED = lazy(
+_UNBOUNDED = folded(
     r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
     r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
-    re.I,
 )
 _AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
 _CAP = Gated(
@@ -52,12 +50,11 @@ _CAP = Gated(
     "once",
     exact=True,
 )
-_SEQUENTIAL = lazy(
+_SEQUENTIAL = folded(
     r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
     r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
     r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"
     r"|\bnever\s+two\s+at\s+once\b|\bwait\s+for\s+(?:each|it|the|one|both)\b[^.]{0,60}\bbefore\b|\bin\s+pairs\b",
-    re.I,
 )
 
 
@@ -225,7 +222,7 @@ class _Facts:
         self.line = line
         self.block = block
         self.caps = _cap_values(text, low)
-        self.sequential = bool(_SEQ_WORDS.any_in(low) and _SEQUENTIAL.search(text))
-        self.parallel = bool(_PAR_WORDS.any_in(low) and _PARALLEL.search(text))
-        m = _UNBOUNDED.search(text) if _UNB_WORDS.any_in(low) else None
-        self.unbounded = " ".join(m.group(0).split()) if m else ""
+        self.sequential = bool(_SEQ_WORDS.any_in(low) and _SEQUENTIAL.search(text, low))
+        self.parallel = bool(_PAR_WORDS.any_in(low) and _PARALLEL.search(text, low))
+        m = _UNBOUNDED.search(text, low) if _UNB_WORDS.any_in(low) else None
+        self.unbounded = " ".join(text[m.start() : m.end()].split()) if m else ""

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Gated, lazy
+from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
@@ -34,15 +34,14 @@ _AT_END = Gated(
     exact=True,
 )
 _EVERY_N = Gated(lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I), "every", exact=True)
-_PER_STEP = lazy(
+_PER_STEP = folded(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
     r"|\b(?:each|every)\s+time\b"
     r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
-    re.I,
 )
-_REFERS = lazy(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark", re.I)
-_FOR_EACH = lazy(r"\b(?:for\s+(?:each|every)|per)\b", re.I)
+_REFERS = folded(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark")
+_FOR_EACH = folded(r"\b(?:for\s+(?:each|every)|per)\b")
 _STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
 
@@ -129,7 +128,9 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                         "update it after every step",
                     )
                 )
-            elif in_loop or _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
+            elif (
+                in_loop or _PER_STEP.search(s.text, s.lower) or (n and number(n.group(1)) <= every)
+            ):
                 good = True
         for line, message in bad:
             yield Finding(line, message)
@@ -171,7 +172,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                             in_scope = bool(
                                 STATE_FILE.search(block.text, block.lower)
                             ) or _state_section(block.section, sections)
-                        if not (in_scope and _REFERS.search(s.text)):
+                        if not (in_scope and _REFERS.search(s.text, s.lower)):
                             continue
                     if loop_lists is None:
                         loop_lists = _loop_lists(blocks, a.spawn_lines)
@@ -197,7 +198,7 @@ def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
                 loops.add(block.list_id)
             if lead is not None:
                 if lead_loops is None:
-                    lead_loops = bool(_FOR_EACH.search(lead.text))
+                    lead_loops = bool(_FOR_EACH.search(lead.text, lead.lower))
                 if lead_loops:
                     loops.add(block.list_id)
         elif block.parent is None:
