@@ -14,11 +14,11 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from functools import cached_property
 from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
+from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 
 # --- vocabulary -------------------------------------------------------------------
@@ -250,7 +250,7 @@ def _lead_ok(prefix: str) -> bool:
 
 def _after_last(text: str, marks: str) -> str:
     """What follows the last of ``marks`` in ``text`` (all of it when none occurs)."""
-    return text[max(text.rfind(mark) for mark in marks) + 1 :]
+    return text[max(map(text.rfind, marks)) + 1 :]
 
 
 def imperative(sentence: str, verb_start: int) -> bool:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from functools import cached_property
+import stat
 from typing import Any, NamedTuple
 
 from spawnkit.lint import frontmatter, markdown
+from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import lazy
 
 SKILL = "skill"
@@ -124,8 +125,9 @@ class Document:
                 if not candidate.startswith(base + os.sep):
                     continue  # only files inside the skill's own folder
                 try:
-                    if os.path.getsize(candidate) > _MAX_SIBLING_BYTES or not os.path.isfile(
-                        candidate
+                    found_stat = os.stat(candidate)
+                    if found_stat.st_size > _MAX_SIBLING_BYTES or not stat.S_ISREG(
+                        found_stat.st_mode
                     ):
                         continue
                     with open(candidate, encoding="utf-8", errors="replace") as fh:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.patterns import lazy
-from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Rule
+from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Finding, Rule
 
 _SUPPRESS = lazy(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
 _YAML_SUPPRESS = lazy(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
@@ -87,7 +87,8 @@ def lint_document(
             and rule.code not in ("SP001", "SP002", "SP003", "SP012")
         ):
             continue
-        found.extend(_diagnostics(rule, ctx, path))
+        for finding in rule.check(ctx):
+            found.append(_diagnostic(rule, finding, path))
     if found:
         suppressed = _suppressions(doc)
         found = [d for d in found if not _is_suppressed(d, suppressed)]
@@ -104,18 +105,17 @@ def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnost
     return lint_document(text, path, profile).diagnostics
 
 
-def _diagnostics(rule: Rule, ctx: Context, path: str) -> Iterable[Diagnostic]:
-    for finding in rule.check(ctx):
-        yield Diagnostic(
-            path,
-            max(1, finding.line),
-            finding.col,
-            rule.code,
-            rule.name,
-            rule.severity,
-            " ".join(finding.message.split()),
-            " ".join((finding.fix or rule.fix).split()),
-        )
+def _diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
+    return Diagnostic(
+        path,
+        max(1, finding.line),
+        finding.col,
+        rule.code,
+        rule.name,
+        rule.severity,
+        " ".join(finding.message.split()),
+        " ".join((finding.fix or rule.fix).split()),
+    )
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

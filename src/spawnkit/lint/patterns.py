@@ -1,8 +1,11 @@
-"""Regular expressions compiled on first use.
+"""The linter's regular expressions, and what keeps them cheap.
 
-The linter holds dozens of large case-insensitive patterns; compiling them all
-at import would cost a short-lived ``spawnkit lint FILE`` process (and the hook)
-time on every start, even for files that never reach most rules.
+The linter holds dozens of large case-insensitive patterns. :class:`Lazy` compiles
+each on first use: compiling them all at import would cost a short-lived
+``spawnkit lint FILE`` process (and the hook) time on every start, even for files
+that never reach most rules. :class:`Gated` tries a pattern only when the lowered
+text holds a word it needs, and :class:`Folded` runs a case-insensitive pattern
+case-sensitively on the lowered text, which the regex engine does faster.
 """
 
 from __future__ import annotations
