@@ -189,6 +189,26 @@ def test_lint_path_never_imports_copier_and_uses_real_process(tmp_path):
     assert out.stdout.strip().splitlines()[-2:] == ["exit 1", "False False False"]
 
 
+def test_text_lint_without_a_config_file_imports_no_json_or_toml_parser(tmp_path):
+    """The one-file path stays lean: json only for --format json/sarif, tomllib only with a
+    config file to read."""
+    _skill(tmp_path, "sweep", PARALLEL)
+    code = textwrap.dedent("""
+        import sys
+        from spawnkit.cli import main
+        sys.argv = ["spawnkit", "lint", "skills/sweep/SKILL.md"]
+        try:
+            main()
+        except SystemExit:
+            pass
+        print(*(name in sys.modules for name in ("json", "tomllib", "tomli")))
+    """)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip().splitlines()[-1] == "False False False"
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
 def test_every_format_runs_on_the_whole_corpus(fmt):
     result = subprocess.run(

@@ -14,38 +14,12 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from functools import cached_property
 from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Lazy, lazy, words
-
-
-class Gated:
-    """A regex tried only when the text holds one of its key words.
-
-    Case-insensitive alternations cannot use the regex engine's literal
-    prefilter; a substring test on the lowered text is far cheaper and most
-    sentences fail it.
-    """
-
-    __slots__ = ("pattern", "words")
-
-    def __init__(self, pattern: Lazy, *keys: str) -> None:
-        self.pattern = pattern
-        self.words = words(*keys)
-
-    def hit(self, text: str) -> bool:
-        return self.words.search(text.lower()) is not None
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.pattern.search(text) if self.hit(text) else None
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.pattern.finditer(text) if self.hit(text) else iter(())
-
+from spawnkit.lint.memo import cached_property
+from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 
 # --- vocabulary -------------------------------------------------------------------
 
@@ -53,8 +27,8 @@ class Gated:
 class _AgentNoun(Gated):
     """sub-agent, agent, worker — but not a "user agent" string."""
 
-    def search(self, text: str) -> re.Match[str] | None:
-        for m in self.finditer(text):
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        for m in self.finditer(text, lower):
             if not text[max(0, m.start() - 5) : m.start()].lower().rstrip(" -").endswith("user"):
                 return m
         return None
@@ -65,10 +39,9 @@ AGENT_NOUN = _AgentNoun(
 )
 _TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
 _TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
-_SPAWN_VERB = lazy(
+_SPAWN_VERB = folded(
     r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
     r"|send|create|invoke|call|use|give|assign)\b",
-    re.I,
 )
 _ANY_OBJECT_VERBS = {"spawn", "dispatch"}
 _TOOL_VERBS = {"use", "call", "invoke"}
@@ -76,25 +49,33 @@ _NOT_AGENT_OBJECT = lazy(
     r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
     re.I,
 )
-NEGATION = lazy(
+NEGATION = folded(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
-    re.I,
 )
-_LEAD_OK = lazy(
+_LEAD_OK = folded(
     r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need\s+to|have\s+to|are\s+to|'ll))?)"
     r"\s*$",
-    re.I,
 )
-_LEAD_TO = lazy(r"\bto\s*$", re.I)
-_LEAD_TO_BAD = lazy(
+_LEAD_TO = folded(r"\bto\s*$")
+_LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
-    re.I,
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
+_CELL = lazy(r"[^|]+")
+_LEADING_PUNCTUATION = lazy(r"^[\W_]+")
+_AFTER_STOP = lazy(r"(?<=[.!?;])\s")
+_SUBAGENT_OBJECT = lazy(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", re.I)
+_TOOL_OBJECT = lazy(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool")
 _SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
-_PROMPT_WORD = lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I)
+_PROMPT_WORD = Gated(
+    lazy(r"\bprompts?\b|\binstructions?\b|\bbrief(?:ing)?\b", re.I),
+    "prompt",
+    "instruction",
+    "brief",
+    exact=True,
+)
 _PROMPT_HEADER = Gated(
     lazy(
         r"\b(?:sub-?agent|agent|worker|reviewer|checker|writer|auditor|explorer)(?:'s|s')?\s+prompts?\b"
@@ -105,10 +86,9 @@ _PROMPT_HEADER = Gated(
     ),
     "prompt",
 )
-_PROMPT_BELOW = lazy(
+_PROMPT_BELOW = folded(
     r"\b(?:the|this)\s+prompt\s+(?:below|that\s+follows)\b"
     r"|\bthe\s+following\s+prompt\b|\bwith\s+this\s+prompt\b",
-    re.I,
 )
 _SHELL_INFO = {"bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "fish"}
 
@@ -120,8 +100,8 @@ class _CodeCall(Gated):
     first-character skip: 3-4x slower on long blocks); the boundary is checked here instead.
     """
 
-    def search(self, text: str) -> re.Match[str] | None:
-        for m in self.finditer(text):
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        for m in self.finditer(text, lower):
             if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
                 return m
         return None
@@ -131,22 +111,27 @@ _CODE_CALL = _CodeCall(
     lazy(r"subagent_type\b|(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
 )
 _CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
-_WEAK = lazy(
-    r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
-    r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
-    r"|\((?:Agent|Task)\s+tool\)"
-    r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+(?:a\s+)?sub-?agents?\b",
-    re.I,
+_WEAK = Gated(
+    lazy(
+        r"\bone\s+(?:[\w-]+\s+){0,2}?(?:sub-?agent|agent|worker)\s+(?:at\s+a\s+time|per|for\s+each)\b"
+        r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+"
+        r"(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
+        r"|\((?:agent|task)\s+tool\)"
+        r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+"
+        r"(?:a\s+)?sub-?agents?\b",
+        re.I,
+    ),
+    *("one", "run", "(agent", "(task", "by"),
+    exact=True,
 )
-_NEGATED_WORDS = words("not", "n't", "never", "no need")
-_SELF_NEGATION = lazy(
+_NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
+_SELF_NEGATION = folded(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
     r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
-    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|Agent tool|Task tool)",
-    re.I,
+    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|agent tool|task tool)",
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
-STANDARD_REF = lazy(r"CONTEXT_MANAGEMENT\.md")
+STANDARD_REF = "CONTEXT_MANAGEMENT.md"
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
 STATE_FILE = Gated(
@@ -185,18 +170,19 @@ def number(word: str) -> int:
 
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
-_HINT = words("agent", "worker", "task", "spawn", "dispatch")
-_HINT_OR_PROMPT = words("agent", "worker", "task", "spawn", "dispatch", "prompt")
+_HINT = Keywords("agent", "worker", "task", "spawn", "dispatch")
+_HINT_OR_PROMPT = Keywords("agent", "worker", "task", "spawn", "dispatch", "prompt")
 
 
 def _hinted(lower: str, with_prompt: bool = False) -> bool:
-    return (_HINT_OR_PROMPT if with_prompt else _HINT).search(lower) is not None
+    return (_HINT_OR_PROMPT if with_prompt else _HINT).any_in(lower)
 
 
 class Sentence(NamedTuple):
     block: Block
     offset: int  # in block.text
     text: str  # markdown emphasis blanked out, same length as the source
+    lower: str  # text.lower(), computed once for the keyword pre-checks of every rule
 
     @property
     def line(self) -> int:
@@ -205,7 +191,7 @@ class Sentence(NamedTuple):
 
 def plain(text: str) -> str:
     """Markdown emphasis blanked out, offsets unchanged."""
-    return re.sub(r"[*`]", " ", text)
+    return text.replace("*", " ").replace("`", " ")
 
 
 def sentences(block: Block) -> list[Sentence]:
@@ -218,31 +204,43 @@ def sentences(block: Block) -> list[Sentence]:
 
 def _split(block: Block) -> list[Sentence]:
     text = block.text
-    flat = plain(text)
     out: list[Sentence] = []
     if block.kind == "table":
         pos = 0
         for row in text.split("\n"):
-            for cell in re.finditer(r"[^|]+", row):
+            for cell in _CELL.finditer(row):
                 if cell.group().strip():
-                    out.append(Sentence(block, pos + cell.start(), plain(cell.group())))
+                    cell_text = plain(cell.group())
+                    out.append(Sentence(block, pos + cell.start(), cell_text, cell_text.lower()))
             pos += len(row) + 1
         return out
+    flat = plain(text)
     start = 0
-    for m in _SENTENCE_END.finditer(flat):
-        stop = 1 if flat[m.start()] in ".!?;:" else 0  # the stop belongs to the sentence
-        end = m.start() + stop
-        if flat[start:end].strip():
-            out.append(Sentence(block, start, flat[start:end]))
+    for m in _SENTENCE_END.finditer(flat) if _may_end_sentence(flat) else ():
+        end = m.start()
+        if flat[end] in ".!?;:":
+            end += 1  # the stop belongs to the sentence
+        piece = flat[start:end]
+        if piece.strip():
+            out.append(Sentence(block, start, piece, piece.lower()))
         start = m.end()
-    if flat[start:].strip():
-        out.append(Sentence(block, start, flat[start:]))
+    piece = flat[start:]
+    if piece.strip():
+        out.append(Sentence(block, start, piece, piece.lower()))
     return out
+
+
+def _may_end_sentence(text: str) -> bool:
+    """Whether ``text`` holds a character that _SENTENCE_END needs (most list items hold none)."""
+    for mark in ".!?;:\n":
+        if mark in text:
+            return True
+    return False
 
 
 def _lead_ok(prefix: str) -> bool:
     prefix = _STEP_LABEL.sub("", prefix.replace("\n", " ")).strip()
-    prefix = re.sub(r"^[\W_]+", "", prefix)
+    prefix = _LEADING_PUNCTUATION.sub("", prefix)
     if not prefix:
         return True
     if _LEAD_TO.search(prefix):
@@ -250,10 +248,15 @@ def _lead_ok(prefix: str) -> bool:
     return bool(_LEAD_OK.search(prefix))
 
 
+def _after_last(text: str, marks: str) -> str:
+    """What follows the last of ``marks`` in ``text`` (all of it when none occurs)."""
+    return text[max(map(text.rfind, marks)) + 1 :]
+
+
 def imperative(sentence: str, verb_start: int) -> bool:
     """True when the verb at ``verb_start`` is an un-negated instruction."""
     prefix = sentence[:verb_start]
-    clause = re.split(r"[,;:—–]", prefix)[-1]
+    clause = _after_last(prefix, ",;:—–")
     if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
     return _lead_ok(prefix)
@@ -264,37 +267,35 @@ def spawn_hits(s: Sentence) -> list[int]:
     key = f"spawn:{s.offset}"
     cached = s.block.memo.get(key)
     if cached is None:
-        cached = s.block.memo[key] = _spawn_hits(s.text) if _hinted(s.text.lower()) else []
+        cached = s.block.memo[key] = _spawn_hits(s.text, s.lower) if _hinted(s.lower) else []
     return cached  # type: ignore[return-value]
 
 
-def _spawn_hits(text: str) -> list[int]:
+def _spawn_hits(text: str, lower: str) -> list[int]:
     hits: list[int] = []
-    for m in _TOOL_USE.finditer(text):
+    for m in _TOOL_USE.finditer(text) if "Agent" in text or "Task" in text else ():
         before = text[: m.start()]
-        if not NEGATION.search(re.split(r"[,;]", before)[-1]) and not text.rstrip().endswith("?"):
+        if not NEGATION.search(_after_last(before, ",;")) and not text.rstrip().endswith("?"):
             hits.append(m.start())
-    for m in _SPAWN_VERB.finditer(text):
-        verb = re.sub(r"\s+", " ", m.group(1).lower())
-        if not imperative(text, m.start()):
-            continue
+    for m in _SPAWN_VERB.finditer(text, lower):
+        verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
-        obj = re.split(r"(?<=[.!?;])\s", obj)[0]
-        if verb in _ANY_OBJECT_VERBS:
-            if not _NOT_AGENT_OBJECT.match(obj):
-                hits.append(m.start())
-        elif verb in _TOOL_VERBS:
-            if _TOOL.search(obj[:40]) or re.match(
-                r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", obj, re.I
-            ):
-                hits.append(m.start())
-        elif AGENT_NOUN.search(obj[:70]) and not re.match(
-            r"\W*(?:the\s+)?(?:Agent|Task)\s+tool", obj
-        ):
-            hits.append(m.start())
-        elif _TOOL.search(obj[:70]):
+        obj = _AFTER_STOP.split(obj)[0]
+        # the object test first: it rules out most verbs ("run the tests") more cheaply
+        if _spawns_agent(verb, obj) and imperative(text, m.start()):
             hits.append(m.start())
     return sorted(set(hits))
+
+
+def _spawns_agent(verb: str, obj: str) -> bool:
+    """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the Agent/Task tool."""
+    if verb in _ANY_OBJECT_VERBS:
+        return not _NOT_AGENT_OBJECT.match(obj)
+    if verb in _TOOL_VERBS:
+        return bool(_TOOL.search(obj[:40]) or _SUBAGENT_OBJECT.match(obj))
+    if AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj):
+        return True
+    return bool(_TOOL.search(obj[:70]))
 
 
 # --- the analysis -------------------------------------------------------------------
@@ -411,7 +412,11 @@ class Analysis:
     def _is_prompt_block(self, blocks: list[Block], idx: int) -> bool:
         block = blocks[idx]
         text = block.text
-        if block.kind == "code" and _CODE_CALL.search(text) and _CODE_PROMPT_KEY.search(text):
+        if (
+            block.kind == "code"
+            and _CODE_CALL.search(text, block.lower)
+            and _CODE_PROMPT_KEY.search(text)
+        ):
             return True
         if block.kind == "code" and block.info in _SHELL_INFO:
             return False
@@ -432,7 +437,12 @@ class Analysis:
 
     def _is_inline_prompt(self, block: Block) -> bool:
         """A spawn step that quotes the prompt it hands over."""
-        return bool(_LONG_QUOTE.search(block.text)) and any(spawn_hits(s) for s in sentences(block))
+        text = block.text
+        return (
+            ('"' in text or "“" in text)
+            and bool(_LONG_QUOTE.search(text))
+            and any(spawn_hits(s) for s in sentences(block))
+        )
 
     # prose outside prompts: what the orchestrator itself is told
     @cached_property
@@ -459,7 +469,7 @@ class Analysis:
             for _, blocks in self.groups
             for b in blocks
             if b.kind == "code"
-            and (id(b) not in self.prompt_block_ids or _CODE_CALL.search(b.text))
+            and (id(b) not in self.prompt_block_ids or _CODE_CALL.search(b.text, b.lower))
         ]
 
     @cached_property
@@ -473,13 +483,15 @@ class Analysis:
                     or id(block) in self.prompt_block_ids
                 ):
                     continue
-                if AGENT_NOUN.search(block.text) or _PROMPT_WORD.search(block.text):
+                if AGENT_NOUN.search(block.text, block.lower) or _PROMPT_WORD.search(
+                    block.text, block.lower
+                ):
                     out.append(block)
         return out
 
     @cached_property
     def references_standard(self) -> bool:
-        return any(STANDARD_REF.search(b.text) for b in self.doc.blocks)
+        return any(STANDARD_REF in b.text for b in self.doc.blocks)
 
 
 def _masked(block: Block) -> Block:
@@ -491,7 +503,7 @@ def _masked(block: Block) -> Block:
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
-    body = "\n".join(doc.body_lines).lower()
+    body = doc.body_text.lower()
     if not _hinted(body, with_prompt=True) and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
     for _, blocks in result.groups:
@@ -501,7 +513,7 @@ def analyse(doc: Document) -> Analysis:
                 return doc.sibling_line(block.source) if block.source else line
 
             if block.kind == "code":
-                if _CODE_CALL.search(block.text):
+                if _CODE_CALL.search(block.text, block.lower):
                     result.weak_lines.append(line_for(block.start))
                 continue
             if block.kind in ("quote", "tag"):
@@ -509,15 +521,19 @@ def analyse(doc: Document) -> Analysis:
             if block.kind == "heading" and _PROMPT_HEADER.search(plain(block.text)):
                 result.spawn_lines.append(line_for(block.start))
                 continue
+            if not _hinted(block.lower, with_prompt=True):
+                continue  # no sentence of the block can hold a key word the block lacks
             for s in sentences(block):
-                if not _hinted(s.text.lower(), with_prompt=True):
+                if not _hinted(s.lower, with_prompt=True):
                     continue
                 if spawn_hits(s):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text) and not NEGATION.search(s.text):
+                elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(
+                    s.text, s.lower
+                ):
                     result.spawn_lines.append(line_for(s.line))
-                elif _WEAK.search(s.text):
+                elif _WEAK.search(s.text, s.lower):
                     result.weak_lines.append(line_for(s.line))
-                if _NEGATED_WORDS.search(s.text.lower()) and _SELF_NEGATION.search(s.text):
+                if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
                     result.self_negated = True
     return result

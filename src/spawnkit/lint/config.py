@@ -15,11 +15,6 @@ from typing import Any, NamedTuple
 from spawnkit.errors import SpawnkitError
 from spawnkit.lint.rules import PROFILES
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
 KEYS = {"select", "ignore", "profile", "exclude"}
 
 
@@ -75,6 +70,11 @@ def load(path: Path | None) -> LintConfig:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    # a TOML parser only when there is a file to read: most runs have none
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)

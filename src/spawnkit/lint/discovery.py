@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -70,6 +69,10 @@ def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Pat
 
 
 def _excluded(path: Path, patterns: list[str]) -> bool:
+    if not patterns:
+        return False
+    import fnmatch  # only with exclude patterns in the config
+
     text = path.as_posix()
     return any(
         fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) or fnmatch.fnmatch(text, f"*/{p}")

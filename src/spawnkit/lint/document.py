@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from functools import cached_property
-from pathlib import PurePath
+import stat
 from typing import Any, NamedTuple
 
 from spawnkit.lint import frontmatter, markdown
+from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import lazy
 
 SKILL = "skill"
@@ -19,12 +19,27 @@ _MAX_SIBLINGS = 10
 _MAX_SIBLING_BYTES = 256 * 1024
 
 
+def folder_and_name(path: str) -> tuple[str, str]:
+    """The names of ``path``'s folder and file, as ``pathlib.PurePath`` gives them.
+
+    On POSIX the split is done by hand (``PurePosixPath`` drops empty and "." parts): building
+    a path object per linted file cost more than the rest of the kind check.
+    """
+    if os.sep != "/":
+        from pathlib import PurePath
+
+        p = PurePath(path)
+        return p.parent.name, p.name
+    parts = [part for part in path.split("/") if part and part != "."]
+    return (parts[-2] if len(parts) > 1 else ""), (parts[-1] if parts else "")
+
+
 def kind_of(path: str) -> str:
     """``skill`` for SKILL.md, ``agent`` under agents/, else ``command`` (frontmatter optional)."""
-    p = PurePath(path)
-    if p.name == "SKILL.md":
+    folder, name = folder_and_name(path)
+    if name == "SKILL.md":
         return SKILL
-    if p.parent.name == "agents":
+    if folder == "agents":
         return AGENT
     return COMMAND
 
@@ -75,6 +90,10 @@ class Document:
         return self.lines[self.body_start :]
 
     @cached_property
+    def body_text(self) -> str:
+        return "\n".join(self.body_lines)
+
+    @cached_property
     def blocks(self) -> list[markdown.Block]:
         return markdown.parse(self.body_lines, self.body_start + 1)
 
@@ -82,6 +101,8 @@ class Document:
     def siblings(self) -> list[Sibling]:
         """Markdown files beside this one that the body points to (read from disk if present)."""
         found: list[Sibling] = []
+        if ".md" not in self.body_text:
+            return found  # every block's text is made of the body's lines: no need to parse it
         candidates = [b for b in self.blocks if ".md" in b.text]
         if not candidates:
             return found
@@ -104,8 +125,9 @@ class Document:
                 if not candidate.startswith(base + os.sep):
                     continue  # only files inside the skill's own folder
                 try:
-                    if os.path.getsize(candidate) > _MAX_SIBLING_BYTES or not os.path.isfile(
-                        candidate
+                    found_stat = os.stat(candidate)
+                    if found_stat.st_size > _MAX_SIBLING_BYTES or not stat.S_ISREG(
+                        found_stat.st_mode
                     ):
                         continue
                     with open(candidate, encoding="utf-8", errors="replace") as fh:

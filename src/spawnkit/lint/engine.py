@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.patterns import lazy
-from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Rule
+from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Finding, Rule
 
 _SUPPRESS = lazy(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
 _YAML_SUPPRESS = lazy(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
@@ -74,12 +74,12 @@ def lint_document(
     ignore = list(ignore) if ignore is not None else None
     doc = Document(path, text)
     ctx = Context(doc, profile)
+    orchestrator = ctx.analysis.orchestrator
     frontmatter_broken = doc.front_error is not None
+    rules = ALL if select is None and ignore is None else _selected_rules(select, ignore)
     found: list[Diagnostic] = []
-    for rule in ALL:
-        if not selected(rule.code, select, ignore):
-            continue
-        if rule.protocol_rule and not ctx.analysis.orchestrator:
+    for rule in rules:
+        if rule.protocol_rule and not orchestrator:
             continue
         if (
             frontmatter_broken
@@ -87,12 +87,17 @@ def lint_document(
             and rule.code not in ("SP001", "SP002", "SP003", "SP012")
         ):
             continue
-        found.extend(_diagnostics(rule, ctx, path))
-    suppressed = _suppressions(doc)
-    kept = [d for d in found if not _is_suppressed(d, suppressed)]
-    kept.sort(key=lambda d: (d.line, d.code))
-    orchestrator = ctx.analysis.orchestrator
-    return FileResult(path, doc.kind, orchestrator, _dedupe(kept))
+        for finding in rule.check(ctx):
+            found.append(_diagnostic(rule, finding, path))
+    if found:
+        suppressed = _suppressions(doc)
+        found = [d for d in found if not _is_suppressed(d, suppressed)]
+        found.sort(key=lambda d: (d.line, d.code))
+    return FileResult(path, doc.kind, orchestrator, _dedupe(found))
+
+
+def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
+    return [rule for rule in ALL if selected(rule.code, select, ignore)]
 
 
 def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnostic]:
@@ -100,18 +105,17 @@ def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnost
     return lint_document(text, path, profile).diagnostics
 
 
-def _diagnostics(rule: Rule, ctx: Context, path: str) -> Iterable[Diagnostic]:
-    for finding in rule.check(ctx):
-        yield Diagnostic(
-            path,
-            max(1, finding.line),
-            finding.col,
-            rule.code,
-            rule.name,
-            rule.severity,
-            " ".join(finding.message.split()),
-            " ".join((finding.fix or rule.fix).split()),
-        )
+def _diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
+    return Diagnostic(
+        path,
+        max(1, finding.line),
+        finding.col,
+        rule.code,
+        rule.name,
+        rule.severity,
+        " ".join(finding.message.split()),
+        " ".join((finding.fix or rule.fix).split()),
+    )
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

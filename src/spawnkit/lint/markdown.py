@@ -19,6 +19,16 @@ _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
 
 
+def _may_open_block(line: str) -> bool:
+    """Whether ``line`` can start a fence, heading, quote, list item or table.
+
+    Each of those patterns needs one of these characters first after the indentation: a
+    cheap test that spares most prose lines five regex matches.
+    """
+    first = line.lstrip()[:1]
+    return (first != "" and first in "`~#>|-*+") or first.isdigit()
+
+
 class Block:
     """One structural piece of the body; ``lines[k]`` is file line ``start + k``."""
 
@@ -38,13 +48,14 @@ class Block:
         )
         self.start = start
         self.lines = lines
+        self.text = "\n".join(lines)  # every rule reads it: joined once
         self.section: tuple[str, ...] = ()  # enclosing headings, outermost first
         self.level = level  # heading level, or list item indentation
         self.info = info  # code fence info string ("" for indented code), or the tag name
         self.parent = parent  # index of the list item a nested block belongs to
         self.list_id = list_id  # items of one list share an id
         self.source = ""  # "" for the linted file, else the referenced sibling's name
-        self.memo: dict[str, object] = {}  # per-block caches (sentences, spawn hits)
+        self.memo: dict[str, object] = {}  # per-block caches (lowered text, sentences, spawn hits)
 
     def copy(self, lines: list[str]) -> Block:
         """The same block with other text (for masking quoted passages)."""
@@ -64,11 +75,11 @@ class Block:
         return f"Block({self.kind!r}, {self.start}, {self.text[:30]!r})"
 
     @property
-    def text(self) -> str:
-        text = self.memo.get("text")
-        if text is None:
-            text = self.memo["text"] = "\n".join(self.lines)
-        return text  # type: ignore[return-value]
+    def lower(self) -> str:
+        lower = self.memo.get("lower")
+        if lower is None:
+            lower = self.memo["lower"] = self.text.lower()
+        return lower  # type: ignore[return-value]
 
     @property
     def end(self) -> int:
@@ -83,17 +94,15 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     """Blocks of ``lines`` (the body), numbering lines from ``first_line``."""
     blocks: list[Block] = []
     section: list[tuple[int, str]] = []
+    titles: tuple[str, ...] = ()  # the titles in ``section``, shared by the blocks under them
     open_items: list[int] = []  # stack of list item block indexes
     list_counter = 0
     current_list: dict[int, int] = {}  # indent -> list id
     i = 0
     n = len(lines)
 
-    def sect() -> tuple[str, ...]:
-        return tuple(t for _, t in section)
-
     def add(block: Block) -> int:
-        block.section = sect()
+        block.section = titles
         block.source = source
         blocks.append(block)
         return len(blocks) - 1
@@ -109,7 +118,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     while i < n:
         line = lines[i]
         lineno = first_line + i
-        if not line.strip() or _COMMENT.match(line):
+        if not line.strip() or ("<!--" in line and _COMMENT.match(line)):
             i += 1
             continue
         indent = len(line) - len(line.lstrip(" "))
@@ -118,10 +127,11 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
         if fence:
             marker = fence.group(2)
             body: list[str] = []
+            closing = re.compile(
+                r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$"
+            )
             j = i + 1
-            while j < n and not re.match(
-                r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j]
-            ):
+            while j < n and not closing.match(lines[j]):
                 body.append(
                     lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip()
                 )
@@ -164,6 +174,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                 section.pop()
             title = heading.group(2).rstrip().rstrip("#").rstrip()
             section.append((level, title))
+            titles = tuple([t for _, t in section])
             open_items.clear()
             current_list.clear()
             add(Block("heading", lineno, [title], level=level))
@@ -183,7 +194,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             j = i
             body = []
             while j < n and _TABLE.match(lines[j]):
-                body.append("" if _TABLE_RULE.match(lines[j]) else lines[j].strip())
+                rule = "--" in lines[j] and _TABLE_RULE.match(lines[j])
+                body.append("" if rule else lines[j].strip())
                 j += 1
             parent = enclosing(indent)
             add(Block("table", lineno, body, parent=parent))
@@ -225,7 +237,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                         j = k
                         continue
                     break
-                if (
+                if _may_open_block(nxt) and (
                     _FENCE.match(nxt)
                     or _QUOTE.match(nxt)
                     or _HEADING.match(nxt)
@@ -269,11 +281,14 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             j < n
             and lines[j].strip()
             and not (
-                _FENCE.match(lines[j])
-                or _HEADING.match(lines[j])
-                or _QUOTE.match(lines[j])
-                or _ITEM.match(lines[j])
-                or _TABLE.match(lines[j])
+                _may_open_block(lines[j])
+                and (
+                    _FENCE.match(lines[j])
+                    or _HEADING.match(lines[j])
+                    or _QUOTE.match(lines[j])
+                    or _ITEM.match(lines[j])
+                    or _TABLE.match(lines[j])
+                )
             )
         ):
             body.append(lines[j].strip())

@@ -1,10 +1,12 @@
-"""Render lint results as text, JSON, SARIF 2.1.0 or GitHub workflow annotations."""
+"""Render lint results as text, JSON, SARIF 2.1.0 or GitHub workflow annotations.
+
+``json`` and ``pathlib`` are imported by the formats that need them: the default
+text output of a one-file ``spawnkit lint`` starts faster without them.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from pathlib import Path
 
 from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
@@ -47,15 +49,14 @@ def as_text(results: list[FileResult]) -> str:
             f"file{'s' * (files != 1)} ({spawning})."
         )
     else:
-        lines.append(
-            f"All checks passed: {files} file{'s' * (files != 1)} "
-            f"({spawning})."
-        )
+        lines.append(f"All checks passed: {files} file{'s' * (files != 1)} ({spawning}).")
     return "\n".join(lines)
 
 
 def as_json(results: list[FileResult]) -> str:
     """The documented contract: version 1, one entry per linted file."""
+    import json
+
     return json.dumps(
         {
             "version": JSON_VERSION,
@@ -84,6 +85,8 @@ def as_json(results: list[FileResult]) -> str:
 
 
 def _uri(path: str) -> str:
+    from pathlib import Path
+
     p = Path(path)
     return p.as_posix() if not p.is_absolute() else p.as_uri()
 
@@ -118,6 +121,8 @@ def as_sarif(results: list[FileResult]) -> str:
         }
         for d in _all(results)
     ]
+    import json
+
     return json.dumps(
         {
             "$schema": SARIF_SCHEMA,

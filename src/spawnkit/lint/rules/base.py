@@ -9,12 +9,12 @@ example and a good one (both complete files the tests lint).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import Analysis, analyse
 from spawnkit.lint.document import Document
+from spawnkit.lint.memo import cached_property
 
 PROFILES = ("claude-code", "portable")
 DEFAULT_PROFILE = "claude-code"

@@ -9,21 +9,19 @@ from typing import NamedTuple
 from spawnkit import protocol
 from spawnkit.lint.analysis import Sentence, sentences
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_TOKENS = lazy(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b", re.I)
+_TOKENS = folded(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b")
 _OTHER_UNIT = lazy(
     r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I
 )
-_REPLY = lazy(
+_REPLY = folded(
     r"\b(?:repl(?:y|ies|ying)|respon(?:d|se|ses)|return(?:s|ed|ing)?|answer|summary|message|output|capped)\b",
-    re.I,
 )
-_QUALIFIER = lazy(
+_QUALIFIER = folded(
     r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to"
     r"|limit(?:ed)?|budget|cap(?:ped)?|within|keep|below)\b|[≤<]",
-    re.I,
 )
 _VAGUE = lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
 
@@ -38,6 +36,8 @@ def caps_in(blocks: list[Block], need_reply_word: bool) -> list[Cap]:
     """Token caps on a reply stated in ``blocks``."""
     out = []
     for block in blocks:
+        if "token" not in block.lower:
+            continue  # nor in any of its sentences: no need to split it
         for s in sentences(block):
             out.extend(_caps(s, need_reply_word))
     return out
@@ -45,14 +45,14 @@ def caps_in(blocks: list[Block], need_reply_word: bool) -> list[Cap]:
 
 def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
     found: list[Cap] = []
-    if "token" not in s.text.lower():
+    if "token" not in s.lower:
         return found
-    has_reply = bool(_REPLY.search(s.text))
+    has_reply = bool(_REPLY.search(s.text, s.lower))
     if need_reply_word and not has_reply:
         return found
-    if not (has_reply or _QUALIFIER.search(s.text)):
+    if not (has_reply or _QUALIFIER.search(s.text, s.lower)):
         return found
-    for m in _TOKENS.finditer(s.text):
+    for m in _TOKENS.finditer(s.text, s.lower):
         found.append(
             Cap(int(m.group(1).replace(",", "")), s.block.line_of(s.offset + m.start()), s.block)
         )

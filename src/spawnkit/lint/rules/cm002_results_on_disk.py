@@ -6,30 +6,38 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PATH = (
     r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
     r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
 )
-_DISK = lazy(
-    r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist|list|go|goes"
-    r"|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
-    + _PATH
-    + r"|\bwrite\s+"
-    + _PATH
-    + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?"
-    r"(?:reports?|results?|output|logs?)"
-    r"\s+(?:folder|directory|dir|file)\b"
-    r"|\b(?:on|to)\s+disk\b",
-    re.I,
+_DISK = Gated(
+    lazy(
+        r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist"
+        r"|list|go|goes|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
+        + _PATH
+        + r"|\bwrite\s+"
+        + _PATH
+        + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?"
+        r"(?:reports?|results?|output|logs?)"
+        r"\s+(?:folder|directory|dir|file)\b"
+        r"|\b(?:on|to)\s+disk\b",
+        re.I,
+    ),
+    # a path (a slash or a file extension), a folder or file, or the disk
+    *("/", ".md", ".json", ".txt", ".log", ".csv", ".yml", ".yaml", ".html", ".sarif", ".xml"),
+    *("folder", "dir", "file", "disk"),
+    exact=True,
 )
 
 
 def writes_to_disk(blocks: list[Block]) -> bool:
     return any(
-        _DISK.search(b.text) for b in blocks if "/" in b.text or "." in b.text or "disk" in b.text
+        _DISK.search(b.text, b.lower)
+        for b in blocks
+        if "/" in b.text or "." in b.text or "disk" in b.text
     )
 
 

@@ -12,8 +12,10 @@ def state_lines(a: Analysis) -> list[int]:
     """Lines where the orchestrator's own prose or shell names a state file (computed once)."""
     cached = a.memo.get("state_lines")
     if cached is None:
-        out = [a.report_line(s.block, s.line) for s in a.prose if STATE_FILE.search(s.text)]
-        out += [a.report_line(b) for b in a.shell_blocks if STATE_FILE.search(b.text)]
+        out = [
+            a.report_line(s.block, s.line) for s in a.prose if STATE_FILE.search(s.text, s.lower)
+        ]
+        out += [a.report_line(b) for b in a.shell_blocks if STATE_FILE.search(b.text, b.lower)]
         cached = a.memo["state_lines"] = sorted(out)
     return cached  # type: ignore[return-value]
 

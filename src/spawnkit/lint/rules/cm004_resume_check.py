@@ -6,15 +6,19 @@ import re
 from collections.abc import Iterator
 
 from spawnkit import protocol
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
-_RESUME = lazy(
-    r"\bresum(?:e|es|ing)\b|\bpick(?:s|ing)?\s+up\b|\bcontinue\s+(?:from|with)\b|\bleft\s+off\b"
-    r"|\bskip\b[^.;]{0,50}\b(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b"
-    r"|\balready\s+(?:done|completed|finished|marked)\b",
-    re.I,
+_RESUME = Gated(
+    lazy(
+        r"\bresum(?:e|es|ing)\b|\bpick(?:s|ing)?\s+up\b|\bcontinue\s+(?:from|with)\b|\bleft\s+off\b"
+        r"|\bskip\b[^.;]{0,50}\b(?:completed|finished|done)\b|\bunfinished\b|\bincomplete\b|\b-mmin\b"
+        r"|\balready\s+(?:done|completed|finished|marked)\b",
+        re.I,
+    ),
+    *("resum", "pick", "continue", "left", "skip", "unfinished", "incomplete", "-mmin", "already"),
+    exact=True,
 )
 
 
@@ -76,8 +80,8 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         lines = state_lines(a)
         if not lines:
             return
-        if any(_RESUME.search(s.text) for s in a.prose) or any(
-            _RESUME.search(b.text) for b in a.shell_blocks
+        if any(_RESUME.search(s.text, s.lower) for s in a.prose) or any(
+            _RESUME.search(b.text, b.lower) for b in a.shell_blocks
         ):
             return
         yield Finding(

@@ -7,56 +7,59 @@ from collections.abc import Iterator
 
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, number
-from spawnkit.lint.patterns import lazy, words
+from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_PARALLEL = lazy(
+_PARALLEL = folded(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
     r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
     r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
     r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
-    re.I,
 )
-_UNBOUNDED = lazy(
+_UNBOUNDED = folded(
     r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
     r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
-    re.I,
 )
 _AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
-_CAP = lazy(
-    r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
-    r"|cap(?:ped)?\s+at)\s+"
-    + NUM
-    + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
-    r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
-    r"|\b" + NUM + r"\s+at\s+a\s+time\b"
-    r"|\bbatch(?:es)?\s+of\s+"
-    + NUM
-    + r"\s+"
-    + _AGENTS
-    + r"|\b"
-    + NUM
-    + r"\s+"
-    + _AGENTS
-    + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
-    r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
-    + NUM
-    + r"\b|\bconcurrency\s*[:=]\s*"
-    + NUM
-    + r"\b",
-    re.I,
+_CAP = Gated(
+    lazy(
+        r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
+        r"|cap(?:ped)?\s+at)\s+"
+        + NUM
+        + r"\b(?:\s+[\w-]+){0,3}?\s+(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time"
+        r"|concurrent(?:ly)?|parallel|simultaneous(?:ly)?|may\s+run|run|running)"
+        r"|\b" + NUM + r"\s+at\s+a\s+time\b"
+        r"|\bbatch(?:es)?\s+of\s+"
+        + NUM
+        + r"\s+"
+        + _AGENTS
+        + r"|\b"
+        + NUM
+        + r"\s+"
+        + _AGENTS
+        + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+        r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
+        + NUM
+        + r"\b|\bconcurrency\s*[:=]\s*"
+        + NUM
+        + r"\b",
+        re.I,
+    ),
+    # words the pattern cannot match without
+    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurren", "parallel"),
+    "once",
+    exact=True,
 )
-_SEQUENTIAL = lazy(
+_SEQUENTIAL = folded(
     r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
     r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
     r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"
     r"|\bnever\s+two\s+at\s+once\b|\bwait\s+for\s+(?:each|it|the|one|both)\b[^.]{0,60}\bbefore\b|\bin\s+pairs\b",
-    re.I,
 )
 
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
-_HINT = words(
+_HINT = Keywords(
     "parallel",
     "concurren",
     "simultan",
@@ -83,7 +86,7 @@ _HINT = words(
     "cap",
 )
 # the words each pattern cannot match without (cheap pre-checks on the lowered sentence)
-_SEQ_WORDS = words(
+_SEQ_WORDS = Keywords(
     "a time",
     "one after",
     "sequen",
@@ -96,22 +99,21 @@ _SEQ_WORDS = words(
     "wait",
     "pairs",
 )
-_PAR_WORDS = words(
+_PAR_WORDS = Keywords(
     "parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e"
 )
-_UNB_WORDS = words("all ", "as many", "unlimited", "no limit")
-_NUMBERS = lazy(r"\d|one|two|three|four|five|six|seven|eight|nine|ten")
+_UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
+_DIGIT = lazy(r"\d")
+_NUMBER_WORDS = Keywords(
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"
+)
 
 
-def _hinted(text: str) -> bool:
-    return _HINT.search(text.lower()) is not None
-
-
-def _cap_values(text: str) -> list[int]:
+def _cap_values(text: str, low: str) -> list[int]:
     values: list[int] = []
-    if not _NUMBERS.search(text.lower()):
+    if not (_NUMBER_WORDS.any_in(low) or _DIGIT.search(low)):
         return values
-    for m in _CAP.finditer(text):
+    for m in _CAP.finditer(text, low):
         word = next(g for g in m.groups() if g)
         values.append(number(word))
     return values
@@ -175,12 +177,14 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         limit = protocol.max_parallel()
         facts = [
-            _Facts(s.text, a.report_line(s.block, s.line), id(s.block))
+            _Facts(s.text, s.lower, a.report_line(s.block, s.line), id(s.block))
             for s in a.prose
-            if _hinted(s.text)
+            if _HINT.any_in(s.lower)
         ]
         facts += [
-            _Facts(b.text, a.report_line(b), id(b)) for b in a.shell_blocks if _hinted(b.text)
+            _Facts(b.text, b.lower, a.report_line(b), id(b))
+            for b in a.shell_blocks
+            if _HINT.any_in(b.lower)
         ]
         general_ok = any(f.sequential or any(v <= limit for v in f.caps) for f in facts)
         capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
@@ -214,12 +218,11 @@ class _Facts:
 
     __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded")
 
-    def __init__(self, text: str, line: int, block: int) -> None:
+    def __init__(self, text: str, low: str, line: int, block: int) -> None:
         self.line = line
         self.block = block
-        low = text.lower()
-        self.caps = _cap_values(text)
-        self.sequential = bool(_SEQ_WORDS.search(low) and _SEQUENTIAL.search(text))
-        self.parallel = bool(_PAR_WORDS.search(low) and _PARALLEL.search(text))
-        m = _UNBOUNDED.search(text) if _UNB_WORDS.search(low) else None
-        self.unbounded = " ".join(m.group(0).split()) if m else ""
+        self.caps = _cap_values(text, low)
+        self.sequential = bool(_SEQ_WORDS.any_in(low) and _SEQUENTIAL.search(text, low))
+        self.parallel = bool(_PAR_WORDS.any_in(low) and _PARALLEL.search(text, low))
+        m = _UNBOUNDED.search(text, low) if _UNB_WORDS.any_in(low) else None
+        self.unbounded = " ".join(text[m.start() : m.end()].split()) if m else ""

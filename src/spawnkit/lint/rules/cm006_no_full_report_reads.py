@@ -6,10 +6,14 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_READ = lazy(r"\b(read|open|load|cat|ingest|view|parse|go\s+through|look\s+(?:at|through))\b", re.I)
+_READ = Gated(
+    lazy(r"\b(read|open|load|cat|ingest|view|parse|go\s+through|look\s+(?:at|through))\b", re.I),
+    *("read", "open", "load", "cat", "ingest", "view", "parse", "go", "look"),
+    exact=True,
+)
 _REPORT = lazy(
     r"[\w.{}$<>*-]*-reports?/|\breports?\b|\bfindings\s+files?\b|\boutput\s+files?\b", re.I
 )
@@ -78,13 +82,9 @@ Tell the user the counts from the reply and the report path; do not open the rep
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if (
-                "report" not in s.text.lower()
-                and "findings" not in s.text.lower()
-                and "output" not in s.text.lower()
-            ):
+            if "report" not in s.lower and "findings" not in s.lower and "output" not in s.lower:
                 continue
-            for m in _READ.finditer(s.text):
+            for m in _READ.finditer(s.text, s.lower):
                 obj = s.text[m.end() : m.end() + 90]
                 if not _REPORT.search(obj) or STATE_FILE.search(obj) or _PARTIAL.search(s.text):
                     continue

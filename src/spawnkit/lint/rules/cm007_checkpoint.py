@@ -8,32 +8,40 @@ from collections.abc import Iterator
 from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import lazy
+from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 
-_UPDATE = lazy(
-    r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save|refresh|note"
-    r"|set|tick"
-    r"|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
-    re.I,
+_UPDATE = Gated(
+    lazy(
+        r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save"
+        r"|refresh|note|set|tick|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
+        re.I,
+    ),
+    *("update", "writ", "record", "mark", "move", "store", "save", "refresh", "note", "set"),
+    *("tick", "checkpoint", "keep"),
+    exact=True,
 )
-_AT_END = lazy(
-    r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+(?:been|finished|returned|completed|run)\b"
-    r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
-    r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
-    re.I,
+_AT_END = Gated(
+    lazy(
+        r"\b(?:once|when|after)\s+(?:all|every|each)\s+(?:[\w-]+\s+){0,2}(?:has|have)\s+"
+        r"(?:been|finished|returned|completed|run)\b"
+        r"|\bin\s+one\s+go\b|\bat\s+the\s+(?:very\s+)?end\b|\bonly\s+(?:at\s+the\s+end|once)\b"
+        r"|\bwhen\s+(?:all|everything)\b|\bafter\s+(?:all|the\s+last)\b",
+        re.I,
+    ),
+    *("once", "when", "after", "go", "end", "only"),
+    exact=True,
 )
-_EVERY_N = lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I)
-_PER_STEP = lazy(
+_EVERY_N = Gated(lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I), "every", exact=True)
+_PER_STEP = folded(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
     r"|\b(?:each|every)\s+time\b"
     r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
-    re.I,
 )
-_REFERS = lazy(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark", re.I)
-_FOR_EACH = lazy(r"\b(?:for\s+(?:each|every)|per)\b", re.I)
+_REFERS = folded(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark")
+_FOR_EACH = folded(r"\b(?:for\s+(?:each|every)|per)\b")
 _STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
 
@@ -103,7 +111,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         bad: list[tuple[int, str]] = []
         for s, in_loop in self._state_updates(ctx):
             line = a.report_line(s.block, s.line)
-            n = _EVERY_N.search(s.text)
+            n = _EVERY_N.search(s.text, s.lower)
             if n and number(n.group(1)) > every:
                 bad.append(
                     (
@@ -112,7 +120,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                         f"the standard asks for at least every {every}",
                     )
                 )
-            elif _AT_END.search(s.text):
+            elif _AT_END.search(s.text, s.lower):
                 bad.append(
                     (
                         line,
@@ -120,7 +128,9 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                         "update it after every step",
                     )
                 )
-            elif in_loop or _PER_STEP.search(s.text) or (n and number(n.group(1)) <= every):
+            elif (
+                in_loop or _PER_STEP.search(s.text, s.lower) or (n and number(n.group(1)) <= every)
+            ):
                 good = True
         for line, message in bad:
             yield Finding(line, message)
@@ -141,8 +151,9 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         """
         a = ctx.analysis
         code_ids = {id(b) for b in a.shell_blocks}
+        sections: dict[tuple[str, ...], bool] = {}
         for _, blocks in a.groups:
-            loop_lists = _loop_lists(blocks, a.spawn_lines)
+            loop_lists: set[int] | None = None  # worked out when the group has an update
             for block in blocks:
                 if block.kind in ("quote", "tag") or (
                     block.kind == "code" and id(block) not in code_ids
@@ -150,26 +161,46 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     continue
                 if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
-                in_scope = bool(STATE_FILE.search(block.text)) or any(
-                    _STATE_SECTION.search(h) for h in block.section
-                )
+                if not _UPDATE.hit(block.text, block.lower):
+                    continue  # none of its sentences can have the words the block lacks
+                in_scope: bool | None = None  # the block or its section names the state file
                 for s in sentences(block):
-                    if not _UPDATE.search(s.text):
+                    if not _UPDATE.search(s.text, s.lower):
                         continue
-                    if STATE_FILE.search(s.text) or (in_scope and _REFERS.search(s.text)):
-                        yield s, block.list_id is not None and block.list_id in loop_lists
+                    if not STATE_FILE.search(s.text, s.lower):
+                        if in_scope is None:
+                            in_scope = bool(
+                                STATE_FILE.search(block.text, block.lower)
+                            ) or _state_section(block.section, sections)
+                        if not (in_scope and _REFERS.search(s.text, s.lower)):
+                            continue
+                    if loop_lists is None:
+                        loop_lists = _loop_lists(blocks, a.spawn_lines)
+                    yield s, block.list_id is not None and block.list_id in loop_lists
+
+
+def _state_section(section: tuple[str, ...], seen: dict[tuple[str, ...], bool]) -> bool:
+    """Whether a heading above says the section is about state (blocks share sections)."""
+    hit = seen.get(section)
+    if hit is None:
+        hit = seen[section] = any(_STATE_SECTION.search(h) for h in section)
+    return hit
 
 
 def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
     """Ids of lists that run once per item: they hold a spawn step or follow a "for each …" lead."""
     loops: set[int] = set()
     lead: Block | None = None  # the last top-level block before the current list
+    lead_loops: bool | None = None  # whether ``lead`` says "for each …" (asked once per lead)
     for block in blocks:
         if block.kind == "item" and block.list_id is not None:
             if any(block.start <= ln <= block.end for ln in spawn_lines):
                 loops.add(block.list_id)
-            if lead is not None and _FOR_EACH.search(lead.text):
-                loops.add(block.list_id)
+            if lead is not None:
+                if lead_loops is None:
+                    lead_loops = bool(_FOR_EACH.search(lead.text, lead.lower))
+                if lead_loops:
+                    loops.add(block.list_id)
         elif block.parent is None:
-            lead = block
+            lead, lead_loops = block, None
     return loops

@@ -6,23 +6,34 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
-from spawnkit.lint.patterns import lazy, words
+from spawnkit.lint.patterns import Gated, Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
-_RELAY = lazy(
-    r"\b(show|print|paste|relay|echo|copy|display|forward|repeat|output|give|present)\b[^.\n]{0,80}?"
-    r"(?:\b(?:complete|full|whole|entire|every|all)\b[^.\n]{0,30}?\b(?:response|reply|replies|output|report|findings"
-    r"|details|results?|answer)\b|\bverbatim\b|\bword\s+for\s+word\b|\bin\s+full\b)",
-    re.I,
+_RELAY = Gated(
+    lazy(
+        r"\b(show|print|paste|relay|echo|copy|display|forward|repeat|output|give|present)\b[^.\n]{0,80}?"
+        r"(?:\b(?:complete|full|whole|entire|every|all)\b[^.\n]{0,30}?\b(?:response|reply|replies|output"
+        r"|report|findings|details|results?|answer)\b|\bverbatim\b|\bword\s+for\s+word\b|\bin\s+full\b)",
+        re.I,
+    ),
+    *("show", "print", "paste", "relay", "echo", "copy", "display", "forward", "repeat"),
+    *("output", "give", "present"),
+    also=("complete", "full", "whole", "entire", "every", "all", "verbatim", "word"),
+    exact=True,
 )
-_DETAIL = lazy(
-    r"\b(add|write|give|explain|describe|summari[sz]e)\b[^.\n]{0,60}?(?:\bparagraph\b|\bin\s+detail\b|\bat\s+length\b)"
-    r"[^.\n]{0,60}?\b(?:each|every)\b",
-    re.I,
+_DETAIL = Gated(
+    lazy(
+        r"\b(add|write|give|explain|describe|summari[sz]e)\b[^.\n]{0,60}?(?:\bparagraph\b|\bin\s+detail\b"
+        r"|\bat\s+length\b)[^.\n]{0,60}?\b(?:each|every)\b",
+        re.I,
+    ),
+    *("add", "write", "give", "explain", "describe", "summari"),
+    also=("paragraph", "detail", "length"),
+    exact=True,
 )
 
 
-_HINT = words(
+_HINT = Keywords(
     "complete",
     "full",
     "whole",
@@ -92,10 +103,10 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         for s in a.prose:
-            if not _HINT.search(s.text.lower()):
+            if not _HINT.any_in(s.lower):
                 continue
             for pattern in (_RELAY, _DETAIL):
-                m = pattern.search(s.text)
+                m = pattern.search(s.text, s.lower)
                 if m and imperative(s.text, m.start()):
                     yield Finding(
                         a.report_line(s.block, s.line),

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import PurePath
 
-from spawnkit.lint.document import AGENT, SKILL
+from spawnkit.lint.document import AGENT, SKILL, folder_and_name
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _DEMO_BAD_NAME = """
@@ -173,7 +172,7 @@ Use pdftotext.
         value = _name(ctx)
         if ctx.doc.kind != SKILL or not isinstance(value, str) or not value:
             return
-        folder = PurePath(ctx.doc.path).parent.name
+        folder, _ = folder_and_name(ctx.doc.path)
         if folder and folder != value:
             yield Finding(
                 ctx.doc.key_line("name"),
