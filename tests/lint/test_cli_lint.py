@@ -154,6 +154,8 @@ def test_unreadable_file_is_an_io_error(tmp_path):
     path.write_bytes(b"\xff\xfe\x00bad")
     result = run(["lint", str(path)], tmp_path)
     assert result.exit_code == 2 and "cannot read" in result.output
+    assert "All checks passed" not in result.output
+    assert "1 file could not be read" in result.output
 
 
 def test_rule_command(tmp_path):

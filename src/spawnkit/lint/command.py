@@ -68,7 +68,7 @@ def run_lint(
             + "\n"
         )
     results: list[FileResult] = []
-    io_error = False
+    unreadable = 0
     for path in files:
         try:
             text = path.read_text(encoding="utf-8")
@@ -78,7 +78,7 @@ def run_lint(
                 f"spawnkit: error: cannot read {path}: {reason}; check the file's permissions and "
                 f"encoding\n"
             )
-            io_error = True
+            unreadable += 1
             continue
         results.append(
             lint_document(
@@ -89,10 +89,10 @@ def run_lint(
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
             )
         )
-    text = render(results, fmt)
+    text = render(results, fmt, unreadable)
     if text:
         out.write(text + "\n")
-    if io_error:
+    if unreadable:
         return EXIT_USAGE
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
 

@@ -16,22 +16,25 @@ JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def render(results: list[FileResult], fmt: str) -> str:
+def render(results: list[FileResult], fmt: str, unreadable: int = 0) -> str:
     if fmt == "json":
         return as_json(results)
     if fmt == "sarif":
         return as_sarif(results)
     if fmt == "github":
         return as_github(results)
-    return as_text(results)
+    return as_text(results, unreadable)
 
 
 def _all(results: Iterable[FileResult]) -> list[Diagnostic]:
     return [d for r in results for d in r.diagnostics]
 
 
-def as_text(results: list[FileResult]) -> str:
-    """ruff-like: ``path:line:col: CODE message`` and the fix hint under it."""
+def as_text(results: list[FileResult], unreadable: int = 0) -> str:
+    """ruff-like: ``path:line:col: CODE message`` and the fix hint under it.
+
+    ``unreadable`` files were reported on stderr; the summary must not call the run clean.
+    """
     lines = []
     for d in _all(results):
         lines.append(f"{d.path}:{d.line}:{d.col}: {d.code} {d.message} [{d.name}, {d.severity}]")
@@ -48,8 +51,12 @@ def as_text(results: list[FileResult]) -> str:
             f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
             f"file{'s' * (files != 1)} ({spawning})."
         )
-    else:
+    elif not unreadable:
         lines.append(f"All checks passed: {files} file{'s' * (files != 1)} ({spawning}).")
+    else:
+        lines.append(f"No problems in the {files} file{'s' * (files != 1)} read ({spawning}).")
+    if unreadable:
+        lines.append(f"{unreadable} file{'s' * (unreadable != 1)} could not be read (see above).")
     return "\n".join(lines)
 
 
