@@ -19,8 +19,8 @@ import statistics
 import subprocess
 import time
 
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 
 
 def settings_with(hooks: int) -> str:

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from spawnkit.scaffold import template_source
+from spawnkit.template.scaffold import template_source
 
 GOAL = 1.2
 

@@ -24,8 +24,8 @@ import time
 import warnings
 from pathlib import Path
 
-from spawnkit import store
-from spawnkit.gitutil import fixed_env, git, isolated_env
+from spawnkit.template import store
+from spawnkit.template.gitutil import fixed_env, git, isolated_env
 
 OLD = "0.0.1"
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from spawnkit import store
-from spawnkit.gitutil import git, out
+from spawnkit.template import store
+from spawnkit.template.gitutil import git, out
 
 DEFAULT_OUT = Path("src/spawnkit/_store/templates.bundle")
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from update_helpers import ANSWERS, make_env, run_cli
 
-from spawnkit import fsutil, store
+from spawnkit.template import fsutil, store
 from spawnkit.lint.engine import lint_text
 
 HAND_WRITTEN = """---

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spawnkit import conflicts
+from spawnkit.template import conflicts
 
 BEFORE = "---\nname: demo\ndescription: mine\n---\n# demo\nbody\n"
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from spawnkit import lightos
+from spawnkit.hook import lightos
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,8 @@ import yaml
 from click.testing import CliRunner
 from skill_render import split_skill, template_copy
 
-from spawnkit import paths, scaffold
+from spawnkit import paths
+from spawnkit.template import scaffold
 from spawnkit.cli import cli
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from update_helpers import V1, V2, make_versions
 
-from spawnkit import __version__, store
+from spawnkit import __version__
+from spawnkit.template import store
 from spawnkit.errors import SpawnkitError
-from spawnkit.gitutil import git, out
+from spawnkit.template.gitutil import git, out
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = REPO_ROOT / "scripts" / "build_store_bundle.py"
@@ -86,7 +87,7 @@ def test_changed_content_gets_a_new_tag_and_old_ones_stay(tmp_path, monkeypatch,
 
 
 def test_ensure_store_is_safe_to_run_concurrently(tmp_path):
-    code = "import sys; from pathlib import Path; from spawnkit import store; print(store.ensure_store(Path(sys.argv[1])).tag)"
+    code = "import sys; from pathlib import Path; from spawnkit.template import store; print(store.ensure_store(Path(sys.argv[1])).tag)"
     procs = [
         subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "cfg")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(3)

@@ -6,7 +6,7 @@ import json
 
 from update_helpers import V1, build_store, generate, run_cli
 
-from spawnkit import store
+from spawnkit.template import store
 
 
 def _doctor(cfg):

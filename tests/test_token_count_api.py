@@ -5,8 +5,8 @@ import time
 import pytest
 from count_tokens_server import FakeCountTokens, Reply
 
-from spawnkit import token_count_api
-from spawnkit.token_count_api import CountError, count_tokens
+from spawnkit.tokens import count_api as token_count_api
+from spawnkit.tokens.count_api import CountError, count_tokens
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 from count_tokens_server import FakeCountTokens, Reply
 
-from spawnkit import token_report, tokens
+from spawnkit.tokens import report as token_report
+from spawnkit import tokens
 from spawnkit.cli import cli
 
 RETURN = (

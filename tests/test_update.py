@@ -24,8 +24,8 @@ from update_helpers import (
     user_lines,
 )
 
-from spawnkit import conflicts, fsutil, store
-from spawnkit import update as updating
+from spawnkit.template import conflicts, fsutil, store
+from spawnkit.template import update as updating
 
 DESCRIPTION = 'description: "My own words about what this skill does."'
 HEADING_SUFFIX = " (my wording)"

@@ -16,8 +16,9 @@ import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-from spawnkit import fsutil, resources, store
-from spawnkit.gitutil import isolated_env
+from spawnkit.template import fsutil, store
+from spawnkit import resources
+from spawnkit.template.gitutil import isolated_env
 
 V1, V2, V3 = "0.0.1", "0.0.2", "0.0.3"
 SKILL_TPL = "template/SKILL.md.jinja"

@@ -76,7 +76,7 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 @click.option("--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up).")
 def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], defaults: bool, force: bool) -> None:
     """Create the agent-spawning skill NAME from spawnkit's template."""
-    from spawnkit.scaffold import new_skill
+    from spawnkit.template.scaffold import new_skill
 
     made = new_skill(name, dest=dest, scope=scope, data=data, defaults=defaults, force=force)
     click.echo(f"Created skill {name} in {made.path}")
@@ -141,7 +141,7 @@ def tokens_command(
     """
     import json
 
-    from spawnkit import token_report
+    from spawnkit.tokens import report as token_report
 
     report = token_report.measure(source, exact=exact, model=model, budget=budget)
     for warning in report.warnings:
@@ -207,7 +207,7 @@ def lint_command(
     SKILL.md, commands/*.md and agents/*.md. Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and
     ./.claude. Exit 0 clean, 1 problems found, 2 usage or I/O error.
     """
-    from spawnkit.lint.command import run_lint, split_codes
+    from spawnkit.commands.lint import run_lint, split_codes
 
     code = run_lint(
         list(paths),
@@ -225,7 +225,7 @@ def lint_command(
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
 def rule_command(code: str | None, show_all: bool) -> None:
     """Explain a lint rule such as CM005; without CODE, list every rule."""
-    from spawnkit.lint.command import run_rule
+    from spawnkit.commands.lint import run_rule
 
     sys.exit(run_rule(code, show_all))
 
@@ -261,8 +261,8 @@ def install_command(scope: str, config_dir: str | None, mode: str | None, dry_ru
     yours: your keys, hooks and formatting stay as they are, the previous file
     is backed up (last 5 kept), and running it again changes nothing.
     """
-    from spawnkit.install import resolve_target
-    from spawnkit.setup_commands import run_install
+    from spawnkit.install.install import resolve_target
+    from spawnkit.commands.setup import run_install
 
     sys.exit(run_install(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
 
@@ -280,8 +280,8 @@ def uninstall_command(scope: str, config_dir: str | None, dry_run: bool, yes: bo
     Files you edited since the install are kept (and named); your own skills
     and settings are never touched. settings.json is backed up first.
     """
-    from spawnkit.install import resolve_target
-    from spawnkit.setup_commands import run_uninstall
+    from spawnkit.install.install import resolve_target
+    from spawnkit.commands.setup import run_uninstall
 
     sys.exit(run_uninstall(resolve_target(scope, config_dir), dry_run, yes, as_json))
 
@@ -294,8 +294,8 @@ def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
 
     Exits 1 when anything is broken; each broken item names its fix.
     """
-    from spawnkit.doctor import run_doctor
-    from spawnkit.install import resolve_target
+    from spawnkit.install.doctor import run_doctor
+    from spawnkit.install.install import resolve_target
 
     sys.exit(run_doctor(resolve_target(scope, config_dir), as_json))
 
@@ -323,7 +323,7 @@ def update_cmd(
     import json
 
     from spawnkit import paths
-    from spawnkit import update as updating
+    from spawnkit.template import update as updating
 
     if skills and all_skills:
         raise SpawnkitError("pass skill names or --all, not both")
@@ -359,7 +359,7 @@ def adopt_cmd(ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: 
     import json
 
     from spawnkit import paths
-    from spawnkit.adopt import adopt
+    from spawnkit.template.adopt import adopt
 
     result = adopt(path, pairs, paths.claude_config_dir(), retrofit=retrofit)
     if as_json:

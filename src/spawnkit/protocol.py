@@ -3,12 +3,12 @@
 This is the single source the template, the linter and the hooks share.
 Standard library only and import-light: the hook imports it on every tool call,
 so it avoids ``json``, ``dataclasses``, ``typing`` and ``pathlib`` at import time
-(see ``spawnkit.fastjson``).
+(see ``spawnkit.hook.fastjson``).
 """
 
 from __future__ import annotations
 
-from spawnkit import fastjson
+from spawnkit.hook import fastjson
 from spawnkit.resources import protocol_file
 
 TYPE_CHECKING = False

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 
 from .fake_api import agent
 

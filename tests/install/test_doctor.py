@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spawnkit import doctor
-from spawnkit.changes import apply
-from spawnkit.install import plan_install, resolve_target
+from spawnkit.install import doctor
+from spawnkit.install.changes import apply
+from spawnkit.install.install import plan_install, resolve_target
 
 from .conftest import run_cli
 

@@ -9,12 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from spawnkit import atomic, resources, setup_commands
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
-from spawnkit.changes import apply
-from spawnkit.install import plan_install, resolve_target
-from spawnkit.uninstall import plan_uninstall
+from spawnkit import atomic, resources
+from spawnkit.commands import setup as setup_commands
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
+from spawnkit.install.changes import apply
+from spawnkit.install.install import plan_install, resolve_target
+from spawnkit.install.uninstall import plan_uninstall
 
 from .conftest import run_cli, snapshot, without_backups
 

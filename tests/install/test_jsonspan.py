@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from spawnkit.jsonspan import JSONSpanError, parse
+from spawnkit.install.jsonspan import JSONSpanError, parse
 
 SAMPLES = [
     "{}",

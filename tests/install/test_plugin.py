@@ -12,8 +12,8 @@ import skills_ref
 from e2e.sandbox import INSTALL_HINT, find_claude
 
 from spawnkit import __version__
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 from spawnkit.lint.engine import lint_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ def _table(hooks: dict) -> list[tuple]:
 def test_hooks_json_is_generated_from_the_table_and_up_to_date():
     text = (REPO / "hooks" / "hooks.json").read_text(encoding="utf-8")
     assert text == regs.render_plugin_hooks(), (
-        "hooks/hooks.json is stale: run `python -m spawnkit.registrations hooks/hooks.json`"
+        "hooks/hooks.json is stale: run `python -m spawnkit.install.registrations hooks/hooks.json`"
     )
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import atomic, changes
+from spawnkit import atomic
+from spawnkit.install import changes
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import plan_install, resolve_target
+from spawnkit.install.install import plan_install, resolve_target
 
 from .conftest import run_cli, snapshot
 

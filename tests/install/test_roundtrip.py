@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import registrations as regs
+from spawnkit.install import registrations as regs
 
 from .conftest import run_cli, snapshot, without_backups
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 
 CMD = regs.marked("'/opt/py/bin/python3' -I -S '/opt/py/hook/__main__.py'")
 

@@ -21,7 +21,8 @@ Output shapes per event (Claude Code 2.1.330):
 
 from __future__ import annotations
 
-from spawnkit import lightos, protocol
+from spawnkit.hook import lightos
+from spawnkit import protocol
 from spawnkit.hook import config as config_mod
 
 TYPE_CHECKING = False

@@ -18,7 +18,7 @@ A bad file or value is skipped (never fatal) and reported once per call in
 
 from __future__ import annotations
 
-from spawnkit import fastjson, lightos
+from spawnkit.hook import fastjson, lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

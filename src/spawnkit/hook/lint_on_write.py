@@ -15,7 +15,7 @@ one-line ``systemMessage`` either way. Clean → no output.
 
 from __future__ import annotations
 
-from spawnkit import lightos
+from spawnkit.hook import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 import time
 
-from spawnkit import fastjson, lightos
+from spawnkit.hook import fastjson, lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

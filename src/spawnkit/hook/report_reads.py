@@ -12,7 +12,8 @@ Warn: ``additionalContext``. Enforce: deny the Read with the reason.
 
 from __future__ import annotations
 
-from spawnkit import lightos, protocol
+from spawnkit.hook import lightos
+from spawnkit import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

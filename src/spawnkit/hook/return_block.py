@@ -17,7 +17,8 @@ the report-read check (CM006) also guards.
 
 from __future__ import annotations
 
-from spawnkit import lightos, protocol
+from spawnkit.hook import lightos
+from spawnkit import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

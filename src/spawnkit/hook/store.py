@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import time
 
-from spawnkit import fastjson, lightos
-from spawnkit.lightos import native
+from spawnkit.hook import fastjson, lightos
+from spawnkit.hook.lightos import native
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,11 +13,12 @@ from typing import Any
 
 import click
 
-from spawnkit import paths, store
-from spawnkit.changes import Plan, apply, check_writable, display
+from spawnkit import paths
+from spawnkit.template import store
+from spawnkit.install.changes import Plan, apply, check_writable, display
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.install import CONFIG_NAME, Target, plan_install
-from spawnkit.uninstall import plan_uninstall
+from spawnkit.install.install import CONFIG_NAME, Target, plan_install
+from spawnkit.install.uninstall import plan_uninstall
 
 
 def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool) -> int:

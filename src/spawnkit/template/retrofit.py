@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spawnkit import fsutil
+from spawnkit.template import fsutil
 from spawnkit.atomic import atomic_write
 from spawnkit.lint.engine import lint_text
 
 if TYPE_CHECKING:
-    from spawnkit.adopt import AdoptResult
+    from spawnkit.template.adopt import AdoptResult
 
 SKILL_FILE = "SKILL.md"
 _HEADING = re.compile(r"^##\s+(.*?)\s*#*\s*$")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import SpawnkitError
-from spawnkit.settings_merge import MISSING
+from spawnkit.install.settings_merge import MISSING
 
 FORMAT = 1
 RELATIVE_PATH = Path(".spawnkit") / "install.json"

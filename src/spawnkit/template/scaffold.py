@@ -27,9 +27,9 @@ import yaml
 from spawnkit import protocol, resources
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import SpawnkitError
-from spawnkit.gitutil import isolated_env
+from spawnkit.template.gitutil import isolated_env
 from spawnkit.paths import claude_config_dir, project_claude_dir
-from spawnkit.store import provisional_target
+from spawnkit.template.store import provisional_target
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise

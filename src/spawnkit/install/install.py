@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spawnkit import __version__, paths, resources
-from spawnkit import manifest as mf
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
+from spawnkit.install import manifest as mf
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 from spawnkit.atomic import timestamp
-from spawnkit.changes import Change, Plan
+from spawnkit.install.changes import Change, Plan
 from spawnkit.errors import SpawnkitError
 
 SCOPES = ("user", "project", "local")

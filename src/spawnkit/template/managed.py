@@ -12,7 +12,7 @@ import yaml
 from spawnkit import resources
 from spawnkit.errors import SpawnkitError
 from spawnkit.paths import project_claude_dir
-from spawnkit.store import same_path, store_dir
+from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from spawnkit.gitutil import git
+from spawnkit.template.gitutil import git
 
 OURS = "before updating"  # the user's lines
 BASE = "last update"

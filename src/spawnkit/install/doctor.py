@@ -20,13 +20,13 @@ from functools import cached_property
 from pathlib import Path
 
 from spawnkit import __version__, paths, resources
-from spawnkit import manifest as mf
-from spawnkit import registrations as regs
-from spawnkit import settings_merge as sm
+from spawnkit.install import manifest as mf
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
-from spawnkit.install import (
+from spawnkit.install.install import (
     CONFIG_NAME,
     MODES,
     SKILL,
@@ -262,7 +262,7 @@ def _user_config(ctx: Context) -> Path:
 
 def check_template_store(ctx: Context) -> CheckResult:
     """`spawnkit update` re-renders the version each skill was made from: they live in the store."""
-    from spawnkit.store import inspect
+    from spawnkit.template.store import inspect
 
     level, detail, fix = inspect(_user_config(ctx))
     return CheckResult("template store", level, detail, fix)
@@ -270,7 +270,7 @@ def check_template_store(ctx: Context) -> CheckResult:
 
 def check_skill_updates(ctx: Context) -> CheckResult:
     """Managed skills (user and current project) made from an older template version."""
-    from spawnkit.update import available_updates
+    from spawnkit.template.update import available_updates
 
     pending = available_updates(_user_config(ctx), Path.cwd())
     if not pending:

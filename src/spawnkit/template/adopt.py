@@ -17,11 +17,11 @@ from typing import Any
 
 import yaml
 
-from spawnkit import conflicts, fsutil, managed
+from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.gitutil import isolated_env
-from spawnkit.store import Target, provisional_target
+from spawnkit.template.gitutil import isolated_env
+from spawnkit.template.store import Target, provisional_target
 
 SKILL_FILE = "SKILL.md"
 WORKFLOW_QUESTION = "steps"  # the template question holding the skill's own workflow
@@ -62,7 +62,7 @@ def parse_data(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 def template_questions(target: Target) -> set[str]:
     """Question names of the store's template version (top-level keys of copier.yml, minus settings)."""
-    from spawnkit.gitutil import out
+    from spawnkit.template.gitutil import out
 
     text = out(["show", f"{target.tag}:copier.yml"], target.store)
     return {m.group(1) for m in re.finditer(r"^([A-Za-z][\w-]*):", text, re.MULTILINE)}
@@ -135,7 +135,7 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
         answers = rendered / answers_name
         result = AdoptResult(str(path), target.tag, str(path / answers_name), data)
         if retrofit:
-            from spawnkit.retrofit import retrofit as add_protocol
+            from spawnkit.template.retrofit import retrofit as add_protocol
 
             other = {**data, WORKFLOW_QUESTION: contrast_steps(answers)} if WORKFLOW_QUESTION in questions else data
             contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")

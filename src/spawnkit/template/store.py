@@ -33,7 +33,7 @@ from packaging.version import InvalidVersion, Version
 
 from spawnkit import __version__, resources
 from spawnkit.errors import SpawnkitError
-from spawnkit.gitutil import EMAIL, FIXED_DATE, IDENTITY, git, out
+from spawnkit.template.gitutil import EMAIL, FIXED_DATE, IDENTITY, git, out
 
 STORE_REL = Path(".spawnkit") / "template-store"
 LOCK_NAME = "template-store.lock"

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from spawnkit import registrations as regs
-from spawnkit.jsonspan import JSONSpanError, Node, parse
+from spawnkit.install import registrations as regs
+from spawnkit.install.jsonspan import JSONSpanError, Node, parse
 
 _HOOK_REQUIRED = {
     "command": ("command",),

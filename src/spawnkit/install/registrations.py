@@ -105,6 +105,6 @@ def write_plugin_hooks(path: Path) -> bool:
 
 
 if __name__ == "__main__":
-    # Maintainers: `python -m spawnkit.registrations [hooks/hooks.json]` after editing the table.
+    # Maintainers: `python -m spawnkit.install.registrations [hooks/hooks.json]` after editing the table.
     target = Path(sys.argv[1] if len(sys.argv) > 1 else "hooks/hooks.json")
     print(f"{target}: {'updated' if write_plugin_hooks(target) else 'up to date'}")

@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spawnkit import conflicts, fsutil, managed
+from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.gitutil import init_snapshot_repo, isolated_env
-from spawnkit.store import (
+from spawnkit.template.gitutil import init_snapshot_repo, isolated_env
+from spawnkit.template.store import (
     Store,
     Target,
     bundle_refs,

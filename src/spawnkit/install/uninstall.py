@@ -7,12 +7,12 @@ install had replaced comes back from its backup. User skills are never looked at
 
 from __future__ import annotations
 
-from spawnkit import manifest as mf
-from spawnkit import settings_merge as sm
+from spawnkit.install import manifest as mf
+from spawnkit.install import settings_merge as sm
 from spawnkit.atomic import timestamp
-from spawnkit.changes import Change, Plan
+from spawnkit.install.changes import Change, Plan
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import Target, decode, label_for, read_bytes
+from spawnkit.install.install import Target, decode, label_for, read_bytes
 
 
 def plan_uninstall(target: Target) -> Plan:
