@@ -56,7 +56,15 @@ def main() -> int:
                 if label == "spawnkit new":
                     argv = [*spawnkit, "new", "bench-skill", "--defaults", "--dest", "bench-skill"]
                 else:
-                    argv = [*copier, "copy", "--defaults", "--data", "skill_name=bench-skill", source, "bench-skill"]
+                    argv = [
+                        *copier,
+                        "copy",
+                        "--defaults",
+                        "--data",
+                        "skill_name=bench-skill",
+                        source,
+                        "bench-skill",
+                    ]
                 elapsed = timed(argv, where)
                 if not (where / "bench-skill" / "SKILL.md").is_file():
                     raise SystemExit(f"{label} did not create SKILL.md")
@@ -70,7 +78,9 @@ def main() -> int:
     ratio = medians["spawnkit new"] / medians["copier copy"]
     print(f"template: {source}  runs: {args.runs}  cpus: {os.cpu_count()}")
     for label, median in medians.items():
-        print(f"{label:>13}: median {median:.3f} s  (min {min(times[label]):.3f}, max {max(times[label]):.3f})")
+        print(
+            f"{label:>13}: median {median:.3f} s  (min {min(times[label]):.3f}, max {max(times[label]):.3f})"
+        )
     print(f"        ratio: {ratio:.2f}  (goal <= {GOAL}: {'met' if ratio <= GOAL else 'NOT met'})")
     return 0
 

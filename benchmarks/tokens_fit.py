@@ -36,8 +36,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from spawnkit.tokens import count_api as token_count_api
-from spawnkit import tokens
+from spawnkit import tokens  # noqa: E402
+from spawnkit.tokens import count_api as token_count_api  # noqa: E402
 
 MODULE = REPO / "src" / "spawnkit" / "tokens" / "estimate.py"
 SAMPLES = REPO / "benchmarks" / "data" / "token-calibration" / "samples.jsonl"

@@ -43,7 +43,9 @@ def older_template() -> store.Files:
 
 def user_edit(skill: Path) -> None:
     md = skill / "SKILL.md"
-    md.write_text(md.read_text() + "\n## My notes\n\nA line the user added far from template changes.\n")
+    md.write_text(
+        md.read_text() + "\n## My notes\n\nA line the user added far from template changes.\n"
+    )
     (skill / "notes.md").write_text("the user's own file\n")
 
 
@@ -104,10 +106,15 @@ def main() -> int:
             for done in (skill, project / "demo"):  # both really updated, and kept the user's line
                 assert f"_commit: {target}" in (done / ".copier-answers.yml").read_text(), done
                 assert "A line the user added" in (done / "SKILL.md").read_text(), done
-            print(f"run {i + 1}/{runs}: spawnkit {ours[-1]:.2f}s, copier {theirs[-1]:.2f}s", file=sys.stderr)
+            print(
+                f"run {i + 1}/{runs}: spawnkit {ours[-1]:.2f}s, copier {theirs[-1]:.2f}s",
+                file=sys.stderr,
+            )
         m_ours, m_theirs = statistics.median(ours), statistics.median(theirs)
         print(f"spawnkit update (one skill, no git needed): median {m_ours:.2f} s over {runs} runs")
-        print(f"copier update (same change, git repo):      median {m_theirs:.2f} s over {runs} runs")
+        print(
+            f"copier update (same change, git repo):      median {m_theirs:.2f} s over {runs} runs"
+        )
         print(f"ratio spawnkit/copier: {m_ours / m_theirs:.2f}x")
     return 0
 

@@ -58,8 +58,12 @@ def content_at(repo: Path, ref: str) -> store.Files | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo", type=Path, default=Path("."), help="repository root (default: .)")
-    parser.add_argument("--out", type=Path, default=None, help=f"bundle path (default: <repo>/{DEFAULT_OUT})")
-    parser.add_argument("--release", metavar="VERSION", help="also add the working tree as this release")
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"bundle path (default: <repo>/{DEFAULT_OUT})"
+    )
+    parser.add_argument(
+        "--release", metavar="VERSION", help="also add the working tree as this release"
+    )
     args = parser.parse_args(argv)
     repo = args.repo.resolve()
     versions: list[tuple[str, store.Files]] = []
@@ -71,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         versions.append((version, files))
     if args.release:
         if any(v == str(Version(args.release)) for v, _ in versions):
-            parser.error(f"{args.release} is already a release tag; its tagged content is in the bundle")
+            parser.error(
+                f"{args.release} is already a release tag; its tagged content is in the bundle"
+            )
         versions.append((str(Version(args.release)), store.read_content(repo)))
     if not versions:
         parser.error("no release tags with a copier.yml and no --release: nothing to bundle")

@@ -9,8 +9,8 @@ import pytest
 import yaml
 from update_helpers import ANSWERS, make_env, run_cli
 
-from spawnkit.template import fsutil, store
 from spawnkit.lint.engine import lint_text
+from spawnkit.template import fsutil, store
 
 HAND_WRITTEN = """---
 name: my-audit
@@ -49,7 +49,9 @@ def test_adopt_adds_only_the_answers_file(env, skill):
     assert after == before
     assert answers["_commit"] == store.planned_target(env.config).tag
     assert answers["_src_path"] == "~/.claude/.spawnkit/template-store"
-    assert answers["skill_name"] == "my-audit" and answers["purpose"] == "an audit of the repository"
+    assert (
+        answers["skill_name"] == "my-audit" and answers["purpose"] == "an audit of the repository"
+    )
     assert answers["description"].startswith("Audits the repository")
 
     res = run_cli("update", "--check", "--json")
@@ -60,11 +62,17 @@ def test_adopt_adds_only_the_answers_file(env, skill):
 def test_adopt_refusals_write_nothing(env, skill, tmp_path):
     before = fsutil.snapshot(skill)
     res = run_cli("adopt", str(skill), "--data", "max_parallel=99")
-    assert res.exit_code == 2 and "--data" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert (
+        res.exit_code == 2 and "--data" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    )
     res = run_cli("adopt", str(skill), "--data", "novalue")
     assert res.exit_code == 2 and "KEY=VALUE" in res.stderr
     res = run_cli("adopt", str(skill), "--data", "purpos=typo")
-    assert res.exit_code == 2 and "unknown --data key 'purpos'" in res.stderr and "purpose" in res.stderr
+    assert (
+        res.exit_code == 2
+        and "unknown --data key 'purpos'" in res.stderr
+        and "purpose" in res.stderr
+    )
     assert fsutil.snapshot(skill) == before
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -92,7 +100,12 @@ def test_retrofit_adds_protocol_sections_and_reports_what_is_left(env, skill):
     assert report["sections_added"] and all(f"## {h}" in text for h in report["sections_added"])
     for line in HAND_WRITTEN.splitlines():
         assert line in text.splitlines(), f"retrofit lost {line!r}"
-    assert report["backup"] and (fsutil.snapshot(skill.parent.parent / ".spawnkit" / "backups" / report["backup"].rsplit("/", 1)[1])["SKILL.md"][1].decode() == HAND_WRITTEN)
+    assert report["backup"] and (
+        fsutil.snapshot(
+            skill.parent.parent / ".spawnkit" / "backups" / report["backup"].rsplit("/", 1)[1]
+        )["SKILL.md"][1].decode()
+        == HAND_WRITTEN
+    )
     for rel in report["files_added"]:
         assert (skill / rel).is_file() and Path(rel).name in text
     example_steps = yaml.safe_load((skill / ANSWERS).read_text()).get("steps") or []

@@ -8,7 +8,9 @@ BEFORE = "---\nname: demo\ndescription: mine\n---\n# demo\nbody\n"
 
 
 def test_markers_are_found_only_with_updates_labels(tmp_path):
-    assert conflicts.has_markers(b"a\n<<<<<<< before updating\nx\n=======\ny\n>>>>>>> after updating\n")
+    assert conflicts.has_markers(
+        b"a\n<<<<<<< before updating\nx\n=======\ny\n>>>>>>> after updating\n"
+    )
     assert not conflicts.has_markers(b"```\n<<<<<<< HEAD\n=======\n>>>>>>> branch\n```\n")
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "f.md").write_text("<<<<<<< before updating\n")
@@ -21,7 +23,10 @@ def test_merge3_merges_apart_and_marks_overlaps():
     merged, conflicted = conflicts.merge3(b"a\nB\nc\nd\ne\nf\ng\n", base, b"a\nb\nc\nd\ne\nf\nG\n")
     assert (merged, conflicted) == (b"a\nB\nc\nd\ne\nf\nG\n", False)
     merged, conflicted = conflicts.merge3(b"a\nmine\nc\n", b"a\nb\nc\n", b"a\ntheirs\nc\n")
-    assert conflicted and b"<<<<<<< before updating\nmine\n=======\ntheirs\n>>>>>>> after updating\n" in merged
+    assert (
+        conflicted
+        and b"<<<<<<< before updating\nmine\n=======\ntheirs\n>>>>>>> after updating\n" in merged
+    )
 
 
 def test_conflict_inside_frontmatter_keeps_the_users_lines():
@@ -33,7 +38,9 @@ def test_conflict_inside_frontmatter_keeps_the_users_lines():
     outcome = conflicts.protect_frontmatter(after, BEFORE)
     assert outcome.changed and outcome.template_lines == ["description: theirs", "license: MIT"]
     assert conflicts.frontmatter(outcome.text) == {"name": "demo", "description": "mine"}
-    assert "<<<<<<< before updating\nbody mine\n" in outcome.text, "body conflicts stay for the user"
+    assert "<<<<<<< before updating\nbody mine\n" in outcome.text, (
+        "body conflicts stay for the user"
+    )
 
 
 def test_diff3_style_block_in_frontmatter():
@@ -50,7 +57,10 @@ def test_clean_merge_that_breaks_yaml_falls_back_to_the_users_frontmatter():
     after = "---\nname: demo\ndescription: mine\ndescription: [unclosed\n---\n# demo\nbody merged\n"
     outcome = conflicts.protect_frontmatter(after, BEFORE)
     assert outcome.text == "---\nname: demo\ndescription: mine\n---\n# demo\nbody merged\n"
-    assert "description: [unclosed" in outcome.template_lines and "kept your whole frontmatter" in outcome.note
+    assert (
+        "description: [unclosed" in outcome.template_lines
+        and "kept your whole frontmatter" in outcome.note
+    )
 
 
 def test_untouched_frontmatter_is_left_alone():

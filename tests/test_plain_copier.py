@@ -18,8 +18,14 @@ LINE = "A line the template gained in 0.0.2, under the first section heading."
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@x")
+    env.update(
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@x",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@x",
+    )
     return env
 
 
@@ -43,7 +49,20 @@ def test_copier_copy_then_copier_update_against_repo_tags(tmp_path):
     skill = project / ".claude" / "skills" / "demo"
     project.mkdir()
     _run(["git", "init", "-q"], project)
-    _run([sys.executable, "-m", "copier", "copy", "--defaults", "--vcs-ref", "0.0.1", str(clone), str(skill)], project)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "copier",
+            "copy",
+            "--defaults",
+            "--vcs-ref",
+            "0.0.1",
+            str(clone),
+            str(skill),
+        ],
+        project,
+    )
     md = skill / "SKILL.md"
     md.write_text(md.read_text() + "\nMy own closing line.\n")
     _run(["git", "add", "-A"], project)

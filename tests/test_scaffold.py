@@ -14,18 +14,27 @@ from click.testing import CliRunner
 from skill_render import split_skill, template_copy
 
 from spawnkit import paths
-from spawnkit.template import scaffold
 from spawnkit.cli import cli
+from spawnkit.template import scaffold
 
 
 def tree(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
-def spawnkit(*args: str, cwd: Path, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess[str]:
+def spawnkit(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, **kw
+) -> subprocess.CompletedProcess[str]:
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "spawnkit", *args], cwd=cwd, env=full_env,
-                          capture_output=True, text=True, timeout=120, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "spawnkit", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kw,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,17 +63,34 @@ def test_readme_quick_start_skill_validates_and_runs(tmp_path):
     state = [sys.executable, str(skill / "scripts" / "state.py")]
     assert subprocess.run([*state, "init"], cwd=tmp_path).returncode == 0
     (tmp_path / ".demo-audit-reports" / "survey.md").write_text("report")
-    recorded = subprocess.run([*state, "step", "survey", "--status", "complete", "--report",
-                               ".demo-audit-reports/survey.md", "--metric", "findings=2"],
-                              cwd=tmp_path, capture_output=True, text=True)
+    recorded = subprocess.run(
+        [
+            *state,
+            "step",
+            "survey",
+            "--status",
+            "complete",
+            "--report",
+            ".demo-audit-reports/survey.md",
+            "--metric",
+            "findings=2",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert recorded.stdout.startswith("[1/4] survey: findings=2 — .demo-audit-reports/survey.md")
     resumed = subprocess.run([*state, "resume"], cwd=tmp_path, capture_output=True, text=True)
-    assert resumed.returncode == 0 and resumed.stdout.startswith("Resuming — 1/4 steps complete, next: analyze")
+    assert resumed.returncode == 0 and resumed.stdout.startswith(
+        "Resuming — 1/4 steps complete, next: analyze"
+    )
 
 
 def test_no_terminal_means_no_questions(tmp_path):
     """Without --defaults and without a TTY, `new` must not wait for answers (CI)."""
-    done = spawnkit("new", "quiet-skill", "--dest", "quiet-skill", cwd=tmp_path, stdin=subprocess.DEVNULL)
+    done = spawnkit(
+        "new", "quiet-skill", "--dest", "quiet-skill", cwd=tmp_path, stdin=subprocess.DEVNULL
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "quiet-skill" / "SKILL.md").is_file()
 
@@ -109,16 +135,33 @@ def test_template_source_is_one_place():
 
 
 def test_data_answers_reach_the_template(runner, tmp_path):
-    result = runner.invoke(cli, [
-        "new", "hooked", "--dest", "hooked", "-d", "profile=claude-code", "-d", "skill_hooks=true",
-        "-d", "max_parallel=2", "-d", "return_style=status-only", "-d", "steps=[{name: scan, job: Scan it.}]",
-    ])
+    result = runner.invoke(
+        cli,
+        [
+            "new",
+            "hooked",
+            "--dest",
+            "hooked",
+            "-d",
+            "profile=claude-code",
+            "-d",
+            "skill_hooks=true",
+            "-d",
+            "max_parallel=2",
+            "-d",
+            "return_style=status-only",
+            "-d",
+            "steps=[{name: scan, job: Scan it.}]",
+        ],
+    )
     assert result.exit_code == 0, result.output
     front, body = split_skill(tmp_path / "hooked")
     assert "hooks" in front and "allowed-tools" in front
     assert "at most 2 sub-agents in parallel" in body and "handoff-scan.json" in body
     answers = yaml.safe_load((tmp_path / "hooked" / ".copier-answers.yml").read_text())
-    assert answers["skill_name"] == "hooked" and answers["steps"] == [{"name": "scan", "job": "Scan it."}]
+    assert answers["skill_name"] == "hooked" and answers["steps"] == [
+        {"name": "scan", "job": "Scan it."}
+    ]
 
 
 BAD_NAMES = ["Upper", "../x", "a" * 65, "", "two--hyphens", "-lead", "has space", "x/y"]
@@ -176,19 +219,31 @@ def test_existing_folder_needs_force_and_replaced_files_are_backed_up(runner, tm
     assert refused.exit_code == 2 and "--force" in refused.stderr
     assert {p: p.read_bytes() for p in skill.rglob("*") if p.is_file()} == snapshot
 
-    forced = runner.invoke(cli, ["new", "kept", "--dest", "kept", "--defaults", "--force", "-d", "max_parallel=2"])
+    forced = runner.invoke(
+        cli, ["new", "kept", "--dest", "kept", "--defaults", "--force", "-d", "max_parallel=2"]
+    )
     assert forced.exit_code == 0, forced.output
-    assert "my notes" not in edited.read_text() and "at most 2 sub-agents in parallel" in edited.read_text()
-    assert (skill / "NOTES.md").read_text() == "mine"  # files the template does not write are left alone
+    assert (
+        "my notes" not in edited.read_text()
+        and "at most 2 sub-agents in parallel" in edited.read_text()
+    )
+    assert (
+        skill / "NOTES.md"
+    ).read_text() == "mine"  # files the template does not write are left alone
     [backup] = (tmp_path / ".spawnkit-backups").iterdir()
     assert backup.name.startswith("kept-") and f"backed up to {backup}" in forced.output
     assert "my notes" in (backup / "SKILL.md").read_text()
-    assert sorted(p.name for p in backup.rglob("*") if p.is_file()) == [".copier-answers.yml", "SKILL.md"]
+    assert sorted(p.name for p in backup.rglob("*") if p.is_file()) == [
+        ".copier-answers.yml",
+        "SKILL.md",
+    ]
 
 
 def test_an_empty_existing_folder_is_fine_without_force(runner, tmp_path):
     (tmp_path / "empty-one").mkdir()
-    assert runner.invoke(cli, ["new", "empty-one", "--dest", "empty-one", "--defaults"]).exit_code == 0
+    assert (
+        runner.invoke(cli, ["new", "empty-one", "--dest", "empty-one", "--defaults"]).exit_code == 0
+    )
     assert (tmp_path / "empty-one" / "SKILL.md").is_file()
 
 

@@ -37,10 +37,15 @@ def rendered_blocks(data: dict[str, Any]) -> dict[str, str]:
     fmt = "\n".join(data["return_format"])
     budget = data["return_budget_tokens"]
     return {
-        "return_block": "\n".join(data["return_block"]).format(budget=budget, report=DEFAULT_REPORT, format=fmt),
+        "return_block": "\n".join(data["return_block"]).format(
+            budget=budget, report=DEFAULT_REPORT, format=fmt
+        ),
         "return_format": fmt,
         "handoff_block": "\n".join(data["handoff_block"]).format(
-            budget=budget, report=DEFAULT_REPORT, handoff=DEFAULT_HANDOFF, format=data["status_only_format"]
+            budget=budget,
+            report=DEFAULT_REPORT,
+            handoff=DEFAULT_HANDOFF,
+            format=data["status_only_format"],
         ),
         "status_only_format": data["status_only_format"],
     }
@@ -91,7 +96,12 @@ def disagreements(doc: str, data: dict[str, Any]) -> list[str]:
 
     table = dict(re.findall(r"^\| `(\w+)` \| (.+?) \|", doc, re.M))
     numeric = [k for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)]
-    for key in numeric + ["reports_dir_pattern", "state_file_pattern", "handoff_file_pattern", "progress_line_format"]:
+    for key in numeric + [
+        "reports_dir_pattern",
+        "state_file_pattern",
+        "handoff_file_pattern",
+        "progress_line_format",
+    ]:
         cell = table.get(key)
         expected = str(data[key]) if key in numeric else f"`{data[key]}`"
         if cell != expected:
@@ -103,7 +113,12 @@ def disagreements(doc: str, data: dict[str, Any]) -> list[str]:
             if int(found) != data[key]:
                 out.append(f"prose states {found} for {key}, data says {data[key]}")
 
-    for key in ("reports_dir_pattern", "state_file_pattern", "handoff_file_pattern", "progress_line_format"):
+    for key in (
+        "reports_dir_pattern",
+        "state_file_pattern",
+        "handoff_file_pattern",
+        "progress_line_format",
+    ):
         if data[key] not in doc:
             out.append(f"pattern {key} missing")
     for status in data["return_statuses"]:
@@ -140,7 +155,9 @@ def test_every_rule_heading_is_parseable_and_complete():
         lambda d: d["rules"][3].update(severity="error"),
         lambda d: d["rules"][5].update(name="no-report-reads"),
         lambda d: d["rules"][0].update(summary="Keep replies short."),
-        lambda d: d["rules"].append({"code": "CM009", "name": "x", "severity": "warning", "summary": "x"}),
+        lambda d: d["rules"].append(
+            {"code": "CM009", "name": "x", "severity": "warning", "summary": "x"}
+        ),
         lambda d: d["return_block"].insert(1, "0. Be brief."),
         lambda d: d["return_format"].append("SCORE: <0-100>"),
         lambda d: d["handoff_block"].pop(),
@@ -176,7 +193,9 @@ def test_schemas_are_valid_draft_2020_12(name):
 
 
 def test_protocol_json_matches_its_schema():
-    assert (STANDARDS / DATA["$schema"]).resolve() == (STANDARDS / "schemas" / "protocol.schema.json").resolve()
+    assert (STANDARDS / DATA["$schema"]).resolve() == (
+        STANDARDS / "schemas" / "protocol.schema.json"
+    ).resolve()
     jsonschema.Draft202012Validator(schema("protocol")).validate(DATA)
 
 
@@ -195,7 +214,9 @@ def test_protocol_schema_rejects_broken_data():
 def test_examples_in_the_document_validate(name):
     text = fenced_after(DOC, f"<!-- example:{name} -->")
     assert text is not None
-    validator = jsonschema.Draft202012Validator(schema(name), format_checker=jsonschema.FormatChecker())
+    validator = jsonschema.Draft202012Validator(
+        schema(name), format_checker=jsonschema.FormatChecker()
+    )
     validator.validate(json.loads(text))
 
 

@@ -20,8 +20,12 @@ from spawnkit import protocol
 
 P = protocol.load()
 SCHEMAS = REPO / "standards" / "schemas"
-STATE_SCHEMA = jsonschema.Draft202012Validator(json.loads((SCHEMAS / "state.schema.json").read_text()))
-HANDOFF_SCHEMA = jsonschema.Draft202012Validator(json.loads((SCHEMAS / "handoff.schema.json").read_text()))
+STATE_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads((SCHEMAS / "state.schema.json").read_text())
+)
+HANDOFF_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads((SCHEMAS / "handoff.schema.json").read_text())
+)
 REPORTS = ".demo-skill-reports"
 STEPS = ["survey", "analyze", "verify", "summarize"]
 
@@ -29,7 +33,9 @@ STEPS = ["survey", "analyze", "verify", "summarize"]
 @pytest.fixture(scope="module")
 def skill(tmp_path_factory) -> Path:
     source = template_copy(tmp_path_factory.mktemp("tpl"))
-    return render(source, tmp_path_factory.mktemp("skills") / "demo-skill", return_style="status-only")
+    return render(
+        source, tmp_path_factory.mktemp("skills") / "demo-skill", return_style="status-only"
+    )
 
 
 @pytest.fixture
@@ -52,7 +58,10 @@ def state_module(skill):
 def run(skill: Path, project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(skill / "scripts" / "state.py"), *args],
-        cwd=project, capture_output=True, text=True, timeout=60,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -65,7 +74,9 @@ def read_state(project: Path) -> dict:
 
 
 def step(skill, project, name, *extra, status="complete"):
-    return run(skill, project, "step", name, "--status", status, "--report", f"{REPORTS}/{name}.md", *extra)
+    return run(
+        skill, project, "step", name, "--status", status, "--report", f"{REPORTS}/{name}.md", *extra
+    )
 
 
 def test_help_documents_commands_and_exit_codes(skill, project):
@@ -80,14 +91,18 @@ def test_help_documents_commands_and_exit_codes(skill, project):
 def test_a_full_run(skill, project):
     assert run(skill, project, "resume").returncode == 3
     started = run(skill, project, "init")
-    assert started.returncode == 0 and started.stdout.startswith("Started — 0/4 steps complete, next: survey")
+    assert started.returncode == 0 and started.stdout.startswith(
+        "Started — 0/4 steps complete, next: survey"
+    )
     [path] = state_files(project)
     assert path.name.startswith("state-") and len(path.name) == len("state-YYYYMMDD-HHMMSS.json")
     STATE_SCHEMA.validate(read_state(project))
 
     done = step(skill, project, "survey", "--metric", "findings=3", "--metric", "score=8.5")
     assert done.returncode == 0
-    assert done.stdout.splitlines()[0] == f"[1/4] survey: findings=3, score=8.5 — {REPORTS}/survey.md"
+    assert (
+        done.stdout.splitlines()[0] == f"[1/4] survey: findings=3, score=8.5 — {REPORTS}/survey.md"
+    )
     resumed = run(skill, project, "resume")
     assert resumed.returncode == 0
     assert resumed.stdout.splitlines()[0] == "Resuming — 1/4 steps complete, next: analyze"
@@ -120,7 +135,9 @@ def test_status(skill, project):
     step(skill, project, "survey", "--metric", "n=1")
     shown = run(skill, project, "status")
     assert shown.returncode == 0
-    assert shown.stdout.splitlines()[0].startswith("in_progress — 1/4 steps complete, next: analyze")
+    assert shown.stdout.splitlines()[0].startswith(
+        "in_progress — 1/4 steps complete, next: analyze"
+    )
     assert "pending: verify" in shown.stdout
     as_json = json.loads(run(skill, project, "status", "--json").stdout)
     STATE_SCHEMA.validate(as_json["state"])
@@ -172,7 +189,9 @@ def test_init_refuses_to_shadow_a_resumable_run(skill, project):
         ("[]", "not a JSON object"),
     ],
 )
-def test_corrupt_or_foreign_files_are_reported_and_never_overwritten(skill, project, content, message):
+def test_corrupt_or_foreign_files_are_reported_and_never_overwritten(
+    skill, project, content, message
+):
     path = project / REPORTS / "state-20990101-000000.json"
     path.write_text(content)
     for args in (("resume",), ("status",), ("checkpoint",), ("finish",), ("init",)):
@@ -201,9 +220,24 @@ def test_another_skills_state_file_is_foreign(skill, project):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("step", "nope", "--status", "complete", "--report", f"{REPORTS}/survey.md"), "unknown step 'nope'"),
+        (
+            ("step", "nope", "--status", "complete", "--report", f"{REPORTS}/survey.md"),
+            "unknown step 'nope'",
+        ),
         (("step", "survey", "--status", "complete", "--report", "missing.md"), "does not exist"),
-        (("step", "survey", "--status", "complete", "--report", f"{REPORTS}/survey.md", "--metric", "novalue"), "KEY=VALUE"),
+        (
+            (
+                "step",
+                "survey",
+                "--status",
+                "complete",
+                "--report",
+                f"{REPORTS}/survey.md",
+                "--metric",
+                "novalue",
+            ),
+            "KEY=VALUE",
+        ),
         (("finish",), "not complete: survey"),
     ],
 )
@@ -234,8 +268,15 @@ def test_a_given_up_run_is_not_resumed(skill, project):
 
 
 def write_handoff(project: Path, name: str, **override) -> str:
-    handoff = {"step": name, "status": "COMPLETE", "summary": "Checked 12 files.", "report": f"{REPORTS}/{name}.md",
-               "metrics": {"files": 12, "high": 1}, "inputs_for_next": ["look at a.py first"], **override}
+    handoff = {
+        "step": name,
+        "status": "COMPLETE",
+        "summary": "Checked 12 files.",
+        "report": f"{REPORTS}/{name}.md",
+        "metrics": {"files": 12, "high": 1},
+        "inputs_for_next": ["look at a.py first"],
+        **override,
+    }
     if not override:
         HANDOFF_SCHEMA.validate(handoff)
     path = project / REPORTS / P["handoff_file_pattern"].format(step=name)
@@ -248,11 +289,15 @@ def test_handoff_metrics_are_recorded(skill, project):
     done = step(skill, project, "survey", "--handoff", write_handoff(project, "survey"))
     assert done.returncode == 0 and "files=12, high=1" in done.stdout
     recorded = read_state(project)["steps"][0]
-    assert recorded["metrics"] == {"files": 12, "high": 1} and recorded["handoff"].endswith("handoff-survey.json")
+    assert recorded["metrics"] == {"files": 12, "high": 1} and recorded["handoff"].endswith(
+        "handoff-survey.json"
+    )
     STATE_SCHEMA.validate(read_state(project))
 
 
-@pytest.mark.parametrize("override", [{"step": "analyze"}, {"status": "DONE"}, {"summary": ""}, {"extra": 1}])
+@pytest.mark.parametrize(
+    "override", [{"step": "analyze"}, {"status": "DONE"}, {"summary": ""}, {"extra": 1}]
+)
 def test_invalid_handoff_is_refused(skill, project, override):
     run(skill, project, "init")
     before = state_files(project)[-1].read_bytes()
@@ -268,7 +313,9 @@ def test_lock_timeout_is_a_clear_error(state_module, project, capsys, monkeypatc
     monkeypatch.setattr(state_module, "LOCK_TIMEOUT_SECONDS", 0.2)
     with open(os.path.join(reports, ".state.lock"), "a+b") as held:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
-        code = state_module.main(["--dir", reports, "step", "survey", "--status", "failed", "--report", "x"])
+        code = state_module.main(
+            ["--dir", reports, "step", "survey", "--status", "failed", "--report", "x"]
+        )
     assert code == 2
     assert "run the command again" in capsys.readouterr().err
     assert all(s["status"] == "pending" for s in read_state(project)["steps"])
@@ -312,8 +359,18 @@ def test_two_processes_times_500_steps_lose_no_update(skill, state_module, tmp_p
         driver = tmp_path / "driver.py"
         driver.write_text(DRIVER)
         procs = [
-            subprocess.Popen([sys.executable, str(driver), str(skill / "scripts" / "state.py"), str(folder), str(report), "500"],
-                             stdout=subprocess.PIPE, text=True)
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    str(driver),
+                    str(skill / "scripts" / "state.py"),
+                    str(folder),
+                    str(report),
+                    "500",
+                ],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             for _ in range(2)
         ]
         outputs = [p.communicate(timeout=300)[0] for p in procs]
@@ -333,11 +390,28 @@ def test_concurrent_cli_calls_lose_no_update(skill, tmp_path):
         folder.mkdir(exist_ok=True)
         (folder / "r.md").write_text("report")
         script = str(skill / "scripts" / "state.py")
-        assert subprocess.run([sys.executable, script, "--dir", str(folder), "init"]).returncode == 0
+        assert (
+            subprocess.run([sys.executable, script, "--dir", str(folder), "init"]).returncode == 0
+        )
         procs = [
-            subprocess.Popen([sys.executable, script, "--dir", str(folder), "step", name, "--status", "complete",
-                              "--report", str(folder / "r.md")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            for _ in range(8) for name in ("survey", "analyze")
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    script,
+                    "--dir",
+                    str(folder),
+                    "step",
+                    name,
+                    "--status",
+                    "complete",
+                    "--report",
+                    str(folder / "r.md"),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(8)
+            for name in ("survey", "analyze")
         ]
         assert [p.wait(timeout=120) for p in procs] == [0] * 16
         [path] = sorted(folder.glob("state-*.json"))
@@ -350,12 +424,25 @@ def test_concurrent_cli_calls_lose_no_update(skill, tmp_path):
 
 def valid_state() -> dict:
     return {
-        "kind": "spawnkit-state", "version": 1, "skill": "demo-skill", "protocol_version": "1.0",
-        "created": "2026-01-01T00:00:00+00:00", "updated": "2026-01-01T00:05:00+00:00",
-        "status": "in_progress", "checkpoint": None,
-        "steps": [{"id": "a", "status": "complete", "attempts": 1, "report": "r/a.md", "metrics": {"n": 1, "ok": True},
-                   "updated": "2026-01-01T00:05:00+00:00"},
-                  {"id": "b", "status": "pending"}],
+        "kind": "spawnkit-state",
+        "version": 1,
+        "skill": "demo-skill",
+        "protocol_version": "1.0",
+        "created": "2026-01-01T00:00:00+00:00",
+        "updated": "2026-01-01T00:05:00+00:00",
+        "status": "in_progress",
+        "checkpoint": None,
+        "steps": [
+            {
+                "id": "a",
+                "status": "complete",
+                "attempts": 1,
+                "report": "r/a.md",
+                "metrics": {"n": 1, "ok": True},
+                "updated": "2026-01-01T00:05:00+00:00",
+            },
+            {"id": "b", "status": "pending"},
+        ],
     }
 
 
@@ -405,12 +492,30 @@ def test_stdlib_check_agrees_with_the_schema(state_module, data):
     "data",
     [
         {"step": "a", "status": "COMPLETE", "summary": "s", "report": "r.md"},
-        {"step": "a", "status": "PARTIAL", "summary": "s", "report": "r.md", "metrics": {"a": 1, "b": "x", "c": True}},
-        {"step": "a", "status": "COMPLETE", "summary": "s", "report": "r.md", "metrics": {"a": 1, "b": 2, "c": 3, "d": 4}},
+        {
+            "step": "a",
+            "status": "PARTIAL",
+            "summary": "s",
+            "report": "r.md",
+            "metrics": {"a": 1, "b": "x", "c": True},
+        },
+        {
+            "step": "a",
+            "status": "COMPLETE",
+            "summary": "s",
+            "report": "r.md",
+            "metrics": {"a": 1, "b": 2, "c": 3, "d": 4},
+        },
         {"step": "a", "status": "COMPLETE", "summary": "", "report": "r.md"},
         {"step": "a", "status": "OK", "summary": "s", "report": "r.md"},
         {"step": "a", "status": "COMPLETE", "summary": "s"},
-        {"step": "a", "status": "COMPLETE", "summary": "s", "report": "r.md", "inputs_for_next": ["x", ""]},
+        {
+            "step": "a",
+            "status": "COMPLETE",
+            "summary": "s",
+            "report": "r.md",
+            "inputs_for_next": ["x", ""],
+        },
         {"step": "a", "status": "COMPLETE", "summary": "s", "report": "r.md", "other": 1},
     ],
 )

@@ -11,8 +11,8 @@ import pytest
 from update_helpers import V1, V2, make_versions
 
 from spawnkit import __version__
-from spawnkit.template import store
 from spawnkit.errors import SpawnkitError
+from spawnkit.template import store
 from spawnkit.template.gitutil import git, out
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -48,13 +48,23 @@ def test_resolve_tag_rules():
     dev = f"1.0.0+d.{tree[:12]}"
     # The released content of 1.0.0, known from the store or the bundle.
     assert store.resolve_tag({"1.0.0": tree}, {}, "1.0.0", tree, wheel=False) == "1.0.0"
-    assert store.resolve_tag({}, {"1.0.0": store.expected_commit(tree, "1.0.0")}, "1.0.0", tree, wheel=False) == "1.0.0"
+    assert (
+        store.resolve_tag(
+            {}, {"1.0.0": store.expected_commit(tree, "1.0.0")}, "1.0.0", tree, wheel=False
+        )
+        == "1.0.0"
+    )
     # A wheel nobody knows yet claims its version; a checkout never does.
     assert store.resolve_tag({}, {}, "1.0.0", tree, wheel=True) == "1.0.0"
     assert store.resolve_tag({}, {}, "1.0.0", tree, wheel=False) == dev
     # Other content under 1.0.0 already: a unique local version, never the same tag.
     assert store.resolve_tag({"1.0.0": other}, {}, "1.0.0", tree, wheel=True) == dev
-    assert store.resolve_tag({}, {"1.0.0": store.expected_commit(other, "1.0.0")}, "1.0.0", tree, wheel=True) == dev
+    assert (
+        store.resolve_tag(
+            {}, {"1.0.0": store.expected_commit(other, "1.0.0")}, "1.0.0", tree, wheel=True
+        )
+        == dev
+    )
     assert store.dev_tag("1.0.0+local", tree) == f"1.0.0+local.d.{tree[:12]}"
 
 
@@ -67,7 +77,9 @@ def test_ensure_store_adds_the_running_version_once(tmp_path, monkeypatch):
     assert target.tag == planned.tag and target.in_store
     assert target.src_path == "~/.claude/.spawnkit/template-store"
     tree = store.tree_id(store.running_content())
-    assert target.tag == store.resolve_tag({}, store.bundle_refs(), __version__, tree, store.is_wheel_install())
+    assert target.tag == store.resolve_tag(
+        {}, store.bundle_refs(), __version__, tree, store.is_wheel_install()
+    )
     assert store.ensure_store(config) == target
     assert list(store.Store(target.store).tags()) == [target.tag]
 
@@ -87,9 +99,17 @@ def test_changed_content_gets_a_new_tag_and_old_ones_stay(tmp_path, monkeypatch,
 
 
 def test_ensure_store_is_safe_to_run_concurrently(tmp_path):
-    code = "import sys; from pathlib import Path; from spawnkit.template import store; print(store.ensure_store(Path(sys.argv[1])).tag)"
+    code = (
+        "import sys; from pathlib import Path; from spawnkit.template import store; "
+        "print(store.ensure_store(Path(sys.argv[1])).tag)"
+    )
     procs = [
-        subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "cfg")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(tmp_path / "cfg")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(3)
     ]
     results = [p.communicate(timeout=120) for p in procs]
@@ -120,8 +140,11 @@ def test_bundle_script_is_byte_stable_and_imports_without_clobbering(tmp_path, v
     repo = _release_repo(tmp_path / "repo", versions)
     outs = []
     for name in ("a.bundle", "b.bundle"):
-        res = subprocess.run([sys.executable, str(SCRIPT), "--repo", str(repo), "--out", str(tmp_path / name)],
-                             capture_output=True, text=True)
+        res = subprocess.run(
+            [sys.executable, str(SCRIPT), "--repo", str(repo), "--out", str(tmp_path / name)],
+            capture_output=True,
+            text=True,
+        )
         assert res.returncode == 0, res.stderr
         outs.append((tmp_path / name).read_bytes())
     assert outs[0] == outs[1]
@@ -137,11 +160,27 @@ def test_bundle_script_is_byte_stable_and_imports_without_clobbering(tmp_path, v
 
 def test_bundle_script_adds_the_release_being_made(tmp_path, versions):
     repo = _release_repo(tmp_path / "repo", versions)
-    res = subprocess.run([sys.executable, str(SCRIPT), "--repo", str(repo), "--out", str(tmp_path / "x.bundle"),
-                          "--release", "0.0.4"], capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--repo",
+            str(repo),
+            "--out",
+            str(tmp_path / "x.bundle"),
+            "--release",
+            "0.0.4",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert res.returncode == 0, res.stderr
     assert sorted(store.bundle_refs(tmp_path / "x.bundle")) == [V1, V2, "0.0.4"]
-    res = subprocess.run([sys.executable, str(SCRIPT), "--repo", str(repo), "--release", V2], capture_output=True, text=True)
+    res = subprocess.run(
+        [sys.executable, str(SCRIPT), "--repo", str(repo), "--release", V2],
+        capture_output=True,
+        text=True,
+    )
     assert res.returncode == 2 and "already a release tag" in res.stderr
 
 
@@ -152,7 +191,10 @@ def test_inspect_for_doctor(tmp_path):
     store.ensure_store(config)
     level, detail, fix = store.inspect(config)
     assert (level, fix) == ("ok", "") and store.planned_target(config).tag in detail
-    git(["update-ref", "-d", f"refs/tags/{store.planned_target(config).tag}"], store.store_dir(config))
+    git(
+        ["update-ref", "-d", f"refs/tags/{store.planned_target(config).tag}"],
+        store.store_dir(config),
+    )
     assert store.inspect(config)[0] == "warn"
     shutil.rmtree(store.store_dir(config) / ".git")
     (store.store_dir(config) / ".git").write_text("garbage")

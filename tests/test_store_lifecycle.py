@@ -23,7 +23,10 @@ def test_install_sets_up_the_store_and_uninstall_removes_what_comes_back(tmp_pat
     assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
     assert target.tag in store.Store(target.store).tags()
     checks = _doctor(cfg)
-    assert checks["template store"]["status"] == "ok" and target.tag in checks["template store"]["detail"]
+    assert (
+        checks["template store"]["status"] == "ok"
+        and target.tag in checks["template store"]["detail"]
+    )
     assert checks["skill updates"]["status"] == "ok"
 
     res = run_cli("uninstall", "--config-dir", str(cfg))
@@ -31,7 +34,9 @@ def test_install_sets_up_the_store_and_uninstall_removes_what_comes_back(tmp_pat
     assert not (cfg / ".spawnkit").exists()
 
 
-def test_doctor_names_skills_with_updates_and_uninstall_keeps_versions_it_cannot_restore(tmp_path, monkeypatch):
+def test_doctor_names_skills_with_updates_and_uninstall_keeps_versions_it_cannot_restore(
+    tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     cfg = tmp_path / "cfg"
     assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0

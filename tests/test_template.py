@@ -24,21 +24,38 @@ STATE = "python3 ${CLAUDE_SKILL_DIR}/scripts/state.py"
 
 
 def make_steps(count: int) -> list[dict[str, str]]:
-    return [{"name": f"check-{i}", "job": f"Check area {i} and record each problem with its file and line."} for i in range(1, count + 1)]
+    return [
+        {
+            "name": f"check-{i}",
+            "job": f"Check area {i} and record each problem with its file and line.",
+        }
+        for i in range(1, count + 1)
+    ]
 
 
 ANSWER_SETS: dict[str, dict[str, Any]] = {
     "defaults": {},
     "claude-code-status-only-parallel-12-hooks": {
-        "profile": "claude-code", "return_style": "status-only", "max_parallel": 2,
-        "steps": make_steps(12), "skill_hooks": True,
+        "profile": "claude-code",
+        "return_style": "status-only",
+        "max_parallel": 2,
+        "steps": make_steps(12),
+        "skill_hooks": True,
     },
     "portable-status-only-single-step": {"return_style": "status-only", "steps": make_steps(1)},
     "claude-code-summary-parallel-custom": {
-        "profile": "claude-code", "max_parallel": 2, "checkpoint_every": 1, "return_budget": 300,
-        "reports_dir": "out/audit-reports", "steps": make_steps(5),
+        "profile": "claude-code",
+        "max_parallel": 2,
+        "checkpoint_every": 1,
+        "return_budget": 300,
+        "reports_dir": "out/audit-reports",
+        "steps": make_steps(5),
     },
-    "portable-summary-parallel-12": {"max_parallel": 2, "checkpoint_every": 2, "steps": make_steps(12)},
+    "portable-summary-parallel-12": {
+        "max_parallel": 2,
+        "checkpoint_every": 2,
+        "steps": make_steps(12),
+    },
     "portable-summary-sequential-12": {"steps": make_steps(12)},
 }
 
@@ -47,10 +64,16 @@ def answers_for(name: str) -> dict[str, Any]:
     """The full answers of a set, defaults filled in the way the template fills them."""
     given = ANSWER_SETS[name]
     return {
-        "profile": "portable", "return_style": "summary", "max_parallel": 1,
-        "checkpoint_every": P["checkpoint_every"], "return_budget": P["return_budget_tokens"],
-        "reports_dir": ".demo-skill-reports/", "skill_hooks": False, **given,
-        "steps": given.get("steps") or [{"name": n} for n in ("survey", "analyze", "verify", "summarize")],
+        "profile": "portable",
+        "return_style": "summary",
+        "max_parallel": 1,
+        "checkpoint_every": P["checkpoint_every"],
+        "return_budget": P["return_budget_tokens"],
+        "reports_dir": ".demo-skill-reports/",
+        "skill_hooks": False,
+        **given,
+        "steps": given.get("steps")
+        or [{"name": n} for n in ("survey", "analyze", "verify", "summarize")],
     }
 
 
@@ -63,12 +86,16 @@ def source(tmp_path_factory) -> Path:
 def skills(source, tmp_path_factory) -> dict[str, Path]:
     made = {}
     for name, data in ANSWER_SETS.items():
-        made[name] = render(source, tmp_path_factory.mktemp(name) / "demo-skill", skill_name="demo-skill", **data)
+        made[name] = render(
+            source, tmp_path_factory.mktemp(name) / "demo-skill", skill_name="demo-skill", **data
+        )
     return made
 
 
 def load_state_module(skill: Path):
-    spec = importlib.util.spec_from_file_location(f"state_{skill.parent.name}", skill / "scripts" / "state.py")
+    spec = importlib.util.spec_from_file_location(
+        f"state_{skill.parent.name}", skill / "scripts" / "state.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -103,8 +130,15 @@ def test_reference_validator_accepts_the_skill(skills, name):
 
 def test_reference_validator_cli_accepts_the_default_skill(skills):
     done = subprocess.run(
-        [sys.executable, "-c", "from skills_ref.cli import main; main()", "validate", str(skills["defaults"])],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            "from skills_ref.cli import main; main()",
+            "validate",
+            str(skills["defaults"]),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -114,13 +148,27 @@ def test_skill_hooks_match_the_protocol(skills):
     hooks = P["hooks"]
     expected: dict[str, list[dict[str, Any]]] = {}
     for entry in hooks["events"]:
-        group: dict[str, Any] = {"hooks": [{"type": "command", "command": hooks["command"], "timeout": hooks["timeout_seconds"]}]}
+        group: dict[str, Any] = {
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": hooks["command"],
+                    "timeout": hooks["timeout_seconds"],
+                }
+            ]
+        }
         if "matcher" in entry:
             group = {"matcher": entry["matcher"], **group}
         expected.setdefault(entry["event"], []).append(group)
     assert front["hooks"] == expected
     assert front["hooks"]["PreToolUse"][0]["matcher"] == "Agent|Task"
-    assert set(front["hooks"]) == {"PreToolUse", "PostToolUse", "SubagentStart", "SubagentStop", "PostToolBatch"}
+    assert set(front["hooks"]) == {
+        "PreToolUse",
+        "PostToolUse",
+        "SubagentStart",
+        "SubagentStop",
+        "PostToolBatch",
+    }
 
 
 @pytest.mark.parametrize("name", ANSWER_SETS)
@@ -150,15 +198,19 @@ def test_every_step_has_a_prompt_block_with_the_return_contract(skills, name):
     rd = a["reports_dir"].rstrip("/") + "/"
     blocks = re.findall(r"^~~~text\n(.*?)\n~~~$", body, re.S | re.M)
     assert len(blocks) == len(a["steps"])
-    for index, (block, step) in enumerate(zip(blocks, a["steps"]), 1):
+    for index, (block, step) in enumerate(zip(blocks, a["steps"], strict=True), 1):
         report = f"{rd}{step['name']}.md"
         if a["return_style"] == "status-only":
             handoff = rd + P["handoff_file_pattern"].format(step=step["name"])
-            contract = protocol.handoff_block(budget=a["return_budget"], report=report, handoff=handoff)
+            contract = protocol.handoff_block(
+                budget=a["return_budget"], report=report, handoff=handoff
+            )
         else:
             contract = protocol.return_block(budget=a["return_budget"], report=report)
         assert block.endswith(contract)
-        assert f'You are the "{step["name"]}" sub-agent (step {index} of {len(a["steps"])})' in block
+        assert (
+            f'You are the "{step["name"]}" sub-agent (step {index} of {len(a["steps"])})' in block
+        )
         for marker in P["return_contract_markers"]:
             assert marker in block
 
@@ -176,7 +228,9 @@ def test_parallel_wording_and_batches(skills, name):
         assert f"at most {a['max_parallel']} sub-agents in parallel" in body
         batches = re.findall(r"^### Batch (\d+)$", body, re.M)
         assert [int(b) for b in batches] == list(range(1, -(-n // a["max_parallel"]) + 1))
-    assert set(re.findall(r"at most (\d+) sub-agents? in parallel", body)) == {str(a["max_parallel"])}
+    assert set(re.findall(r"at most (\d+) sub-agents? in parallel", body)) == {
+        str(a["max_parallel"])
+    }
 
 
 @pytest.mark.parametrize("name", ANSWER_SETS)
@@ -184,7 +238,9 @@ def test_checkpoints_follow_the_interval(skills, name):
     a = answers_for(name)
     _, body = split_skill(skills[name])
     n, k, par = len(a["steps"]), a["checkpoint_every"], a["max_parallel"]
-    ends = [min(b + par, n) for b in range(0, n, par)][:-1]  # completed steps after each batch but the last
+    ends = [min(b + par, n) for b in range(0, n, par)][
+        :-1
+    ]  # completed steps after each batch but the last
     expected = sum(1 for i, end in enumerate(ends) if end // k > (ends[i - 1] if i else 0) // k)
     assert body.count("**Checkpoint:**") == expected
 
@@ -209,7 +265,14 @@ def test_answers_file_records_the_answers_but_not_the_protocol(skills, name):
     answers = yaml.safe_load((skills[name] / ".copier-answers.yml").read_text(encoding="utf-8"))
     assert "protocol" not in answers
     assert answers["skill_name"] == "demo-skill"
-    for key in ("profile", "return_style", "max_parallel", "checkpoint_every", "return_budget", "reports_dir"):
+    for key in (
+        "profile",
+        "return_style",
+        "max_parallel",
+        "checkpoint_every",
+        "return_budget",
+        "reports_dir",
+    ):
         assert answers[key] == a[key]
     assert [s["name"] for s in answers["steps"]] == [s["name"] for s in a["steps"]]
     assert ("skill_hooks" in answers) == (a["profile"] == "claude-code")
@@ -217,7 +280,7 @@ def test_answers_file_records_the_answers_but_not_the_protocol(skills, name):
 
 
 DESCRIPTIONS = [
-    'Quotes "double" and \'single\': colons, # hashes, and a trailing backslash \\',
+    "Quotes \"double\" and 'single': colons, # hashes, and a trailing backslash \\",
     "Unicode: naïve café, Straße, 日本語, emoji 😀🚀, an em dash — and ellipsis…",
     "Line one\nline two: with colon\n\n- not a list item\ttab",
     "--- starts like a document marker, and ----- runs --- of dashes ------",
@@ -235,7 +298,9 @@ def test_description_survives_yaml_quoting(source, tmp_path, description):
     front, _ = split_skill(skill)
     assert front["description"] == description
     text = (skill / "SKILL.md").read_text(encoding="utf-8")
-    strict, _ = parse_frontmatter(text)  # the reference validator splits on '---' and uses strictyaml
+    strict, _ = parse_frontmatter(
+        text
+    )  # the reference validator splits on '---' and uses strictyaml
     assert strict["description"] == description
     assert skills_ref.validate(skill) == []
     assert text.count("---") == 2  # nothing in the frontmatter can be mistaken for its fence
@@ -294,7 +359,9 @@ def test_template_reads_its_numbers_from_protocol_json(tmp_path):
     """Change protocol.json alone: defaults, limits, texts and the baked script all follow."""
     source = template_copy(tmp_path / "tpl")
     data = json.loads((source / "standards" / "protocol.json").read_text(encoding="utf-8"))
-    data.update(return_budget_tokens=400, checkpoint_every=2, resume_window_minutes=45, max_parallel=3)
+    data.update(
+        return_budget_tokens=400, checkpoint_every=2, resume_window_minutes=45, max_parallel=3
+    )
     data["return_block"][0] = "RETURN CONTRACT (edited for this test):"
     data["reports_dir_pattern"] = "out/{skill}-runs/"
     (source / "standards" / "protocol.json").write_text(json.dumps(data), encoding="utf-8")
@@ -312,7 +379,13 @@ def test_template_reads_its_numbers_from_protocol_json(tmp_path):
 
 
 def _copier_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "copier", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "copier", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_plain_copier_copy_of_the_repository_works(tmp_path):
@@ -329,7 +402,10 @@ def test_plain_copier_copy_of_a_tagged_release_records_the_version(tmp_path):
     """What a user of a released template does: copy from a tagged git repository."""
     files = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=REPO, capture_output=True, text=True, check=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split("\0")
     release = tmp_path / "spawnkit-release"
     for rel in filter(None, files):
@@ -342,8 +418,12 @@ def test_plain_copier_copy_of_a_tagged_release_records_the_version(tmp_path):
     subprocess.run([*git, "commit", "-q", "-m", "release", "--no-verify"], cwd=release, check=True)
     subprocess.run([*git, "tag", "v1.2.3"], cwd=release, check=True)
 
-    done = _copier_cli("copy", "--defaults", "--data", "max_parallel=2", str(release), "tagged-skill", cwd=tmp_path)
+    done = _copier_cli(
+        "copy", "--defaults", "--data", "max_parallel=2", str(release), "tagged-skill", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
-    answers = yaml.safe_load((tmp_path / "tagged-skill" / ".copier-answers.yml").read_text(encoding="utf-8"))
+    answers = yaml.safe_load(
+        (tmp_path / "tagged-skill" / ".copier-answers.yml").read_text(encoding="utf-8")
+    )
     assert answers["_commit"] == "v1.2.3" and answers["max_parallel"] == 2
     assert skills_ref.validate(tmp_path / "tagged-skill") == []

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from count_tokens_server import FakeCountTokens, Reply
 
-from spawnkit.tokens import report as token_report
 from spawnkit import tokens
 from spawnkit.cli import cli
+from spawnkit.tokens import report as token_report
 
 RETURN = (
     "AGENT: audit\nSTATUS: COMPLETE\nKEY_METRICS: files=12, errors=3\n"

@@ -44,7 +44,9 @@ def _edit_like_a_user(skill):
     desc = next(i for i, x in enumerate(text) if x.startswith("description:"))
     text[desc] = DESCRIPTION + "\n"  # frontmatter, right next to v2's new key
     first = next(i for i, x in enumerate(text) if x.startswith("## "))
-    text[first] = text[first].rstrip("\n") + HEADING_SUFFIX + "\n"  # body, right next to v2's new line
+    text[first] = (
+        text[first].rstrip("\n") + HEADING_SUFFIX + "\n"
+    )  # body, right next to v2's new line
     last = max(i for i, x in enumerate(text) if x.strip())
     text[last] = text[last].rstrip("\n") + FAR_EDIT + "\n"  # body, far from any template change
     text.append(f"\n## My notes\n\n{NOTES}\n")
@@ -59,7 +61,9 @@ def _edit_like_a_user(skill):
 
 def _rendered(env, tag):
     skill = updating.managed.read_skill(env.config / "skills" / "demo", "user")
-    return updating.render(store.store_dir(env.config), tag, skill.user_data(), ANSWERS, env.home.parent / f"r-{tag}")
+    return updating.render(
+        store.store_dir(env.config), tag, skill.user_data(), ANSWERS, env.home.parent / f"r-{tag}"
+    )
 
 
 def _resolve_markers(path):
@@ -71,7 +75,9 @@ def _resolve_markers(path):
         elif block is not None and line.rstrip() == "=======":
             side = "theirs"
         elif block is not None and line.startswith(">>>>>>> "):
-            out += block["ours"] + [x for x in block["theirs"] if x not in block["ours"] and not x.startswith("## ")]
+            out += block["ours"] + [
+                x for x in block["theirs"] if x not in block["ours"] and not x.startswith("## ")
+            ]
             block = None
         elif block is not None:
             block[side].append(line)
@@ -155,13 +161,20 @@ def test_check_json_lists_updates_and_writes_nothing(env):
     target = store.planned_target(env.config).tag
     assert report["target_version"] == target and report["updates_available"] == 2
     rows = {s["name"]: s for s in report["skills"]}
-    assert (rows["demo"]["scope"], rows["demo"]["version"], rows["demo"]["status"]) == ("user", V1, "update-available")
+    assert (rows["demo"]["scope"], rows["demo"]["version"], rows["demo"]["status"]) == (
+        "user",
+        V1,
+        "update-available",
+    )
     assert (rows["other"]["scope"], rows["other"]["version"]) == ("project", V3)
     assert tree_state(env.home, env.project) == before, "--check wrote something"
     assert target not in store.Store(store.store_dir(env.config)).tags()
 
     pinned = updating.check((), env.config, env.project, to_tag=V3)
-    assert {s.name: s.status for s in pinned.skills} == {"demo": "update-available", "other": "up-to-date"}
+    assert {s.name: s.status for s in pinned.skills} == {
+        "demo": "update-available",
+        "other": "up-to-date",
+    }
 
 
 def test_dry_run_reports_and_touches_no_skill(env):
@@ -180,9 +193,24 @@ def test_dry_run_reports_and_touches_no_skill(env):
 def test_skill_inside_a_git_repo_is_updated_but_never_committed(env):
     build_store(env.config)
     skill = generate(env.config, V1, env.project / ".claude" / "skills" / "demo")
-    run = lambda *a: subprocess.run(["git", *a], cwd=env.project, check=True, capture_output=True, text=True,
-                                    env={"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x",
-                                         "GIT_COMMITTER_NAME": "u", "GIT_COMMITTER_EMAIL": "u@x", "PATH": "/usr/bin:/bin"}).stdout
+
+    def run(*a):
+        return subprocess.run(
+            ["git", *a],
+            cwd=env.project,
+            check=True,
+            capture_output=True,
+            text=True,
+            env={
+                "GIT_CONFIG_GLOBAL": "/dev/null",
+                "GIT_AUTHOR_NAME": "u",
+                "GIT_AUTHOR_EMAIL": "u@x",
+                "GIT_COMMITTER_NAME": "u",
+                "GIT_COMMITTER_EMAIL": "u@x",
+                "PATH": "/usr/bin:/bin",
+            },
+        ).stdout
+
     run("init", "-q")
     run("add", "-A")
     run("commit", "-qm", "mine")
@@ -232,9 +260,13 @@ def test_snapshot_roundtrip_applies_removals(tmp_path):
 def test_new_records_the_store_and_version_so_update_finds_it(env):
     res = run_cli("new", "my-audit", "--defaults")
     assert res.exit_code == 0, res.output
-    answers = yaml.safe_load((env.project / ".claude" / "skills" / "my-audit" / ANSWERS).read_text())
+    answers = yaml.safe_load(
+        (env.project / ".claude" / "skills" / "my-audit" / ANSWERS).read_text()
+    )
     target = store.planned_target(env.config)
     assert answers["_src_path"] == "~/.claude/.spawnkit/template-store"
     assert answers["_commit"] == target.tag and target.in_store
     res = run_cli("update", "--check", "--json")
-    assert [(s["name"], s["status"]) for s in json.loads(res.stdout)["skills"]] == [("my-audit", "up-to-date")]
+    assert [(s["name"], s["status"]) for s in json.loads(res.stdout)["skills"]] == [
+        ("my-audit", "up-to-date")
+    ]

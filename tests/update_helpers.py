@@ -16,8 +16,8 @@ import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-from spawnkit.template import fsutil, store
 from spawnkit import resources
+from spawnkit.template import fsutil, store
 from spawnkit.template.gitutil import isolated_env
 
 V1, V2, V3 = "0.0.1", "0.0.2", "0.0.3"
@@ -72,7 +72,9 @@ def make_versions() -> dict[str, store.Files]:
     v2["template/reference/extra.md"] = ("100644", lines(5, "extra") + b"extra line added in v2\n")
 
     v3 = _edit_skill_tpl(v2, lambda text: text.insert(_heading(text, 1) + 1, V3_BODY_LINE + "\n"))
-    guide = v3.pop("template/reference/guide.md")[1].replace(b"guide line 2\n", b"handbook line 2\n")
+    guide = v3.pop("template/reference/guide.md")[1].replace(
+        b"guide line 2\n", b"handbook line 2\n"
+    )
     v3["template/reference/handbook.md"] = ("100644", guide)
     return {V1: v1, V2: v2, V3: v3}
 
@@ -147,7 +149,9 @@ def assert_user_lines_survive(before: dict[str, list[str]], skill: Path, result)
         elif rel in after:
             place = after[rel][1].decode()
         else:
-            assert rel in result.removed and result.backup, f"{rel} vanished without a reported backup"
+            assert rel in result.removed and result.backup, (
+                f"{rel} vanished without a reported backup"
+            )
             place = (Path(result.backup) / rel).read_text()
         kept = place.splitlines()
         for line in wanted:

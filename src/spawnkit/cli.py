@@ -65,16 +65,29 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 
 @cli.command("new", epilog=_NEW_EPILOG)
 @click.argument("name")
-@click.option("--dest", metavar="DIR", help="Create the skill in DIR (its folder name must equal NAME).")
+@click.option(
+    "--dest", metavar="DIR", help="Create the skill in DIR (its folder name must equal NAME)."
+)
 @click.option(
     "--scope",
     type=click.Choice(["user", "project"]),
     help="Create it in the user's or the project's skills folder (default: project).",
 )
-@click.option("--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question.")
+@click.option(
+    "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
+)
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
-@click.option("--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up).")
-def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], defaults: bool, force: bool) -> None:
+@click.option(
+    "--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up)."
+)
+def new(
+    name: str,
+    dest: str | None,
+    scope: str | None,
+    data: tuple[str, ...],
+    defaults: bool,
+    force: bool,
+) -> None:
     """Create the agent-spawning skill NAME from spawnkit's template."""
     from spawnkit.template.scaffold import new_skill
 
@@ -83,7 +96,9 @@ def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], d
     if made.backup is not None:
         click.echo(f"Replaced files were backed up to {made.backup}")
     if made.in_skills_dir:
-        click.echo(f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then run /{name} in Claude Code.")
+        click.echo(
+            f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then run /{name} in Claude Code."
+        )
     else:
         click.echo(
             f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then move the folder into "
@@ -91,13 +106,14 @@ def new(name: str, dest: str | None, scope: str | None, data: tuple[str, ...], d
         )
 
 
-
 # --- tokens (issue 3) --------------------------------------------------------
 
 
 @cli.command("tokens")
 @click.argument("source", required=False, metavar="[FILE|-]")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the number.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object instead of the number."
+)
 @click.option(
     "--exact",
     is_flag=True,
@@ -232,56 +248,79 @@ def rule_command(code: str | None, show_all: bool) -> None:
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
 
-_SCOPE_HELP = ("user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
-               " local: ./.claude/settings.local.json (this machine only, not committed).")
+_SCOPE_HELP = (
+    "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
+    " local: ./.claude/settings.local.json (this machine only, not committed)."
+)
 _SCOPES = ("user", "project", "local")
 
 
 def _scope_options(func):
-    func = click.option("--config-dir", type=click.Path(file_okay=False),
-                        help="Use this Claude Code folder instead of the scope's default.")(func)
-    return click.option("--scope", type=click.Choice(_SCOPES), default="user",
-                        show_default=True, help=_SCOPE_HELP)(func)
+    func = click.option(
+        "--config-dir",
+        type=click.Path(file_okay=False),
+        help="Use this Claude Code folder instead of the scope's default.",
+    )(func)
+    return click.option(
+        "--scope", type=click.Choice(_SCOPES), default="user", show_default=True, help=_SCOPE_HELP
+    )(func)
 
 
 @cli.command("install")
 @_scope_options
-@click.option("--mode", type=click.Choice(("warn", "enforce")),
-              help="warn: hooks advise; enforce: hooks block protocol violations."
-                   " Default: keep the configured mode, else warn.")
-@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
-@click.option("--yes", "-y", is_flag=True,
-              help="Apply without asking (the question is only asked on a terminal).")
+@click.option(
+    "--mode",
+    type=click.Choice(("warn", "enforce")),
+    help="warn: hooks advise; enforce: hooks block protocol violations."
+    " Default: keep the configured mode, else warn.",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing."
+)
+@click.option(
+    "--yes",
+    "-y",
+    is_flag=True,
+    help="Apply without asking (the question is only asked on a terminal).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
-def install_command(scope: str, config_dir: str | None, mode: str | None, dry_run: bool,
-                    yes: bool, as_json: bool) -> None:
+def install_command(
+    scope: str, config_dir: str | None, mode: str | None, dry_run: bool, yes: bool, as_json: bool
+) -> None:
     """Install the standard, hooks, spawnkit skill and mode into Claude Code.
 
     Merges hook registrations into settings.json without touching anything of
     yours: your keys, hooks and formatting stay as they are, the previous file
     is backed up (last 5 kept), and running it again changes nothing.
     """
-    from spawnkit.install.install import resolve_target
     from spawnkit.commands.setup import run_install
+    from spawnkit.install.install import resolve_target
 
     sys.exit(run_install(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
 
 
 @cli.command("uninstall")
 @_scope_options
-@click.option("--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing.")
-@click.option("--yes", "-y", is_flag=True,
-              help="Apply without asking (the question is only asked on a terminal).")
+@click.option(
+    "--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing."
+)
+@click.option(
+    "--yes",
+    "-y",
+    is_flag=True,
+    help="Apply without asking (the question is only asked on a terminal).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
-def uninstall_command(scope: str, config_dir: str | None, dry_run: bool, yes: bool,
-                      as_json: bool) -> None:
+def uninstall_command(
+    scope: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool
+) -> None:
     """Remove exactly what `spawnkit install` added.
 
     Files you edited since the install are kept (and named); your own skills
     and settings are never touched. settings.json is backed up first.
     """
-    from spawnkit.install.install import resolve_target
     from spawnkit.commands.setup import run_uninstall
+    from spawnkit.install.install import resolve_target
 
     sys.exit(run_uninstall(resolve_target(scope, config_dir), dry_run, yes, as_json))
 
@@ -305,13 +344,22 @@ def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
 
 @cli.command("update")
 @click.argument("skills", nargs=-1, metavar="[NAME|PATH]...")
-@click.option("--all", "all_skills", is_flag=True, help="Every managed skill in the user and project scopes.")
+@click.option(
+    "--all", "all_skills", is_flag=True, help="Every managed skill in the user and project scopes."
+)
 @click.option("--check", is_flag=True, help="Only list available updates; writes nothing at all.")
-@click.option("--dry-run", is_flag=True, help="Show what would change; writes no skill and no backup.")
+@click.option(
+    "--dry-run", is_flag=True, help="Show what would change; writes no skill and no backup."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
 @click.pass_context
 def update_cmd(
-    ctx: click.Context, skills: tuple[str, ...], all_skills: bool, check: bool, dry_run: bool, as_json: bool
+    ctx: click.Context,
+    skills: tuple[str, ...],
+    all_skills: bool,
+    check: bool,
+    dry_run: bool,
+    as_json: bool,
 ) -> None:
     """Update skills made by `spawnkit new`/`adopt` to this spawnkit's template.
 
@@ -330,24 +378,38 @@ def update_cmd(
     if check and dry_run:
         raise SpawnkitError("pass --check or --dry-run, not both")
     if not skills and not all_skills and not check:
-        raise SpawnkitError("name the skills to update, or pass --all (list them with `spawnkit update --check`)")
+        raise SpawnkitError(
+            "name the skills to update, or pass --all (list them with `spawnkit update --check`)"
+        )
     config_dir, cwd = paths.claude_config_dir(), Path.cwd()
     if check:
         outcome = updating.check(skills, config_dir, cwd)
     else:
         progress = (lambda _m: None) if as_json else (lambda m: click.echo(m + " …", err=True))
         outcome = updating.update(skills, config_dir, cwd, dry_run=dry_run, progress=progress)
-    click.echo(json.dumps(outcome.to_json(), indent=2) if as_json else updating.format_text(outcome, check))
+    click.echo(
+        json.dumps(outcome.to_json(), indent=2) if as_json else updating.format_text(outcome, check)
+    )
     ctx.exit(outcome.exit_code)
 
 
 @cli.command("adopt")
 @click.argument("path", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--data", "pairs", multiple=True, metavar="KEY=VALUE", help="Answer a template question (repeatable).")
-@click.option("--retrofit", is_flag=True, help="Also add the protocol sections SKILL.md lacks, then lint it.")
+@click.option(
+    "--data",
+    "pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Answer a template question (repeatable).",
+)
+@click.option(
+    "--retrofit", is_flag=True, help="Also add the protocol sections SKILL.md lacks, then lint it."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
 @click.pass_context
-def adopt_cmd(ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool) -> None:
+def adopt_cmd(
+    ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool
+) -> None:
     """Put a hand-written skill under spawnkit management, so `spawnkit update` can update it.
 
     Without --retrofit the skill's files stay exactly as they are: only the answers
@@ -365,7 +427,9 @@ def adopt_cmd(ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: 
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:
-        click.echo(f"adopted {result.path} at template version {result.version} (answers: {result.answers_file})")
+        click.echo(
+            f"adopted {result.path} at template version {result.version} (answers: {result.answers_file})"
+        )
         if result.backup:
             click.echo(f"  backup: {result.backup}")
         if result.sections_added:
@@ -373,7 +437,9 @@ def adopt_cmd(ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: 
         if result.files_added:
             click.echo(f"  files added: {', '.join(result.files_added)}")
         if retrofit:
-            click.echo("  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):")
+            click.echo(
+                "  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):"
+            )
             for line in result.lint_left:
                 click.echo(f"    {line}")
     ctx.exit(result.exit_code)

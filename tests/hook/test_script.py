@@ -134,7 +134,9 @@ def test_broken_install_still_fails_open(tmp_path):
     shutil.copytree(
         REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
     )
-    (root / "src" / "spawnkit" / "hook" / "fastjson.py").write_text("raise ImportError('damaged')\n")
+    (root / "src" / "spawnkit" / "hook" / "fastjson.py").write_text(
+        "raise ImportError('damaged')\n"
+    )
     proc = subprocess.run(
         [sys.executable, "-I", "-S", str(root / "src/spawnkit/hook/__main__.py")],
         input=b"{}",

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from spawnkit import atomic
-from spawnkit.install import changes
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import changes
 from spawnkit.install.install import plan_install, resolve_target
 
 from .conftest import run_cli, snapshot

@@ -14,11 +14,11 @@ from typing import Any
 import click
 
 from spawnkit import paths
-from spawnkit.template import store
-from spawnkit.install.changes import Plan, apply, check_writable, display
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.install.changes import Plan, apply, check_writable, display
 from spawnkit.install.install import CONFIG_NAME, Target, plan_install
 from spawnkit.install.uninstall import plan_uninstall
+from spawnkit.template import store
 
 
 def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool) -> int:
@@ -42,7 +42,10 @@ def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_j
         try:
             store.ensure_store(store_config)  # what `spawnkit update` needs; idempotent
         except SpawnkitError as exc:
-            click.echo(f"spawnkit: warning: the template store for `spawnkit update` was not set up: {exc}", err=True)
+            click.echo(
+                f"spawnkit: warning: the template store for `spawnkit update` was not set up: {exc}",
+                err=True,
+            )
             return EXIT_FINDINGS
     return code
 

@@ -21,9 +21,9 @@ Output shapes per event (Claude Code 2.1.330):
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
 from spawnkit import protocol
 from spawnkit.hook import config as config_mod
+from spawnkit.hook import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

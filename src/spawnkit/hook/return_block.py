@@ -17,8 +17,8 @@ the report-read check (CM006) also guards.
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
 from spawnkit import protocol
+from spawnkit.hook import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

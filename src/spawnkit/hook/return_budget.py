@@ -14,9 +14,8 @@ happens — for the parallel cap and the checkpoint reminder.
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
 from spawnkit import protocol, tokens
-from spawnkit.hook import checkpoint, parallel_cap
+from spawnkit.hook import checkpoint, lightos, parallel_cap
 from spawnkit.hook.call import safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
 

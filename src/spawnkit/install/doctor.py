@@ -20,12 +20,12 @@ from functools import cached_property
 from pathlib import Path
 
 from spawnkit import __version__, paths, resources
-from spawnkit.install import manifest as mf
-from spawnkit.install import registrations as regs
-from spawnkit.install import settings_merge as sm
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
+from spawnkit.install import manifest as mf
+from spawnkit.install import registrations as regs
+from spawnkit.install import settings_merge as sm
 from spawnkit.install.install import (
     CONFIG_NAME,
     MODES,
@@ -277,7 +277,9 @@ def check_skill_updates(ctx: Context) -> CheckResult:
         return CheckResult("skill updates", OK, "no managed skill has an update")
     names = ", ".join(f"{s.name} ({s.version})" for s in pending)
     return CheckResult(
-        "skill updates", WARN, f"{len(pending)} skill(s) can take template {pending[0].target}: {names}",
+        "skill updates",
+        WARN,
+        f"{len(pending)} skill(s) can take template {pending[0].target}: {names}",
         "spawnkit update --all",
     )
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spawnkit import __version__, paths, resources
+from spawnkit.atomic import timestamp
+from spawnkit.errors import SpawnkitError
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
-from spawnkit.atomic import timestamp
 from spawnkit.install.changes import Change, Plan
-from spawnkit.errors import SpawnkitError
 
 SCOPES = ("user", "project", "local")
 MODES = ("warn", "enforce")

@@ -7,11 +7,11 @@ install had replaced comes back from its backup. User skills are never looked at
 
 from __future__ import annotations
 
+from spawnkit.atomic import timestamp
+from spawnkit.errors import SpawnkitError
 from spawnkit.install import manifest as mf
 from spawnkit.install import settings_merge as sm
-from spawnkit.atomic import timestamp
 from spawnkit.install.changes import Change, Plan
-from spawnkit.errors import SpawnkitError
 from spawnkit.install.install import Target, decode, label_for, read_bytes
 
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.template.gitutil import isolated_env
 from spawnkit.template.store import Target, provisional_target
 
@@ -52,7 +52,9 @@ def parse_data(pairs: tuple[str, ...]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise SpawnkitError(f"--data {pair!r} is not KEY=VALUE, e.g. --data purpose='a code review'")
+            raise SpawnkitError(
+                f"--data {pair!r} is not KEY=VALUE, e.g. --data purpose='a code review'"
+            )
         try:
             data[key.strip()] = yaml.safe_load(value) if value.strip() else ""
         except yaml.YAMLError:
@@ -87,11 +89,17 @@ def seed_data(skill_md: str, questions: set[str]) -> dict[str, Any]:
 def contrast_steps(answers_file: Path) -> list[dict[str, str]]:
     """As many steps as the render used, with other names and jobs: sections that change with
     them describe the template's example workflow, the others are protocol."""
-    steps = (yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}).get(WORKFLOW_QUESTION) or [None]
-    return [{"name": f"contrast-{i}", "job": f"Contrast job {i}."} for i in range(1, len(steps) + 1)]
+    steps = (yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}).get(
+        WORKFLOW_QUESTION
+    ) or [None]
+    return [
+        {"name": f"contrast-{i}", "job": f"Contrast job {i}."} for i in range(1, len(steps) + 1)
+    ]
 
 
-def render_answers(target: Target, folder_name: str, data: dict[str, Any], answers_file: str, tmp: Path) -> Path:
+def render_answers(
+    target: Target, folder_name: str, data: dict[str, Any], answers_file: str, tmp: Path
+) -> Path:
     """Render the target version into ``tmp/<folder_name>`` (the folder name is an answer default)."""
     from copier import run_copy
     from copier.errors import CopierError
@@ -101,15 +109,26 @@ def render_answers(target: Target, folder_name: str, data: dict[str, Any], answe
         with isolated_env(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             run_copy(
-                target.src_path, dest, data=data, vcs_ref=target.tag, answers_file=answers_file,
-                defaults=True, overwrite=True, quiet=True, unsafe=False,
+                target.src_path,
+                dest,
+                data=data,
+                vcs_ref=target.tag,
+                answers_file=answers_file,
+                defaults=True,
+                overwrite=True,
+                quiet=True,
+                unsafe=False,
             )
     except (CopierError, ValueError) as exc:
-        raise SpawnkitError(f"the template rejected the answers: {exc}; fix them with --data KEY=VALUE") from exc
+        raise SpawnkitError(
+            f"the template rejected the answers: {exc}; fix them with --data KEY=VALUE"
+        ) from exc
     return dest
 
 
-def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: bool = False) -> AdoptResult:
+def adopt(
+    path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: bool = False
+) -> AdoptResult:
     path = Path(path).expanduser().resolve()
     skill_md = path / SKILL_FILE
     if not skill_md.is_file():
@@ -117,7 +136,9 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
     existing = managed.read_skill(path, "path")
     if existing is not None:
         if existing.managed_by(config_dir):
-            raise SpawnkitError(f"{path} is already managed by spawnkit; update it with `spawnkit update {path}`")
+            raise SpawnkitError(
+                f"{path} is already managed by spawnkit; update it with `spawnkit update {path}`"
+            )
         raise SpawnkitError(
             f"{existing.answers_file} already exists (from {existing.src_path!r}); remove it to adopt the skill"
         )
@@ -125,11 +146,16 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
     given = parse_data(pairs)
     answers_name = managed.answers_filename()
     # What the store gains is taken back if the template refuses the answers.
-    with provisional_target(config_dir) as target, tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp:
+    with (
+        provisional_target(config_dir) as target,
+        tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp,
+    ):
         questions = template_questions(target)
         unknown = sorted(set(given) - questions)
         if unknown:
-            raise SpawnkitError(f"unknown --data key {unknown[0]!r}; the template asks: {', '.join(sorted(questions))}")
+            raise SpawnkitError(
+                f"unknown --data key {unknown[0]!r}; the template asks: {', '.join(sorted(questions))}"
+            )
         data = {**seed_data(text, questions), **given}
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
         answers = rendered / answers_name
@@ -137,12 +163,18 @@ def adopt(path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: boo
         if retrofit:
             from spawnkit.template.retrofit import retrofit as add_protocol
 
-            other = {**data, WORKFLOW_QUESTION: contrast_steps(answers)} if WORKFLOW_QUESTION in questions else data
+            other = (
+                {**data, WORKFLOW_QUESTION: contrast_steps(answers)}
+                if WORKFLOW_QUESTION in questions
+                else data
+            )
             contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")
             try:
                 backup = fsutil.backup(path, Path(config_dir) / ".spawnkit" / "backups", path.name)
             except OSError as exc:
-                raise SpawnkitError(f"could not back up {path} ({exc}); nothing was written") from exc
+                raise SpawnkitError(
+                    f"could not back up {path} ({exc}); nothing was written"
+                ) from exc
             result.backup = str(backup)
             add_protocol(path, rendered, contrast, answers_name, result)
         atomic_write(path / answers_name, answers.read_bytes())

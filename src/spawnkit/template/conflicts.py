@@ -58,9 +58,13 @@ def merge3(ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, bool]:
             p = Path(tmp) / name
             p.write_bytes(data)
             paths.append(str(p))
-        proc = git(["merge-file", "-p", "-L", OURS, "-L", BASE, "-L", THEIRS, *paths], tmp, check=False)
+        proc = git(
+            ["merge-file", "-p", "-L", OURS, "-L", BASE, "-L", THEIRS, *paths], tmp, check=False
+        )
         if proc.returncode < 0 or proc.returncode > 127:
-            raise RuntimeError(f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}")
+            raise RuntimeError(
+                f"git merge-file failed: {proc.stderr.decode(errors='replace').strip()}"
+            )
         return proc.stdout, proc.returncode > 0
 
 
@@ -163,18 +167,24 @@ def protect_frontmatter(after: str, before: str) -> FrontmatterOutcome:
         if not dropped:
             return FrontmatterOutcome(after)
         return FrontmatterOutcome(
-            text, True, [x.rstrip("\r\n") for x in dropped],
+            text,
+            True,
+            [x.rstrip("\r\n") for x in dropped],
             "conflict in the YAML frontmatter: kept your lines",
         )
     before_lines = before.splitlines(keepends=True)
     before_end = _split(before_lines)
     if before_end is None or not frontmatter_ok(before):
-        return FrontmatterOutcome(after, note="the frontmatter did not load before the update either; fix it by hand")
+        return FrontmatterOutcome(
+            after, note="the frontmatter did not load before the update either; fix it by hand"
+        )
     after_end = _split(resolved)
-    body = resolved[after_end + 1:] if after_end is not None else resolved
+    body = resolved[after_end + 1 :] if after_end is not None else resolved
     template_fm = resolved[1:after_end] if after_end is not None else []
     text = "".join(before_lines[: before_end + 1] + body)
     return FrontmatterOutcome(
-        text, True, [x.rstrip("\r\n") for x in dropped + template_fm],
+        text,
+        True,
+        [x.rstrip("\r\n") for x in dropped + template_fm],
         "merged frontmatter did not load as YAML: kept your whole frontmatter",
     )

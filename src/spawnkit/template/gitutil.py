@@ -23,14 +23,22 @@ TIMEOUT_SECONDS = 120
 
 # Options that neutralise per-repository settings a user may have copied around.
 _CONFIG = (
-    "-c", f"core.hooksPath={os.devnull}",
-    "-c", "commit.gpgsign=false",
-    "-c", "tag.gpgsign=false",
-    "-c", "core.autocrlf=false",
-    "-c", "core.fsmonitor=false",
-    "-c", "init.defaultBranch=main",
-    "-c", "pack.threads=1",
-    "-c", "merge.conflictstyle=merge",
+    "-c",
+    f"core.hooksPath={os.devnull}",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "tag.gpgsign=false",
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "init.defaultBranch=main",
+    "-c",
+    "pack.threads=1",
+    "-c",
+    "merge.conflictstyle=merge",
 )
 
 
@@ -89,7 +97,9 @@ def git(
         raise GitError(f"git {args[0]} took over {TIMEOUT_SECONDS}s in {cwd}; retry") from exc
     if check and proc.returncode != 0:
         detail = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise GitError(f"git {' '.join(args[:2])} failed in {cwd}: {detail[-1] if detail else proc.returncode}")
+        raise GitError(
+            f"git {' '.join(args[:2])} failed in {cwd}: {detail[-1] if detail else proc.returncode}"
+        )
     return proc
 
 

@@ -67,7 +67,9 @@ def read_skill(path: Path, scope: str) -> Skill | None:
                     f"cannot read {answers_file}: {exc.__class__.__name__}; fix or remove that file"
                 ) from exc
             if not isinstance(data, dict):
-                raise SpawnkitError(f"{answers_file} is not a YAML mapping; fix or remove that file")
+                raise SpawnkitError(
+                    f"{answers_file} is not a YAML mapping; fix or remove that file"
+                )
             return Skill(path, scope, answers_file, data)
     return None
 
@@ -122,8 +124,9 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
         else:
             matches = by_name.get(name, [])
             if not matches:
+                where = ", ".join(str(d) for _, d in scope_dirs(config_dir, cwd))
                 raise SpawnkitError(
-                    f"no skill named {name!r} with an answers file in {', '.join(str(d) for _, d in scope_dirs(config_dir, cwd))}; "
+                    f"no skill named {name!r} with an answers file in {where}; "
                     "pass its folder path, or `spawnkit adopt` it first"
                 )
         for skill in matches:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spawnkit.template import fsutil
 from spawnkit.atomic import atomic_write
 from spawnkit.lint.engine import lint_text
+from spawnkit.template import fsutil
 
 if TYPE_CHECKING:
     from spawnkit.template.adopt import AdoptResult
@@ -88,7 +88,9 @@ def protocol_sections(render_a: str, render_b: str) -> tuple[list[Section], int]
     return protocol, sum(1 for s in a[:first_specific] if same.get(s.key) == s.text)
 
 
-def place(user: list[Section], missing: list[Section], template_order: list[Section], leading: set[str]) -> list[Section]:
+def place(
+    user: list[Section], missing: list[Section], template_order: list[Section], leading: set[str]
+) -> list[Section]:
     """Sections that precede the template's workflow go after their nearest template predecessor
     present (else on top); the others go at the end, in template order."""
     result = list(user)
@@ -99,18 +101,23 @@ def place(user: list[Section], missing: list[Section], template_order: list[Sect
             continue
         index = [s.key for s in template_order].index(section.key)
         keys = [s.key for s in result]
-        anchor = next((keys.index(p.key) for p in reversed(template_order[:index]) if p.key in keys), None)
+        anchor = next(
+            (keys.index(p.key) for p in reversed(template_order[:index]) if p.key in keys), None
+        )
         result.insert(0 if anchor is None else anchor + 1, section)
     return result + tail
 
 
-def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str, result: AdoptResult) -> None:
+def retrofit(
+    path: Path, render_a: Path, render_b: Path, answers_name: str, result: AdoptResult
+) -> None:
     """Add the missing protocol sections (and the files they call) to the skill at ``path``."""
     skill_md = path / SKILL_FILE
     text = skill_md.read_text(encoding="utf-8")
     head, user = split_sections(text)
     protocol, leading_count = protocol_sections(
-        (render_a / SKILL_FILE).read_text(encoding="utf-8"), (render_b / SKILL_FILE).read_text(encoding="utf-8")
+        (render_a / SKILL_FILE).read_text(encoding="utf-8"),
+        (render_b / SKILL_FILE).read_text(encoding="utf-8"),
     )
     have = {s.key for s in user}
     missing = [s for s in protocol if s.key not in have]
@@ -118,7 +125,11 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str, resu
     new_text = _joined(head, place(user, missing, protocol, leading)) if missing else text
     added_text = "".join(s.text for s in missing)
     for rel in sorted(fsutil.snapshot(render_a)):
-        if rel in (SKILL_FILE, answers_name) or (path / rel).exists() or Path(rel).name not in added_text:
+        if (
+            rel in (SKILL_FILE, answers_name)
+            or (path / rel).exists()
+            or Path(rel).name not in added_text
+        ):
             continue
         (path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(render_a / rel, path / rel)
@@ -127,5 +138,6 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str, resu
         atomic_write(skill_md, new_text.encode("utf-8"))
     result.sections_added = [s.heading for s in missing]
     result.lint_left = [
-        f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in lint_text(new_text, str(skill_md))
+        f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}"
+        for d in lint_text(new_text, str(skill_md))
     ]

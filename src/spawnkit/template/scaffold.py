@@ -27,8 +27,8 @@ import yaml
 from spawnkit import protocol, resources
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import SpawnkitError
-from spawnkit.template.gitutil import isolated_env
 from spawnkit.paths import claude_config_dir, project_claude_dir
+from spawnkit.template.gitutil import isolated_env
 from spawnkit.template.store import provisional_target
 
 SCOPES = ("project", "user")
@@ -220,7 +220,11 @@ def _place(staging: Path, target: Path) -> Path | None:
         return None
     files = sorted(p for p in staging.rglob("*") if p.is_file())
     clash = next(
-        (target / p.relative_to(staging) for p in files if (target / p.relative_to(staging)).is_dir()),
+        (
+            target / p.relative_to(staging)
+            for p in files
+            if (target / p.relative_to(staging)).is_dir()
+        ),
         None,
     )
     if clash is not None:
@@ -240,4 +244,3 @@ def _place(staging: Path, target: Path) -> Path | None:
         dst.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(dst, src.read_bytes(), stat.S_IMODE(src.stat().st_mode), force_mode=True)
     return backup
-

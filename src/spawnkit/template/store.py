@@ -94,7 +94,9 @@ def _tree_of(node: dict) -> str:
     entries = []
     for name, value in node.items():
         if isinstance(value, dict):
-            entries.append((name + "/", b"40000 " + name.encode() + b"\0" + bytes.fromhex(_tree_of(value))))
+            entries.append(
+                (name + "/", b"40000 " + name.encode() + b"\0" + bytes.fromhex(_tree_of(value)))
+            )
         else:
             mode, oid = value
             entries.append((name, f"{mode} {name}".encode() + b"\0" + bytes.fromhex(oid)))
@@ -146,7 +148,7 @@ def bundle_refs(bundle: Path = BUNDLE_PATH) -> dict[str, str]:
                 continue
             oid, _, ref = line.partition(" ")
             if ref.startswith("refs/tags/"):
-                refs[ref[len("refs/tags/"):]] = oid
+                refs[ref[len("refs/tags/") :]] = oid
     return refs
 
 
@@ -200,7 +202,9 @@ class Store:
         """Commit ``files`` as a root commit and tag it; refuse if the tag already exists."""
         tree = self._write_tree(files)
         if tree != tree_id(files):
-            raise SpawnkitError(f"template store {self.path} wrote tree {tree}, expected {tree_id(files)}")
+            raise SpawnkitError(
+                f"template store {self.path} wrote tree {tree}, expected {tree_id(files)}"
+            )
         commit = out(["commit-tree", tree, "-m", commit_message(tag).rstrip("\n")], self.path)
         # The empty old value makes git refuse to move an existing tag.
         proc = git(["update-ref", f"refs/tags/{tag}", commit, ""], self.path, check=False)
@@ -241,7 +245,16 @@ class Store:
         have = self.tags()
         missing = [t for t in bundle_refs(bundle) if t not in have]
         if missing:
-            git(["fetch", "-q", "--no-tags", str(bundle), *[f"refs/tags/{t}:refs/tags/{t}" for t in missing]], self.path)
+            git(
+                [
+                    "fetch",
+                    "-q",
+                    "--no-tags",
+                    str(bundle),
+                    *[f"refs/tags/{t}:refs/tags/{t}" for t in missing],
+                ],
+                self.path,
+            )
         return missing
 
 
@@ -347,8 +360,13 @@ def provisional_target(config_dir: Path, root: Path | None = None) -> Iterator[T
     state_dir = Path(config_dir) / ".spawnkit"
     store = Store(store_dir(config_dir))
     missing = [p for p in (state_dir, *state_dir.parents) if not p.exists()]
-    before = _Before(missing[-1] if missing else None, (state_dir / LOCK_NAME).exists(), store.path.exists(),
-                     store.exists(), frozenset(store.tags()))
+    before = _Before(
+        missing[-1] if missing else None,
+        (state_dir / LOCK_NAME).exists(),
+        store.path.exists(),
+        store.exists(),
+        frozenset(store.tags()),
+    )
     target = ensure_store(config_dir, root)
     try:
         yield target
@@ -389,7 +407,11 @@ def inspect(config_dir: Path) -> tuple[str, str, str]:
     """(``ok``/``warn``/``broken``, what was found, how to fix it) for ``spawnkit doctor``; read-only."""
     store = Store(store_dir(config_dir))
     if not store.path.exists():
-        return "warn", f"{store.path} does not exist yet", "run `spawnkit install` (or `spawnkit new`) to create it"
+        return (
+            "warn",
+            f"{store.path} does not exist yet",
+            "run `spawnkit install` (or `spawnkit new`) to create it",
+        )
     fix = f"move {store.path} aside and run `spawnkit install`; released versions come back from the wheel"
     if not store.exists():
         return "broken", f"{store.path} is not a git repository", fix
@@ -399,14 +421,26 @@ def inspect(config_dir: Path) -> tuple[str, str, str]:
         return "broken", f"{store.path} is not readable: {exc}", fix
     target = planned_target(config_dir)
     if target.tag not in tags:
-        return "warn", f"{len(tags)} version(s), but not this spawnkit's ({target.tag})", "run `spawnkit install`"
-    return "ok", f"{len(tags)} version(s) in {store.path}, including this spawnkit's ({target.tag})", ""
+        return (
+            "warn",
+            f"{len(tags)} version(s), but not this spawnkit's ({target.tag})",
+            "run `spawnkit install`",
+        )
+    return (
+        "ok",
+        f"{len(tags)} version(s) in {store.path}, including this spawnkit's ({target.tag})",
+        "",
+    )
 
 
 def install_note(config_dir: Path) -> str | None:
     """What ``ensure_store`` would do, in one line (for install's plan); None if nothing."""
     target = planned_target(config_dir)
-    return None if target.in_store else f"template store {target.store}: adds template version {target.tag}"
+    return (
+        None
+        if target.in_store
+        else f"template store {target.store}: adds template version {target.tag}"
+    )
 
 
 def _restorable(config_dir: Path, tags: dict[str, str]) -> list[str]:

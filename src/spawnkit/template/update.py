@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.template.gitutil import init_snapshot_repo, isolated_env
 from spawnkit.template.store import (
     Store,
@@ -59,8 +59,12 @@ class SkillResult:
     modified: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # edited files the template dropped: left in place
-    renamed: list[dict[str, str]] = field(default_factory=list)  # {"from", "to"}: edits carried over
+    kept: list[str] = field(
+        default_factory=list
+    )  # edited files the template dropped: left in place
+    renamed: list[dict[str, str]] = field(
+        default_factory=list
+    )  # {"from", "to"}: edits carried over
     conflicts: list[str] = field(default_factory=list)
     frontmatter: dict[str, Any] | None = None  # template frontmatter lines not applied, and why
     backup: str | None = None
@@ -69,7 +73,9 @@ class SkillResult:
     @property
     def needs_attention(self) -> bool:
         """Conflicts, a template frontmatter change not applied, or an error: exit code 1."""
-        return self.status in _NEEDS_ATTENTION or bool(self.conflicts) or self.frontmatter is not None
+        return (
+            self.status in _NEEDS_ATTENTION or bool(self.conflicts) or self.frontmatter is not None
+        )
 
 
 @dataclass
@@ -92,11 +98,17 @@ class Outcome:
 
 
 def _result(skill: managed.Skill, target: str, status: str, message: str = "") -> SkillResult:
-    return SkillResult(skill.name, str(skill.path), skill.scope, skill.commit, target, status, message=message)
+    return SkillResult(
+        skill.name, str(skill.path), skill.scope, skill.commit, target, status, message=message
+    )
 
 
 def _precheck(
-    skill: managed.Skill, target: str, store_tags: dict[str, str], target_tree: str, shipped: set[str]
+    skill: managed.Skill,
+    target: str,
+    store_tags: dict[str, str],
+    target_tree: str,
+    shipped: set[str],
 ) -> SkillResult | None:
     """The status of a skill that needs no update run, or None if it needs one.
 
@@ -104,18 +116,29 @@ def _precheck(
     """
     pending = conflicts.files_with_markers(skill.path)
     if pending:
-        return _result(skill, target, PENDING, f"resolve the conflict markers in {', '.join(pending)} first")
+        return _result(
+            skill, target, PENDING, f"resolve the conflict markers in {', '.join(pending)} first"
+        )
     commit = skill.commit
     if not commit:
-        return _result(skill, target, ERROR, "its answers file has no _commit; re-adopt it with `spawnkit adopt`")
+        return _result(
+            skill,
+            target,
+            ERROR,
+            "its answers file has no _commit; re-adopt it with `spawnkit adopt`",
+        )
     if commit == target or store_tags.get(commit) == target_tree:
         return _result(skill, target, UP_TO_DATE)
     have, want = parse_version(commit), parse_version(target)
     if have is not None and want is not None and have.public > want.public:
-        return _result(skill, target, AHEAD, f"made by spawnkit {commit}; upgrade spawnkit to update it")
+        return _result(
+            skill, target, AHEAD, f"made by spawnkit {commit}; upgrade spawnkit to update it"
+        )
     if commit not in store_tags and commit not in shipped:
         return _result(
-            skill, target, UNKNOWN,
+            skill,
+            target,
+            UNKNOWN,
             f"template version {commit} is not in the template store (made elsewhere from a source checkout?); "
             f"remove {skill.answers_file.name} and run `spawnkit adopt {skill.path}`",
         )
@@ -126,11 +149,15 @@ def _pinned(target: Target, tags: dict[str, str], to_tag: str | None) -> Target:
     if to_tag is None:
         return target
     if to_tag not in tags:
-        raise SpawnkitError(f"template version {to_tag} is not in the template store {target.store}")
+        raise SpawnkitError(
+            f"template version {to_tag} is not in the template store {target.store}"
+        )
     return Target(to_tag, target.store, target.src_path, True)
 
 
-def check(names: tuple[str, ...], config_dir: Path, cwd: Path, *, to_tag: str | None = None) -> Outcome:
+def check(
+    names: tuple[str, ...], config_dir: Path, cwd: Path, *, to_tag: str | None = None
+) -> Outcome:
     """Available updates. Writes nothing at all: not the skills, not the store, not a lock file.
 
     ``to_tag`` pins the target to a version already in the store (default: the running one).
@@ -141,7 +168,10 @@ def check(names: tuple[str, ...], config_dir: Path, cwd: Path, *, to_tag: str | 
     target = _pinned(target, tags, to_tag)
     tree = tags[to_tag] if to_tag else tree_id(running_content())
     shipped = set(bundle_refs())
-    results = [_precheck(s, target.tag, tags, tree, shipped) or _result(s, target.tag, AVAILABLE) for s in skills]
+    results = [
+        _precheck(s, target.tag, tags, tree, shipped) or _result(s, target.tag, AVAILABLE)
+        for s in skills
+    ]
     return Outcome(target.tag, results)
 
 
@@ -181,7 +211,9 @@ def update(
         for skill in skills:
             done = _precheck(skill, target.tag, tags, tree, set())
             if done is None:
-                progress(f"{'checking' if dry_run else 'updating'} {skill.name} ({skill.commit} -> {target.tag})")
+                progress(
+                    f"{'checking' if dry_run else 'updating'} {skill.name} ({skill.commit} -> {target.tag})"
+                )
                 try:
                     done = _update_one(skill, target, config_dir, dry_run)
                 except SpawnkitError as exc:
@@ -208,18 +240,29 @@ def _run_copier_update(work: Path, skill: managed.Skill, target: Target) -> None
                 quiet=True,
             )
     except (CopierError, ValueError) as exc:
-        raise SpawnkitError(f"copier could not update {skill.path}: {exc}; nothing was changed") from exc
+        raise SpawnkitError(
+            f"copier could not update {skill.path}: {exc}; nothing was changed"
+        ) from exc
 
 
-def render(store: Path, tag: str, data: dict[str, Any], answers_file: str, dest: Path) -> fsutil.Snapshot:
+def render(
+    store: Path, tag: str, data: dict[str, Any], answers_file: str, dest: Path
+) -> fsutil.Snapshot:
     """The files template version ``tag`` produces for ``data`` (answers file excluded)."""
     from copier import run_copy
 
     with isolated_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run_copy(
-            str(store), dest, data=data, vcs_ref=tag, answers_file=answers_file,
-            defaults=True, overwrite=True, quiet=True, unsafe=False,
+            str(store),
+            dest,
+            data=data,
+            vcs_ref=tag,
+            answers_file=answers_file,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            unsafe=False,
         )
     snap = fsutil.snapshot(dest)
     snap.pop(answers_file, None)
@@ -234,7 +277,9 @@ def _similar(a: bytes, b: bytes) -> float:
     return difflib.SequenceMatcher(None, left, right, autojunk=False).ratio()
 
 
-def _update_one(skill: managed.Skill, target: Target, config_dir: Path, dry_run: bool) -> SkillResult:
+def _update_one(
+    skill: managed.Skill, target: Target, config_dir: Path, dry_run: bool
+) -> SkillResult:
     result = _result(skill, target.tag, WOULD_UPDATE if dry_run else UPDATED)
     answers = skill.answers_file.name
     with tempfile.TemporaryDirectory(prefix="spawnkit-update-") as tmp:
@@ -249,7 +294,13 @@ def _update_one(skill: managed.Skill, target: Target, config_dir: Path, dry_run:
 
         def rendered(tag: str) -> fsutil.Snapshot:
             if tag not in renders:
-                renders[tag] = render(target.store, tag, skill.user_data(), answers, Path(tmp) / f"render-{len(renders)}")
+                renders[tag] = render(
+                    target.store,
+                    tag,
+                    skill.user_data(),
+                    answers,
+                    Path(tmp) / f"render-{len(renders)}",
+                )
             return renders[tag]
 
         for rel in sorted(set(before) - set(after)):
@@ -264,32 +315,44 @@ def _update_one(skill: managed.Skill, target: Target, config_dir: Path, dry_run:
                     after[moved_to] = (new[moved_to][0], merged)
                     result.renamed.append({"from": rel, "to": moved_to})
                     continue
-            after[rel] = before[rel]  # the template no longer ships it, but it holds the user's work
+            after[rel] = before[
+                rel
+            ]  # the template no longer ships it, but it holds the user's work
             result.kept.append(rel)
 
         if SKILL_FILE in after and SKILL_FILE in before and after[SKILL_FILE] != before[SKILL_FILE]:
             _protect_skill_md(result, before, after)
 
-        result.conflicts = sorted(r for r, (_, data) in after.items() if conflicts.has_markers(data))
+        result.conflicts = sorted(
+            r for r, (_, data) in after.items() if conflicts.has_markers(data)
+        )
         if result.conflicts and not dry_run:
             result.status = CONFLICTS
         result.modified, result.added, result.removed = fsutil.changes(before, after)
         if not dry_run:
             if fsutil.snapshot(skill.path) != before:
-                raise SpawnkitError(f"{skill.path} changed while it was being updated; nothing was written, rerun")
+                raise SpawnkitError(
+                    f"{skill.path} changed while it was being updated; nothing was written, rerun"
+                )
             try:
                 backup = fsutil.backup(skill.path, Path(config_dir) / BACKUPS_REL, skill.name)
             except OSError as exc:
-                raise SpawnkitError(f"could not back up {skill.path} ({exc}); nothing was written") from exc
+                raise SpawnkitError(
+                    f"could not back up {skill.path} ({exc}); nothing was written"
+                ) from exc
             result.backup = str(backup)
             try:
                 fsutil.apply_snapshot(skill.path, before, after)
             except OSError as exc:
-                raise SpawnkitError(f"writing {skill.path} failed midway ({exc}); restore it from {backup}") from exc
+                raise SpawnkitError(
+                    f"writing {skill.path} failed midway ({exc}); restore it from {backup}"
+                ) from exc
     return result
 
 
-def _rename_target(rel: str, old: fsutil.Snapshot, new: fsutil.Snapshot, after: fsutil.Snapshot) -> str | None:
+def _rename_target(
+    rel: str, old: fsutil.Snapshot, new: fsutil.Snapshot, after: fsutil.Snapshot
+) -> str | None:
     """The file the template renamed ``rel`` to: new in this version, fresh from the template, similar."""
     best, score = None, RENAME_SIMILARITY
     for cand in sorted(set(new) - set(old)):
@@ -311,7 +374,11 @@ def _protect_skill_md(result: SkillResult, before: fsutil.Snapshot, after: fsuti
     if outcome.changed:
         after[SKILL_FILE] = (mode, outcome.text.encode())
     if outcome.changed or outcome.note:
-        result.frontmatter = {"file": SKILL_FILE, "note": outcome.note, "template_lines": outcome.template_lines}
+        result.frontmatter = {
+            "file": SKILL_FILE,
+            "note": outcome.note,
+            "template_lines": outcome.template_lines,
+        }
 
 
 def format_text(outcome: Outcome, checking: bool) -> str:
@@ -332,9 +399,13 @@ def format_text(outcome: Outcome, checking: bool) -> str:
             if items:
                 lines.append(f"  {label}: {', '.join(items)}")
         for item in s.renamed:
-            lines.append(f"  renamed by the template: {item['from']} -> {item['to']} (your edits merged into it)")
+            lines.append(
+                f"  renamed by the template: {item['from']} -> {item['to']} (your edits merged into it)"
+            )
         if s.kept:
-            lines.append(f"  kept (the template dropped them; they hold your edits): {', '.join(s.kept)}")
+            lines.append(
+                f"  kept (the template dropped them; they hold your edits): {', '.join(s.kept)}"
+            )
         if s.frontmatter:
             lines.append(f"  {s.frontmatter['file']}: {s.frontmatter['note']}")
             if s.frontmatter["template_lines"]:

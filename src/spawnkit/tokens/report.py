@@ -117,7 +117,9 @@ def measure(
             f"{name} is not valid UTF-8; each invalid byte was counted as U+FFFD"
         )
     if exact:
-        from spawnkit.tokens import count_api as token_count_api  # urllib is only worth importing here
+        from spawnkit.tokens import (
+            count_api as token_count_api,
+        )  # urllib is only worth importing here
 
         limit = token_count_api.TIMEOUT_SECONDS if timeout is None else timeout
         try:
