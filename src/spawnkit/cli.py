@@ -1,6 +1,9 @@
-"""The ``spawnkit`` command line: parse options, call a plain function, map errors to exit codes.
+"""The ``spawnkit`` command line: click wiring only.
 
-Heavy modules (copier above all) are imported inside the commands that need them.
+Each verb parses its options and hands them to ``spawnkit.commands.<verb>.run``, which
+returns the exit code; ``SpawnkitError`` becomes one ``spawnkit: error: …`` line. Verb
+modules are imported inside the commands, so heavy modules (copier above all) load only
+for the verbs that need them.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from pathlib import Path
 import click
 
 from spawnkit import __version__
-from spawnkit.errors import EXIT_FINDINGS, EXIT_USAGE, SpawnkitError
+from spawnkit.errors import EXIT_USAGE, SpawnkitError
 from spawnkit.tokens import CALIBRATED_MODEL
 
 
@@ -89,21 +92,9 @@ def new(
     force: bool,
 ) -> None:
     """Create the agent-spawning skill NAME from spawnkit's template."""
-    from spawnkit.template.scaffold import new_skill
+    from spawnkit.commands import new as command
 
-    made = new_skill(name, dest=dest, scope=scope, data=data, defaults=defaults, force=force)
-    click.echo(f"Created skill {name} in {made.path}")
-    if made.backup is not None:
-        click.echo(f"Replaced files were backed up to {made.backup}")
-    if made.in_skills_dir:
-        click.echo(
-            f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then run /{name} in Claude Code."
-        )
-    else:
-        click.echo(
-            f"Next: adjust the step jobs in {made.path / 'SKILL.md'}, then move the folder into "
-            ".claude/skills/ (project) or ~/.claude/skills/ (personal) to use it."
-        )
+    sys.exit(command.run(name, dest, scope, data, defaults, force))
 
 
 # --- tokens (issue 3) --------------------------------------------------------
@@ -134,9 +125,7 @@ def new(
     metavar="N",
     help="Exit 1 (and say by how much on stderr) when the count is over N tokens.",
 )
-@click.pass_context
 def tokens_command(
-    ctx: click.Context,
     source: str | None,
     as_json: bool,
     exact: bool,
@@ -155,20 +144,9 @@ def tokens_command(
       git diff | spawnkit tokens --json
       spawnkit tokens --budget 500 .audit-reports/summary.md
     """
-    import json
+    from spawnkit.commands import tokens as command
 
-    from spawnkit.tokens import report as token_report
-
-    report = token_report.measure(source, exact=exact, model=model, budget=budget)
-    for warning in report.warnings:
-        click.echo(f"spawnkit: warning: {warning}", err=True)
-    if as_json:
-        click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
-    else:
-        click.echo(report.tokens)
-    if report.over_budget:
-        click.echo(f"spawnkit: {token_report.budget_message(report)}", err=True)
-        ctx.exit(EXIT_FINDINGS)
+    sys.exit(command.run(source, as_json, exact, model, budget))
 
 
 # --- lint, rule (issue 4) ----------------------------------------------------
@@ -223,13 +201,13 @@ def lint_command(
     SKILL.md, commands/*.md and agents/*.md. Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and
     ./.claude. Exit 0 clean, 1 problems found, 2 usage or I/O error.
     """
-    from spawnkit.commands.lint import run_lint, split_codes
+    from spawnkit.commands import lint as command
 
-    code = run_lint(
+    code = command.run(
         list(paths),
         fmt=fmt,
-        select=split_codes(select),
-        ignore=split_codes(ignore),
+        select=command.split_codes(select),
+        ignore=command.split_codes(ignore),
         profile=profile,
         config_path=config_path,
     )
@@ -241,9 +219,9 @@ def lint_command(
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
 def rule_command(code: str | None, show_all: bool) -> None:
     """Explain a lint rule such as CM005; without CODE, list every rule."""
-    from spawnkit.commands.lint import run_rule
+    from spawnkit.commands import rule as command
 
-    sys.exit(run_rule(code, show_all))
+    sys.exit(command.run(code, show_all))
 
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
@@ -293,10 +271,10 @@ def install_command(
     yours: your keys, hooks and formatting stay as they are, the previous file
     is backed up (last 5 kept), and running it again changes nothing.
     """
-    from spawnkit.commands.setup import run_install
+    from spawnkit.commands import install as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(run_install(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
+    sys.exit(command.run(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
 
 
 @cli.command("uninstall")
@@ -319,10 +297,10 @@ def uninstall_command(
     Files you edited since the install are kept (and named); your own skills
     and settings are never touched. settings.json is backed up first.
     """
-    from spawnkit.commands.setup import run_uninstall
+    from spawnkit.commands import uninstall as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(run_uninstall(resolve_target(scope, config_dir), dry_run, yes, as_json))
+    sys.exit(command.run(resolve_target(scope, config_dir), dry_run, yes, as_json))
 
 
 @cli.command("doctor")
@@ -333,10 +311,10 @@ def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
 
     Exits 1 when anything is broken; each broken item names its fix.
     """
-    from spawnkit.install.doctor import run_doctor
+    from spawnkit.commands import doctor as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(run_doctor(resolve_target(scope, config_dir), as_json))
+    sys.exit(command.run(resolve_target(scope, config_dir), as_json))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------
@@ -352,9 +330,7 @@ def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
     "--dry-run", is_flag=True, help="Show what would change; writes no skill and no backup."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
-@click.pass_context
 def update_cmd(
-    ctx: click.Context,
     skills: tuple[str, ...],
     all_skills: bool,
     check: bool,
@@ -368,29 +344,9 @@ def update_cmd(
     <config>/.spawnkit/backups/ first. Name skills by folder name (user or project
     scope) or path, or pass --all. --check lists updates for all skills by default.
     """
-    import json
+    from spawnkit.commands import update as command
 
-    from spawnkit import paths
-    from spawnkit.template import update as updating
-
-    if skills and all_skills:
-        raise SpawnkitError("pass skill names or --all, not both")
-    if check and dry_run:
-        raise SpawnkitError("pass --check or --dry-run, not both")
-    if not skills and not all_skills and not check:
-        raise SpawnkitError(
-            "name the skills to update, or pass --all (list them with `spawnkit update --check`)"
-        )
-    config_dir, cwd = paths.claude_config_dir(), Path.cwd()
-    if check:
-        outcome = updating.check(skills, config_dir, cwd)
-    else:
-        progress = (lambda _m: None) if as_json else (lambda m: click.echo(m + " …", err=True))
-        outcome = updating.update(skills, config_dir, cwd, dry_run=dry_run, progress=progress)
-    click.echo(
-        json.dumps(outcome.to_json(), indent=2) if as_json else updating.format_text(outcome, check)
-    )
-    ctx.exit(outcome.exit_code)
+    sys.exit(command.run(skills, all_skills, check, dry_run, as_json))
 
 
 @cli.command("adopt")
@@ -406,10 +362,7 @@ def update_cmd(
     "--retrofit", is_flag=True, help="Also add the protocol sections SKILL.md lacks, then lint it."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report for scripts.")
-@click.pass_context
-def adopt_cmd(
-    ctx: click.Context, path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool
-) -> None:
+def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool) -> None:
     """Put a hand-written skill under spawnkit management, so `spawnkit update` can update it.
 
     Without --retrofit the skill's files stay exactly as they are: only the answers
@@ -418,31 +371,9 @@ def adopt_cmd(
     missing protocol sections are added and what the linter still reports is listed
     (exit 1 if anything is left).
     """
-    import json
+    from spawnkit.commands import adopt as command
 
-    from spawnkit import paths
-    from spawnkit.template.adopt import adopt
-
-    result = adopt(path, pairs, paths.claude_config_dir(), retrofit=retrofit)
-    if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2))
-    else:
-        click.echo(
-            f"adopted {result.path} at template version {result.version} (answers: {result.answers_file})"
-        )
-        if result.backup:
-            click.echo(f"  backup: {result.backup}")
-        if result.sections_added:
-            click.echo(f"  sections added: {', '.join(result.sections_added)}")
-        if result.files_added:
-            click.echo(f"  files added: {', '.join(result.files_added)}")
-        if retrofit:
-            click.echo(
-                "  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):"
-            )
-            for line in result.lint_left:
-                click.echo(f"    {line}")
-    ctx.exit(result.exit_code)
+    sys.exit(command.run(path, pairs, retrofit, as_json))
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from spawnkit import atomic, resources
-from spawnkit.commands import setup as setup_commands
+from spawnkit.commands import planned
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import apply
@@ -267,7 +267,7 @@ def test_json_output(cfg: Path):
 
 
 def test_on_a_terminal_it_asks_first_and_no_means_nothing_changes(cfg: Path, monkeypatch):
-    monkeypatch.setattr(setup_commands, "_interactive", lambda: True)
+    monkeypatch.setattr(planned, "_interactive", lambda: True)
     result = run_cli("install", "--config-dir", str(cfg), input="n\n")
     assert "Apply these changes?" in result.stdout
     assert result.exit_code == 1 and "nothing was changed" in result.stdout

@@ -1,4 +1,4 @@
-"""``spawnkit lint`` and ``spawnkit rule`` as plain functions returning exit codes."""
+"""``spawnkit lint``: find the files, lint each, render the report, return the exit code."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import default_roots, discover
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
-from spawnkit.lint.rules import ALL, get
+from spawnkit.lint.rules import ALL
 
 
 def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
@@ -28,7 +28,7 @@ def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     return codes
 
 
-def run_lint(
+def run(
     paths: list[Path],
     fmt: str = "text",
     select: list[str] | None = None,
@@ -103,20 +103,3 @@ def _display(path: Path, cwd: Path) -> str:
         return str(path.resolve().relative_to(cwd.resolve()))
     except ValueError:
         return str(path)
-
-
-def run_rule(code: str | None, show_all: bool = False, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    if show_all:
-        out.write("\n\n".join(rule.doc() for rule in ALL))
-        return EXIT_OK
-    if code is None:
-        width = max(len(r.name) for r in ALL)
-        for rule in ALL:
-            out.write(f"{rule.code}  {rule.name:<{width}}  {rule.severity:<7}  {rule.summary}\n")
-        return EXIT_OK
-    rule = get(code)
-    if rule is None:
-        raise SpawnkitError(f"unknown rule {code!r}; run 'spawnkit rule' to list the rules")
-    out.write(rule.doc())
-    return EXIT_OK

@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from spawnkit import __version__, paths, resources
-from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.errors import SpawnkitError
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
 from spawnkit.install import manifest as mf
@@ -392,34 +392,3 @@ def _install_command(target: Target) -> str:
     if target.config_dir != resolve_target(target.scope).config_dir:
         parts.append(f"--config-dir {shlex.quote(str(target.config_dir))}")
     return " ".join(parts)
-
-
-def run_doctor(target: Target, as_json: bool) -> int:
-    """Print every check; exit 1 when one is broken."""
-    import click
-
-    results = run_checks(target)
-    broken = sum(r.status == BROKEN for r in results)
-    warned = sum(r.status == WARN for r in results)
-    if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "scope": target.scope,
-                    "config_dir": str(target.config_dir),
-                    "ok": broken == 0,
-                    "checks": [as_dict(r) for r in results],
-                },
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
-    else:
-        click.echo(f"spawnkit doctor: {target.scope} scope, {target.config_dir}")
-        width = max(len(r.name) for r in results)
-        for r in results:
-            click.echo(f"  {r.status:<6}  {r.name:<{width}}  {r.detail}")
-            if r.fix and r.status != OK:
-                click.echo(f"  {'':<6}  {'':<{width}}  fix: {r.fix}")
-        click.echo(f"{broken} broken, {warned} warning(s)" if broken or warned else "all good")
-    return EXIT_FINDINGS if broken else EXIT_OK

@@ -21,6 +21,7 @@ from spawnkit.atomic import atomic_write
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.template.gitutil import isolated_env
+from spawnkit.template.retrofit import retrofit as add_protocol
 from spawnkit.template.store import Target, provisional_target
 
 SKILL_FILE = "SKILL.md"
@@ -161,8 +162,6 @@ def adopt(
         answers = rendered / answers_name
         result = AdoptResult(str(path), target.tag, str(path / answers_name), data)
         if retrofit:
-            from spawnkit.template.retrofit import retrofit as add_protocol
-
             other = (
                 {**data, WORKFLOW_QUESTION: contrast_steps(answers)}
                 if WORKFLOW_QUESTION in questions
@@ -176,6 +175,9 @@ def adopt(
                     f"could not back up {path} ({exc}); nothing was written"
                 ) from exc
             result.backup = str(backup)
-            add_protocol(path, rendered, contrast, answers_name, result)
+            done = add_protocol(path, rendered, contrast, answers_name)
+            result.sections_added = done.sections_added
+            result.files_added = done.files_added
+            result.lint_left = done.lint_left
         atomic_write(path / answers_name, answers.read_bytes())
     return result

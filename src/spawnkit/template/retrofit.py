@@ -13,20 +13,25 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from spawnkit.atomic import atomic_write
 from spawnkit.lint.engine import lint_text
 from spawnkit.template import fsutil
 
-if TYPE_CHECKING:
-    from spawnkit.template.adopt import AdoptResult
-
 SKILL_FILE = "SKILL.md"
 _HEADING = re.compile(r"^##\s+(.*?)\s*#*\s*$")
 _NUMBERING = re.compile(r"^(\d+[.)]\s*)+")
+
+
+@dataclass
+class Retrofitted:
+    """What a retrofit changed, and what the linter still reports (``path:line:col: CODE msg``)."""
+
+    sections_added: list[str] = field(default_factory=list)
+    files_added: list[str] = field(default_factory=list)
+    lint_left: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -108,10 +113,9 @@ def place(
     return result + tail
 
 
-def retrofit(
-    path: Path, render_a: Path, render_b: Path, answers_name: str, result: AdoptResult
-) -> None:
+def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str) -> Retrofitted:
     """Add the missing protocol sections (and the files they call) to the skill at ``path``."""
+    result = Retrofitted()
     skill_md = path / SKILL_FILE
     text = skill_md.read_text(encoding="utf-8")
     head, user = split_sections(text)
@@ -141,3 +145,4 @@ def retrofit(
         f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}"
         for d in lint_text(new_text, str(skill_md))
     ]
+    return result

@@ -1,7 +1,7 @@
-"""The install and uninstall verbs: plan, show, confirm, apply, report.
+"""What install and uninstall share: show a plan, confirm it, apply it, report.
 
-Kept apart from the planning modules so those stay plain functions over files;
-this is the only place that talks to the terminal.
+Kept apart from the planning modules (``spawnkit.install``) so those stay plain
+functions over files; this is the only place that talks to the terminal for them.
 """
 
 from __future__ import annotations
@@ -14,69 +14,17 @@ from typing import Any
 import click
 
 from spawnkit import paths
-from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
 from spawnkit.install.changes import Plan, apply, check_writable, display
-from spawnkit.install.install import CONFIG_NAME, Target, plan_install
-from spawnkit.install.uninstall import plan_uninstall
-from spawnkit.template import store
+from spawnkit.install.install import CONFIG_NAME, Target
 
 
-def run_install(target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool) -> int:
-    plan = plan_install(target, mode)
-    store_config = _store_config(target)
-    note = store.install_note(store_config)
-    if note:
-        plan.notes.append(note)
-    code = _run(
-        "install",
-        target,
-        plan,
-        dry_run,
-        yes,
-        as_json,
-        done="Installed. Start a new Claude Code session to load the hooks;"
-        " `spawnkit doctor` checks them.",
-        idle=f"spawnkit is already installed and up to date in {target.config_dir}.",
-    )
-    if code == EXIT_OK and not dry_run:
-        try:
-            store.ensure_store(store_config)  # what `spawnkit update` needs; idempotent
-        except SpawnkitError as exc:
-            click.echo(
-                f"spawnkit: warning: the template store for `spawnkit update` was not set up: {exc}",
-                err=True,
-            )
-            return EXIT_FINDINGS
-    return code
-
-
-def run_uninstall(target: Target, dry_run: bool, yes: bool, as_json: bool) -> int:
-    plan = plan_uninstall(target)
-    store_config = _store_config(target)
-    note = store.uninstall_note(store_config)
-    if note:
-        plan.notes.append(note)
-    code = _run(
-        "uninstall",
-        target,
-        plan,
-        dry_run,
-        yes,
-        as_json,
-        done="Uninstalled. Start a new Claude Code session to drop the hooks.",
-        idle="Nothing to remove.",
-    )
-    if code == EXIT_OK and not dry_run:
-        store.remove_if_restorable(store_config)
-    return code
-
-
-def _store_config(target: Target) -> Path:
+def store_config(target: Target) -> Path:
     """The template store lives in the user's folder whatever the scope: skills everywhere use it."""
     return target.config_dir if target.scope == "user" else paths.claude_config_dir()
 
 
-def _run(
+def run_plan(
     verb: str,
     target: Target,
     plan: Plan,

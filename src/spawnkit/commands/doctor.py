@@ -1,0 +1,40 @@
+"""``spawnkit doctor``: run every check, print them (text or JSON), exit 1 when one is broken."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.install.doctor import BROKEN, OK, WARN, as_dict, run_checks
+from spawnkit.install.install import Target
+
+
+def run(target: Target, as_json: bool) -> int:
+    """Print every check; exit 1 when one is broken."""
+    results = run_checks(target)
+    broken = sum(r.status == BROKEN for r in results)
+    warned = sum(r.status == WARN for r in results)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "scope": target.scope,
+                    "config_dir": str(target.config_dir),
+                    "ok": broken == 0,
+                    "checks": [as_dict(r) for r in results],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        click.echo(f"spawnkit doctor: {target.scope} scope, {target.config_dir}")
+        width = max(len(r.name) for r in results)
+        for r in results:
+            click.echo(f"  {r.status:<6}  {r.name:<{width}}  {r.detail}")
+            if r.fix and r.status != OK:
+                click.echo(f"  {'':<6}  {'':<{width}}  fix: {r.fix}")
+        click.echo(f"{broken} broken, {warned} warning(s)" if broken or warned else "all good")
+    return EXIT_FINDINGS if broken else EXIT_OK

@@ -1,0 +1,31 @@
+"""``spawnkit new``: render the template into a new skill folder and say what to do next."""
+
+from __future__ import annotations
+
+import click
+
+from spawnkit.errors import EXIT_OK
+from spawnkit.template.scaffold import new_skill
+
+
+def run(
+    name: str,
+    dest: str | None,
+    scope: str | None,
+    data: tuple[str, ...],
+    defaults: bool,
+    force: bool,
+) -> int:
+    made = new_skill(name, dest=dest, scope=scope, data=data, defaults=defaults, force=force)
+    click.echo(f"Created skill {name} in {made.path}")
+    if made.backup is not None:
+        click.echo(f"Replaced files were backed up to {made.backup}")
+    skill_md = made.path / "SKILL.md"
+    if made.in_skills_dir:
+        click.echo(f"Next: adjust the step jobs in {skill_md}, then run /{name} in Claude Code.")
+    else:
+        click.echo(
+            f"Next: adjust the step jobs in {skill_md}, then move the folder into "
+            ".claude/skills/ (project) or ~/.claude/skills/ (personal) to use it."
+        )
+    return EXIT_OK

@@ -1,0 +1,26 @@
+"""``spawnkit rule``: print one rule's documentation, every rule's, or the list of rules."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from spawnkit.errors import EXIT_OK, SpawnkitError
+from spawnkit.lint.rules import ALL, get
+
+
+def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if show_all:
+        out.write("\n\n".join(rule.doc() for rule in ALL))
+        return EXIT_OK
+    if code is None:
+        width = max(len(r.name) for r in ALL)
+        for rule in ALL:
+            out.write(f"{rule.code}  {rule.name:<{width}}  {rule.severity:<7}  {rule.summary}\n")
+        return EXIT_OK
+    rule = get(code)
+    if rule is None:
+        raise SpawnkitError(f"unknown rule {code!r}; run 'spawnkit rule' to list the rules")
+    out.write(rule.doc())
+    return EXIT_OK

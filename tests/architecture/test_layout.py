@@ -1,0 +1,112 @@
+"""The package tree shows the capabilities: no import cycles, verbs in ``commands/``, a thin cli."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+PKG = SRC / "spawnkit"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(SRC).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PKG.rglob("*.py")}
+
+
+def _imports(path: Path, name: str, known: set[str]) -> set[str]:
+    """Every spawnkit module ``path`` imports, at module level or inside a function."""
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and target.startswith("spawnkit."):
+                found.add(target)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(path, name, known) for name, path in modules.items()}
+
+
+def test_no_import_cycles():
+    graph = _graph()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for dep in sorted(graph.get(node, ())):
+            # a package's __init__ importing its own submodules is not a cycle of capabilities
+            if dep.startswith(node + "."):
+                continue
+            if state.get(dep) == 1:
+                cycle = stack[stack.index(dep) :] + [dep]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if dep not in state:
+                visit(dep)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+
+
+def test_every_cli_verb_has_its_command_module():
+    from spawnkit.cli import cli
+
+    verbs = set(cli.commands)
+    modules = {p.stem for p in (PKG / "commands").glob("*.py") if p.stem != "__init__"}
+    assert verbs <= modules, f"verbs without spawnkit/commands/<verb>.py: {sorted(verbs - modules)}"
+
+
+def test_cli_imports_only_click_and_the_command_modules():
+    graph = _graph()
+    allowed_prefixes = ("spawnkit.commands.", "spawnkit.errors", "spawnkit.install.install")
+    extra = {
+        dep
+        for dep in graph["spawnkit.cli"]
+        if not dep.startswith(allowed_prefixes)
+        and dep not in ("spawnkit", "spawnkit.tokens", "spawnkit.commands")
+    }
+    assert not extra, f"cli.py should only wire click to spawnkit.commands.*: {sorted(extra)}"
+
+
+def test_the_top_level_holds_only_shared_modules():
+    top = sorted(p.stem for p in PKG.glob("*.py"))
+    assert top == [
+        "__init__",
+        "__main__",
+        "atomic",
+        "cli",
+        "errors",
+        "paths",
+        "protocol",
+        "resources",
+    ]
