@@ -22,3 +22,18 @@ def _isolated_home(
         monkeypatch.setenv(f"GIT_{role}_NAME", "spawnkit tests")
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "tests@spawnkit.invalid")
     return home
+
+
+# Whole modules that spend seconds in real tools (pre-commit, copier over git tags, fuzzing).
+SLOW_MODULES = {"test_precommit_hook.py", "test_fuzz.py", "test_plain_copier.py"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests under tests/e2e drive a real client: mark them e2e and slow; mark slow modules."""
+    for item in items:
+        path = Path(str(item.fspath))
+        if "e2e" in path.parts:
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)
+        elif path.name in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
