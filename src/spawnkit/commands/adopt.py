@@ -27,7 +27,9 @@ def run(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool) -> in
     if result.files_added:
         click.echo(f"  files added: {', '.join(result.files_added)}")
     if retrofit:
-        click.echo("  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):")
+        click.echo(
+            "  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):"
+        )
         for line in result.lint_left:
             click.echo(f"    {line}")
     return result.exit_code

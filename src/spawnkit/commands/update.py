@@ -12,7 +12,9 @@ from spawnkit.errors import SpawnkitError
 from spawnkit.template import update as updating
 
 
-def run(skills: tuple[str, ...], all_skills: bool, check: bool, dry_run: bool, as_json: bool) -> int:
+def run(
+    skills: tuple[str, ...], all_skills: bool, check: bool, dry_run: bool, as_json: bool
+) -> int:
     if skills and all_skills:
         raise SpawnkitError("pass skill names or --all, not both")
     if check and dry_run:
