@@ -35,19 +35,6 @@ MAX_RETRIES_LIMIT = 5
 _MAX_CONFIG_BYTES = 64 * 1024
 
 
-def claude_config_dir(env: Mapping[str, str]) -> str:
-    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``: ``spawnkit.paths`` without pathlib."""
-    configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
-    if configured:
-        return lightos.absolute(configured, lightos.getcwd())
-    home = env.get("HOME")
-    if not home:
-        import os
-
-        home = os.path.expanduser("~")
-    return lightos.join(home, ".claude")
-
-
 def project_dir(env: Mapping[str, str], cwd: str) -> str:
     """``$CLAUDE_PROJECT_DIR`` if set, else the payload's ``cwd``, else the process's."""
     base = cwd or lightos.getcwd()
