@@ -93,7 +93,7 @@ def lint_document(
         ):
             continue
         for finding in rule.check(ctx):
-            found.append(_diagnostic(rule, finding, path))
+            found.append(_diagnostic(rule, finding, path, ctx))
     if found:
         suppressed = _suppressions(doc)
         found = [d for d in found if not _is_suppressed(d, suppressed)]
@@ -112,14 +112,14 @@ def lint_text(
     return lint_document(text, path, profile, reader=reader).diagnostics
 
 
-def _diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
+def _diagnostic(rule: Rule, finding: Finding, path: str, ctx: Context) -> Diagnostic:
     return Diagnostic(
         path,
         max(1, finding.line),
         finding.col,
         rule.code,
         rule.name,
-        rule.severity,
+        finding.severity or rule.severity_for(ctx),
         " ".join(finding.message.split()),
         " ".join((finding.fix or rule.fix).split()),
     )
