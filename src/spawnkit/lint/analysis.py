@@ -283,7 +283,9 @@ def _may_end_sentence(text: str) -> bool:
 def _lead_ok(prefix: str) -> bool:
     if "\n" in prefix:
         label, _, rest = prefix.rpartition("\n")
-        if len(label.rsplit("\n", 1)[-1].strip()) <= 60 and _lead_ok(rest):
+        label = label.rsplit("\n", 1)[-1]
+        # a short line that ends in bold (blanked to spaces) or a colon is a label
+        if label.endswith(("  ", ":")) and len(label.strip()) <= 60 and _lead_ok(rest):
             return True  # "Step 2: Execute with Agent" on its own line, then the instruction
     prefix = _STEP_LABEL.sub("", prefix.replace("\n", " ")).strip()
     prefix = _LEADING_PUNCTUATION.sub("", prefix)
@@ -598,14 +600,34 @@ def _tool_names(value: object) -> set[str] | None:
     return names
 
 
+_TOP_KEY = lazy(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
+
+
+def _lenient(doc: Document) -> dict[str, object]:
+    """Top-level ``key: value`` lines of a frontmatter YAML cannot read.
+
+    Claude Code reads such frontmatter leniently (a description holding ": " still loads), so
+    the tool keys are taken line by line rather than ignored.
+    """
+    if doc.front_error is None or doc.body_start < 2:
+        return {}
+    out: dict[str, object] = {}
+    for line in doc.lines[1 : doc.body_start - 1]:
+        m = _TOP_KEY.match(line)
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
 def _spawn_tools(doc: Document, result: Analysis) -> None:
     spawn = set(V.SPAWN_TOOLS)
+    data = doc.data or _lenient(doc)
     for key in V.DENY_KEYS:
-        denied = _tool_names(doc.data.get(key))
+        denied = _tool_names(data.get(key))
         if denied and denied & spawn:
             result.cannot_spawn = True
     for key in V.GRANT_KEYS:
-        granted = _tool_names(doc.data.get(key))
+        granted = _tool_names(data.get(key))
         if granted is None:
             continue
         if granted & spawn:
