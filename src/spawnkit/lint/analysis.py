@@ -651,7 +651,8 @@ def analyse(doc: Document) -> Analysis:
 
             if block.kind == "code":
                 if _CODE_CALL.search(block.text, block.lower) and (
-                    block.info.split()[:1] != [] and block.info.split()[0] not in _PROGRAM_INFO
+                    block.info.split()[:1] != []
+                    and block.info.split()[0] not in _PROGRAM_INFO
                     or block.info == ""
                     or any(k in block.text for k in V.SPAWN_CALL_KEYS)
                 ):
