@@ -180,12 +180,18 @@ STATE_FILE = Gated(
     lazy(
         r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
         r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
-        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
+        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b"
+        # the same kept under other names: a run log, a ticked task list, a status file
+        r"|\.?memlog(?:\.md)?\b|\b(?:status|tracking)[- ]files?\b"
+        r"|\bsession\s+state\b|\b(?:progress|status)\.(?:md|json)\b",
         re.I,
     ),
     "state",
     "progress",
     "checkpoint",
+    "memlog",
+    "status",
+    "tracking",
 )
 NUMBER_WORDS = {
     "one": 1,
