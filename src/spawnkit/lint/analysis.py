@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from spawnkit.lint import vocabulary as V
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.memo import cached_property
-from spawnkit.lint import vocabulary as V
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 
 # --- vocabulary -------------------------------------------------------------------
