@@ -89,7 +89,7 @@ def lint_document(
         if (
             frontmatter_broken
             and rule.code.startswith("SP")
-            and rule.code not in ("SP001", "SP002", "SP003", "SP012")
+            and rule.code not in ("SP001", "SP002", "SP003", "SP012", "SP014")
         ):
             continue
         for finding in rule.check(ctx):
