@@ -193,7 +193,16 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
 
 
 def _display(path: Path, cwd: Path) -> str:
-    """Paths relative to the working directory when below it, as given otherwise."""
+    """Paths relative to the working directory when below it, as given otherwise.
+
+    Links are not resolved: a skill linked into ``~/.claude/skills`` shows where it was found.
+    """
+    import os
+
+    here = os.path.abspath(cwd)
+    absolute = os.path.abspath(path)
+    if absolute.startswith(here + os.sep):
+        return absolute[len(here) + 1 :]
     try:
         return str(path.resolve().relative_to(cwd.resolve()))
     except ValueError:
