@@ -237,6 +237,9 @@ class Sentence(NamedTuple):
         return self.block.line_of(self.offset)
 
 
+MAX_SENTENCE = 2000  # characters
+
+
 def plain(text: str) -> str:
     """Markdown emphasis blanked out, offsets unchanged."""
     return text.replace("*", " ").replace("`", " ")
@@ -268,14 +271,27 @@ def _split(block: Block) -> list[Sentence]:
         end = m.start()
         if flat[end] in ".!?;:":
             end += 1  # the stop belongs to the sentence
-        piece = flat[start:end]
+        _add(out, block, flat, start, end)
+        start = m.end()
+    _add(out, block, flat, start, len(flat))
+    return out
+
+
+def _add(out: list[Sentence], block: Block, flat: str, start: int, end: int) -> None:
+    """Append ``flat[start:end]`` as a sentence, cut at spaces into pieces of at most
+    ``MAX_SENTENCE`` characters: every rule's work on a sentence grows with the square of its
+    length (each verb looks back to the sentence's start), and no real sentence is that long."""
+    while end - start > MAX_SENTENCE:
+        cut = flat.rfind(" ", start + MAX_SENTENCE // 2, start + MAX_SENTENCE)
+        if cut < 0:
+            cut = start + MAX_SENTENCE
+        piece = flat[start:cut]
         if piece.strip():
             out.append(Sentence(block, start, piece, piece.lower()))
-        start = m.end()
-    piece = flat[start:]
+        start = cut
+    piece = flat[start:end]
     if piece.strip():
         out.append(Sentence(block, start, piece, piece.lower()))
-    return out
 
 
 def _may_end_sentence(text: str) -> bool:
@@ -313,9 +329,20 @@ _NEGATED_LIST = folded(
 )
 
 
+_LOOK_BACK = 120  # characters before a verb that decide whether it is an instruction
+
+
 def imperative(sentence: str, verb_start: int) -> bool:
-    """True when the verb at ``verb_start`` is an un-negated instruction."""
-    prefix = sentence[:verb_start]
+    """True when the verb at ``verb_start`` is an un-negated instruction.
+
+    Only the last ``_LOOK_BACK`` characters before the verb are read (a lead such as "then",
+    "you must", a step label, or a negation is short), so a sentence's cost grows with its
+    length, not with its length times its verbs.
+    """
+    if verb_start > _LOOK_BACK + 40:
+        prefix = "… " + sentence[verb_start - _LOOK_BACK : verb_start]
+    else:
+        prefix = sentence[:verb_start]
     clause = _after_last(prefix, ",;:—–")
     if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
@@ -325,7 +352,7 @@ def imperative(sentence: str, verb_start: int) -> bool:
 
 
 def spawn_hits(s: Sentence, granted: bool = False) -> list[int]:
-    """Offsets (in the sentence) of imperative spawn instructions (computed once per sentence).
+    """The offset (in the sentence) of its first imperative spawn instruction, in a list, or [].
 
     ``granted``: the frontmatter grants the spawn tool, so a looser object counts
     ("run the agents below" rather than "run three parallel agents").
@@ -342,13 +369,13 @@ def spawn_hits(s: Sentence, granted: bool = False) -> list[int]:
 def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
     hits: list[int] = []
     for m in _TOOL_USE.finditer(text, lower) if "agent" in lower or "task" in lower else ():
-        clause = _after_last(text[: m.start()], ",;")
+        clause = _after_last(text[max(0, m.start() - _LOOK_BACK) : m.start()], ",;")
         if (
             not NEGATION.search(clause)
             and not _DESCRIPTIVE.search(clause)
             and not text.rstrip().endswith("?")
         ):
-            hits.append(m.start())
+            return [m.start()]  # callers ask whether there is one: the first will do
     for m in _SPAWN_VERB.finditer(text, lower):
         if text[m.start() - 1 : m.start()] == "-" or text[m.end() : m.end() + 1] in ("-", "_"):
             continue  # "ready-to-use", "run-agents"
@@ -357,8 +384,8 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
         obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
         if _spawns_agent(verb, obj, granted) and imperative(text, m.start()):
-            hits.append(m.start())
-    return sorted(set(hits))
+            return [m.start()]
+    return hits
 
 
 def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:

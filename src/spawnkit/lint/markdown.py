@@ -8,6 +8,8 @@ keeps its text line for line so a match maps back to a file line.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
@@ -86,8 +88,17 @@ class Block:
         return self.start + len(self.lines) - 1
 
     def line_of(self, offset: int) -> int:
-        """File line of character ``offset`` in :attr:`text`."""
-        return self.start + self.text.count("\n", 0, offset)
+        """File line of character ``offset`` in :attr:`text`.
+
+        The offsets of the block's line breaks are found once and searched by bisection: counting
+        them anew for every sentence made a long paragraph cost time quadratic in its size.
+        """
+        if len(self.lines) == 1:
+            return self.start
+        breaks = self.memo.get("breaks")
+        if breaks is None:
+            breaks = self.memo["breaks"] = list(accumulate(len(line) + 1 for line in self.lines))
+        return self.start + bisect_right(breaks, offset)  # type: ignore[arg-type]
 
 
 def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:

@@ -246,30 +246,37 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 )
 
 
+_MAX_LISTED = 50  # blocks looked at after the colon
+
+
 def _listed(a: Any, s: Any) -> int:
     """How many list items or table rows follow a sentence that ends with a colon."""
     if not s.text.rstrip().endswith(":") or s.offset + len(s.text) < len(s.block.text.rstrip()):
         return 0
-    for _, blocks in a.groups:
-        for idx, block in enumerate(blocks):
-            if block is not s.block:
-                continue
-            rest = blocks[idx + 1 :]
-            if block.kind == "item":
-                children = [b for b in rest if b.parent == idx and b.kind == "item"]
-                if children:
-                    return len(children)
-            if rest and rest[0].kind == "table":
-                rows = [r for r in rest[0].text.split("\n") if r.strip()]
-                return max(0, len(rows) - 1)
-            if rest and rest[0].kind == "item":
-                first = rest[0]
-                return sum(
-                    1
-                    for b in rest
-                    if b.kind == "item" and b.list_id == first.list_id and b.parent == first.parent
-                )
-            return 0
+    where = a.memo.get("block_index")
+    if where is None:
+        where = a.memo["block_index"] = {
+            id(b): (blocks, idx) for _, blocks in a.groups for idx, b in enumerate(blocks)
+        }
+    found = where.get(id(s.block))  # type: ignore[union-attr]
+    if found is None:
+        return 0
+    blocks, idx = found
+    rest = blocks[idx + 1 : idx + 1 + _MAX_LISTED]
+    if s.block.kind == "item":
+        children = [b for b in rest if b.parent == idx and b.kind == "item"]
+        if children:
+            return len(children)
+    if rest and rest[0].kind == "table":
+        rows = [r for r in rest[0].text.split("\n") if r.strip()]
+        return max(0, len(rows) - 1)
+    if rest and rest[0].kind == "item":
+        first = rest[0]
+        return sum(
+            1
+            for b in rest
+            if b.kind == "item" and b.list_id == first.list_id and b.parent == first.parent
+        )
     return 0
 
 
