@@ -32,6 +32,7 @@ def run(args, cwd: Path, env: dict | None = None):
     finally:
         os.chdir(old)
 
+
 AGENT = "---\nname: helper\ndescription: Helps with chores.\n---\nHelp.\n"
 NOT_AGENT = "# Agents\n\nNotes about the agents we use.\n"
 

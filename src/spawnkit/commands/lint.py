@@ -28,6 +28,18 @@ def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     return codes
 
 
+# what an option left out means; the click command and the plain fast path both use these
+DEFAULTS: dict[str, object] = {
+    "fmt": "text",
+    "select": None,
+    "ignore": None,
+    "profile": None,
+    "config_path": None,
+    "max_file_size": None,
+    "pre_commit": False,
+}
+
+
 def size_option(value: str | None) -> int | None:
     """``--max-file-size`` in bytes; a usage error when it is not a size."""
     if value is None:
