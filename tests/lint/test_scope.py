@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from spawnkit.cli import cli

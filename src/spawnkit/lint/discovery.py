@@ -87,7 +87,7 @@ def discover(
             continue
         visited: set[tuple[int, int]] = set()
 
-        def onerror(exc: OSError) -> None:
+        def onerror(exc: OSError, root: Path = root) -> None:
             walk.unreadable.append((Path(exc.filename or root), exc.strerror or str(exc)))
 
         for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=True):
