@@ -14,6 +14,7 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from spawnkit.lint import vocabulary as V
@@ -581,6 +582,19 @@ class Analysis:
                     continue
                 out.extend(sentences(block))
         return out
+
+    def prose_where(self, words: Keywords | Gated) -> Iterator[Sentence]:
+        """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
+        no sentence holds a word its block lacks, and most blocks lack them all)."""
+        last: Block | None = None
+        ok = False
+        for s in self.prose:
+            if s.block is not last:
+                last = s.block
+                lower = last.lower
+                ok = words.any_in(lower) if type(words) is Keywords else words.hit(last.text, lower)
+            if ok:
+                yield s
 
     @cached_property
     def shell_blocks(self) -> list[Block]:

@@ -202,7 +202,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         limit = protocol.max_parallel()
         facts = []
-        for s in a.prose:
+        for s in a.prose_where(_HINT):
             if _HINT.any_in(s.lower):
                 f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), id(s.block))
                 if f.parallel and not f.caps and not f.sequential:

@@ -129,7 +129,7 @@ Tell the user the counts from the reply and the report path; do not open the rep
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
-        for s in a.prose:
+        for s in a.prose_where(_OBJECT_WORDS):
             if not _OBJECT_WORDS.any_in(s.lower):
                 continue
             for m in _READ.finditer(s.text, s.lower):

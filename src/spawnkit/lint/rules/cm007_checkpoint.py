@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from spawnkit import protocol
@@ -193,9 +194,11 @@ def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
     loops: set[int] = set()
     lead: Block | None = None  # the last top-level block before the current list
     lead_loops: bool | None = None  # whether ``lead`` says "for each …" (asked once per lead)
+    ordered = sorted(spawn_lines)  # searched by bisection: one pass, not blocks x spawn lines
     for block in blocks:
         if block.kind == "item" and block.list_id is not None:
-            if any(block.start <= ln <= block.end for ln in spawn_lines):
+            k = bisect_left(ordered, block.start)
+            if k < len(ordered) and ordered[k] <= block.end:
                 loops.add(block.list_id)
             if lead is not None:
                 if lead_loops is None:
