@@ -20,6 +20,14 @@ def allowed_keys(ctx: Context) -> set[str]:
     return keys
 
 
+def ignored(ctx: Context, key: str) -> bool:
+    """Whether Claude Code reads nothing from ``key`` in this kind of file."""
+    spec = ctx.spec
+    if ctx.doc.kind == SKILL:
+        return key not in set(spec["portable_keys"]) | set(spec["claude_code_keys"])
+    return True
+
+
 class UnknownKey(Rule):
     code = "SP011"
     name = "unknown-key"
@@ -90,7 +98,7 @@ Deploy.
             yield Finding(
                 doc.key_line(str(key)),
                 f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})"
-                + ("; Claude Code ignores it" if not typo else ""),
+                + ("; Claude Code ignores it" if not typo and ignored(ctx, str(key)) else ""),
                 hint,
                 # a misspelt key the client reads is a setting silently lost: an error
                 severity="error" if typo else None,
