@@ -71,6 +71,7 @@ _OBJECT = lazy(
 # "Agents are subprocesses spawned via the Task tool": a definition, not an instruction
 _DESCRIPTIVE = folded(r"\b(?:sub-?agents|subagents|agents|workers)\s+(?:are|were|get)\b")
 _FAN_OUT = lazy(r"^\s*(?:with|across|over|into|to)\s+", re.I)
+_AS_OBJECT = lazy(r"^[^.;:]{0,60}?\bas\s+(?=\S)", re.I)
 _TO_OBJECT = lazy(r"^[^.;:]{0,60}?\bto\s+(?=\S)", re.I)
 _COUNTED = lazy(r"\b(?:" + _QUANT + r"|\d+|sub-?agents?|subagents?)\b", re.I)
 _NAMED = lazy(r"[`'\"]|\w[-_:]\w|(?:^|\s)[A-Z]")
@@ -401,6 +402,9 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
     if phrase is None and verb in _TO_VERBS:
         to = _TO_OBJECT.match(obj)
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
+    if phrase is None and verb not in _TOOL_VERBS:
+        as_ = _AS_OBJECT.match(obj)  # "launch three voices as fresh subagents"
+        phrase = _OBJECT.match(obj[as_.end() :]) if as_ else None
     if phrase is None:
         if granted and verb not in _TOOL_VERBS and verb != "create":
             return bool(AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj))
