@@ -149,7 +149,10 @@ def test_the_lead_agent_reading_notes_is_a_read_back():
 
 
 def test_a_report_pasted_into_a_later_prompt():
-    prompt = "Then spawn the architect agent with this prompt:\n\n```\nDesign it.\nRepository Context: [Include repository scan results]\n```\n"
+    prompt = (
+        "Then spawn the architect agent with this prompt:\n\n```\nDesign it.\n"
+        "Repository Context: [Include repository scan results]\n```\n"
+    )
     assert cm006(prompt)
     assert cm006("Insert the full contents of the scan report into the architect's prompt.\n")
 
