@@ -164,7 +164,7 @@ def summary(name: str, half: Half) -> str:
         )
     lines += ["", table(half), ""]
     sp = ", ".join(f"{c}: {n}" for c, n in half.sp_errors.items()) or "none"
-    lines.append(f"files with SP errors (files Claude Code loads): {sp}")
+    lines.append(f"files with SP errors: {sp}")
     return "\n".join(lines)
 
 

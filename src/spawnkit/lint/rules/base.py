@@ -87,6 +87,13 @@ class Rule:
             return self.severity
         return "warning"
 
+    def severity_label(self) -> str:
+        """The severity as the rule tables show it: "error", "warning", or where each applies."""
+        if self.severity != "error" or len(self.client_fails) == 3:
+            return self.severity
+        where = "".join(f"{k}s, " for k in self.client_fails)
+        return f"warning (error for {where}portable skills)"
+
     def severity_note(self) -> str:
         if self.severity != "error" or len(self.client_fails) == 3:
             return ""
