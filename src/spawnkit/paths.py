@@ -1,32 +1,18 @@
 """Where Claude Code keeps its configuration, resolved the way Claude Code itself does.
 
-One implementation for every command and the hook path: :func:`config_dir_of` works on
-plain strings with ``spawnkit.hook.lightos`` (no ``os``/``pathlib`` import, so the hook
-starts fast); :func:`claude_config_dir` is the ``Path`` form the CLI uses.
+One implementation for every command and the hook path: ``config_dir_of`` lives in the
+hook package (plain strings, no ``os``/``pathlib`` import, so the hook starts fast);
+:func:`claude_config_dir` is the ``Path`` form the CLI uses.
 """
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
+from spawnkit.hook.config import config_dir_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-    from collections.abc import Mapping
     from pathlib import Path
-
-
-def config_dir_of(env: Mapping[str, str]) -> str:
-    """``$CLAUDE_CONFIG_DIR`` (``~`` expanded, made absolute) if set, else ``$HOME/.claude``."""
-    configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
-    if configured:
-        return lightos.absolute(configured, lightos.getcwd())
-    home = env.get("HOME")
-    if not home:
-        import os
-
-        home = os.path.expanduser("~")
-    return lightos.join(home, ".claude")
 
 
 def claude_config_dir() -> Path:

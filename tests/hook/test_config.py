@@ -7,7 +7,7 @@ import os
 import pytest
 
 from spawnkit.hook import config
-from spawnkit.paths import config_dir_of
+from spawnkit.hook.config import config_dir_of
 
 ALIASES = {"return-budget": "CM001", "max-parallel": "CM005", "no-full-report-reads": "CM006"}
 

@@ -35,6 +35,19 @@ MAX_RETRIES_LIMIT = 5
 _MAX_CONFIG_BYTES = 64 * 1024
 
 
+def config_dir_of(env: Mapping[str, str]) -> str:
+    """``$CLAUDE_CONFIG_DIR`` (``~`` expanded, made absolute) if set, else ``$HOME/.claude``."""
+    configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
+    if configured:
+        return lightos.absolute(configured, lightos.getcwd())
+    home = env.get("HOME")
+    if not home:
+        import os
+
+        home = os.path.expanduser("~")
+    return lightos.join(home, ".claude")
+
+
 def project_dir(env: Mapping[str, str], cwd: str) -> str:
     """``$CLAUDE_PROJECT_DIR`` if set, else the payload's ``cwd``, else the process's."""
     base = cwd or lightos.getcwd()

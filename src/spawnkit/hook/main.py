@@ -180,8 +180,8 @@ def _log(env: Mapping[str, str], call: Call | None, message: str) -> str:
     import os
 
     from spawnkit.hook.call import STATE_DIR_NAME
+    from spawnkit.hook.config import config_dir_of
     from spawnkit.hook.log import append, log_path
-    from spawnkit.paths import config_dir_of
 
     try:
         state_dir = call.state_dir if call is not None else ""
