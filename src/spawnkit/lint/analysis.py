@@ -68,6 +68,69 @@ _OBJECT = lazy(
     + r")\b)",
     re.I,
 )
+_BREAKS = V.alternation(V.PHRASE_BREAKS)
+_ROLES = V.alternation(V.ROLE_NOUNS)
+# the object names an agent by its job: "three code reviewers", "a fresh Verifier"
+_ROLE_OBJECT = lazy(
+    r"^\W*(?:(?!(?:" + _BREAKS + r")\b)[\w`'\".:{}*$-]+\s+){0,4}?(?:" + _ROLES + r")s?\b(?![\w-])",
+    re.I,
+)
+# ... or by name, an identifier heading the phrase: "spawn fix-planner", "dispatch dev:debugger"
+_NAMED_OBJECT = lazy(
+    r"^\W*(?:(?:the|a|an|one|each|every|all|both)\s+)?@?[A-Za-z]\w*(?:[-_:/]\w+)+"
+    r"(?=\W*$|\W*[.,;:()\[\]!?]|\s+(?:"
+    + _BREAKS
+    + r")\b|\s+(?:sub-?agents?|subagents?|agents?)\b)",
+    re.I,
+)
+# "give each agent its own workspace": the agent receives something, it is not started
+_SECOND_OBJECT = lazy(r"\s+(?:its|their|his|her|the|a|an|own|this|that|these|those)\b", re.I)
+# work placed in a sub-agent: "run every remaining mission in a subagent"
+_IN_AGENT = folded(
+    r"\b(?:in|inside|within|via|through)\s+(?:(?:a|an|its|their|own|one|each|the|"
+    + _QUANT
+    + r"|\d+)\s+){0,3}(?:sub-?agents?|subagents?)(?![\w.-])"
+)
+_WORK_VERB = lazy(r"(?:" + V.alternation(V.WORK_VERBS) + r")\b", re.I)
+_CLAUSE_START = lazy(r"[,;:—–(]|\n")
+# a named agent used as the instrument: "Explore using Explore agent", "using `x` subagent"
+_USING_NAMED = lazy(
+    r"\b(?:[Uu]sing|[Vv]ia|[Tt]hrough)\s+(?:the\s+|an?\s+)?(?:[A-Z][\w-]*|[A-Za-z]\w*(?:[-_:]\w+)+)"
+    r"\s+(?:[Ss]ub-?agents?|[Ss]ubagents?|[Aa]gents?)\b"
+)
+# the agent that reads the file, named in the third person: "the orchestrator dispatches ..."
+# (with "the": "an orchestrator spawns workers" defines a word)
+_THIRD_PERSON = {
+    "spawns": "spawn",
+    "dispatches": "dispatch",
+    "launches": "launch",
+    "starts": "start",
+    "runs": "run",
+    "delegates": "delegate",
+    "invokes": "invoke",
+    "calls": "call",
+    "uses": "use",
+    "deploys": "deploy",
+    "hands": "hand",
+    "sends": "send",
+    "creates": "create",
+    "assigns": "assign",
+    "fans out": "fan out",
+    "spins up": "spin up",
+    "kicks off": "kick off",
+}
+_SELF_SPAWN = folded(
+    r"\bthe\s+(?:"
+    + V.alternation(V.SELF_SUBJECTS)
+    + r")\s+(?:(?:then|always|automatically|immediately"
+    r"|now|also|first|simply|just)\s+)?(" + V.alternation(tuple(_THIRD_PERSON)) + r")\b"
+)
+# the recipient stated first: "For each sub-agent, clearly delegate its task"
+_FRONTED_AGENT = lazy(
+    r"^\W*(?:for|to)\s+(?:each|every|the|a|an|all)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:sub-?agents?|subagents?|agents?|workers?)\s*,",
+    re.I,
+)
 # "Agents are subprocesses spawned via the Task tool": a definition, not an instruction
 _DESCRIPTIVE = folded(r"\b(?:sub-?agents|subagents|agents|workers)\s+(?:are|were|get)\b")
 _FAN_OUT = lazy(r"^\s*(?:with|across|over|into|to)\s+", re.I)
@@ -83,9 +146,16 @@ NEGATION = folded(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
 )
 _LEAD_OK = folded(
-    r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
+    r"(?:^|[,;:—–(-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need\s+to|have\s+to|are\s+to|'ll))?)"
     r"\s*$",
+)
+# a bare modal leads an instruction ("MUST spawn these agents", "Should use the Task tool"),
+# unless a sub-agent is its subject ("each subagent must use ...")
+_LEAD_MODAL = folded(r"\b(?:must|should|shall|need\s+to|have\s+to)\s*$")
+_LEAD_MODAL_BAD = folded(
+    r"\b(?:sub-?agents?|subagents?|agents?|workers?|it|they|each|every|which|that|who)\s+"
+    r"(?:\w+\s+)?(?:must|should|shall|need\s+to|have\s+to)\s*$",
 )
 _LEAD_TO = folded(r"\bto\s*$")
 _LEAD_TO_BAD = folded(
@@ -317,6 +387,8 @@ def _lead_ok(prefix: str) -> bool:
         return True
     if _LEAD_TO.search(prefix):
         return not _LEAD_TO_BAD.search(prefix)
+    if _LEAD_MODAL.search(prefix):
+        return not _LEAD_MODAL_BAD.search(prefix)
     return bool(_LEAD_OK.search(prefix))
 
 
@@ -363,42 +435,121 @@ def spawn_hits(s: Sentence, granted: bool = False) -> list[int]:
     cached = s.block.memo.get(key)
     if cached is None:
         cached = s.block.memo[key] = (
-            _spawn_hits(s.text, s.lower, granted) if _hinted(s.lower) else []
+            _spawn_hits(s.text, s.lower, granted or _agents_section(s.block))
+            if _hinted(s.lower)
+            else []
         )
     return cached  # type: ignore[return-value]
 
 
+def _agents_section(block: Block) -> bool:
+    """Whether a heading above ``block`` names sub-agents ("### With Subagents"): its steps
+    may say "dispatch the tasks" and mean sub-agents, as under a granted spawn tool."""
+    return any(_SUB_AGENT.search(title) for title in block.section)
+
+
 def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
     hits: list[int] = []
-    for m in _TOOL_USE.finditer(text, lower) if "agent" in lower or "task" in lower else ():
-        clause = _after_last(text[max(0, m.start() - _LOOK_BACK) : m.start()], ",;")
-        if (
-            not NEGATION.search(clause)
-            and not _DESCRIPTIVE.search(clause)
-            and not text.rstrip().endswith("?")
-        ):
-            return [m.start()]  # callers ask whether there is one: the first will do
+    quoted = _quoted_spans(text) if '"' in text or "“" in text else ()
+    if "agent" in lower or "task" in lower:
+        for pattern in (_TOOL_USE, _USING_NAMED):
+            for m in (
+                pattern.finditer(text, lower) if pattern is _TOOL_USE else pattern.finditer(text)
+            ):
+                if not _inside(quoted, m.start()) and _plain_clause(text, m.start()):
+                    return [m.start()]  # callers ask whether there is one: the first will do
+        for m in _IN_AGENT.finditer(text, lower) if "in" in lower or "through" in lower else ():
+            start = _clause_start(text, m.start())
+            if (
+                _WORK_VERB.match(text, start)
+                and not _inside(quoted, m.start())
+                and imperative(text, start)
+            ):
+                return [start]  # "run every remaining mission in a subagent"
     for m in _SPAWN_VERB.finditer(text, lower):
         if text[m.start() - 1 : m.start()] == "-" or text[m.end() : m.end() + 1] in ("-", "_"):
             continue  # "ready-to-use", "run-agents"
+        if _inside(quoted, m.start()):
+            continue  # quoted speech or a quoted prompt: not this file's instruction
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
         obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
-        if _spawns_agent(verb, obj, granted) and imperative(text, m.start()):
+        if (
+            _spawns_agent(verb, obj, granted) or (verb in _TO_VERBS and _FRONTED_AGENT.match(text))
+        ) and imperative(text, m.start()):
             return [m.start()]
+    for m in _SELF_SPAWN.finditer(text, lower) if _SELF_WORDS.any_in(lower) else ():
+        verb = _THIRD_PERSON[" ".join(m.group(1).lower().split())]
+        obj = _AFTER_STOP.split(text[m.end() : m.end() + 90])[0]
+        if _spawns_agent(verb, obj, granted) and _plain_clause(text, m.start()):
+            return [m.start()]  # "the orchestrator dispatches a fresh Verifier sub-agent"
     return hits
+
+
+_SELF_WORDS = Keywords(*(w.split()[0] for w in V.SELF_SUBJECTS))
+
+
+def _plain_clause(text: str, at: int) -> bool:
+    """The clause before ``at`` neither negates nor defines, and the sentence asks nothing."""
+    clause = _after_last(text[max(0, at - _LOOK_BACK) : at], ",;")
+    return not (
+        NEGATION.search(clause) or _DESCRIPTIVE.search(clause) or text.rstrip().endswith("?")
+    )
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding ``at`` begins: after the last , ; : — ( or line break, past a
+    list marker, step label and emphasis."""
+    start = max(0, at - _LOOK_BACK)
+    for m in _CLAUSE_START.finditer(text, start, at):
+        start = m.end()
+    label = _STEP_LABEL.match(text, start)
+    if label:
+        start = label.end()
+    while start < at and not text[start].isalnum():
+        start += 1
+    return start
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Spans between double quotes ("…" or “…”)."""
+    spans = []
+    opened = -1
+    for k, ch in enumerate(text):
+        if ch in '"“”':
+            if opened < 0 and ch != "”":
+                opened = k
+            elif opened >= 0 and ch != "“":
+                spans.append((opened, k))
+                opened = -1
+    return spans
+
+
+def _inside(spans: tuple | list, at: int) -> bool:
+    return any(a < at < b for a, b in spans)
 
 
 def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
     """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the spawn tool."""
+    if " of " in obj[:30]:
+        obj = _PARTITIVE.sub("", obj, count=1)  # "spawn all of the following agents"
     if verb in _ANY_OBJECT_VERBS:
-        return not _NOT_AGENT_OBJECT.match(obj)
+        if _NOT_AGENT_OBJECT.match(obj):
+            return False
+        if _OBJECT.match(obj) or _ROLE_OBJECT.match(obj) or _NAMED_OBJECT.match(obj):
+            return True  # "spawn a reviewer", "dispatch fix-planner" — not "spawn the next cycle"
+        to = _TO_OBJECT.match(obj)  # "dispatch each task to a subagent"
+        if to and (_OBJECT.match(obj[to.end() :]) or _ROLE_OBJECT.match(obj[to.end() :])):
+            return True
+        return granted  # the file grants the spawn tool, or the section is about sub-agents
     if _TOOL.search(obj[:40] if verb in _TOOL_VERBS else obj[:70]):
         return not (verb not in _TOOL_VERBS and _TOOL_OBJECT.match(obj))
     if verb == "fan out":
         obj = _FAN_OUT.sub("", obj, count=1)  # "fan out with parallel subagents"
     phrase = _OBJECT.match(obj)
+    if phrase is not None and verb in _TO_VERBS and _SECOND_OBJECT.match(obj, phrase.end()):
+        return False  # "give each agent its own workspace": the agents exist already
     if phrase is None and verb in _TO_VERBS:
         to = _TO_OBJECT.match(obj)
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
@@ -417,6 +568,13 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
         words = phrase.group(1)
         return bool(_COUNTED.search(head) or _NAMED.search(words))
     return True
+
+
+_PARTITIVE = lazy(
+    r"^\W*(?:all|each|both|any|some|one|two|three|four|five|\d+)\s+of\s+(?:the|these|those)?\s*",
+    re.I,
+)
+_SUB_AGENT = lazy(r"\bsub-?agents?\b|\bsubagents?\b", re.I)
 
 
 # --- the analysis -------------------------------------------------------------------
@@ -651,6 +809,13 @@ def _tool_names(value: object) -> set[str] | None:
     return names
 
 
+def _bare_tools(value: object) -> bool:
+    """Whether a tools value names a whole tool ("Read"), not only scoped grants ("Bash(x *)")."""
+    items = value if isinstance(value, list) else str(value or "").split(",")
+    return any(_BARE_TOOL.match(str(item).strip()) for item in items)
+
+
+_BARE_TOOL = lazy(r"[A-Za-z_][\w-]*$")
 _TOP_KEY = lazy(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 
@@ -685,6 +850,11 @@ def _spawn_tools(doc: Document, result: Analysis) -> None:
             result.granted = True
         elif key == "tools" and doc.kind == "agent" and granted:
             result.cannot_spawn = True  # an agent runs with exactly the tools it lists
+        elif key == "allowed-tools" and _bare_tools(data.get(key)):
+            # a skill or command that lists the tools it works with ("Read, Grep, Bash") and
+            # leaves the spawn tool out plans no sub-agent; a list of scoped grants only
+            # ("Bash(python3 state.py *)") pre-approves commands and says nothing of that
+            result.cannot_spawn = True
 
 
 def analyse(doc: Document) -> Analysis:
@@ -707,6 +877,9 @@ def analyse(doc: Document) -> Analysis:
                     or block.info == ""
                     or any(k in block.text for k in V.SPAWN_CALL_KEYS)
                 ):
+                    result.weak_lines.append(line_for(block.start))
+                elif result.granted and block.info not in _SHELL_INFO and _TOOL.search(block.text):
+                    # a sketch that names the granted spawn tool ("Task tool を並列起動:")
                     result.weak_lines.append(line_for(block.start))
                 continue
             if block.kind in ("quote", "tag"):

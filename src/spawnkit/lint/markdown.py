@@ -19,6 +19,8 @@ _TABLE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
+# a fence with a language, met inside another fence: a nested example
+_NESTED_OPEN = {c: re.compile(r"^\s*" + c * 3 + r"+\s*[\w.+-]+\s*$") for c in "`~"}
 
 
 def _may_open_block(line: str) -> bool:
@@ -113,6 +115,9 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     n = len(lines)
     closes: dict[str, list[int]] | None = None  # tag name -> lines closing it (built on demand)
     skip_close: set[int] = set()  # closing lines of transparent containers
+    # open transparent containers as (closing line, indent): text indented inside <workflow>
+    # is the body's prose, not an indented code block
+    containers: list[tuple[int, int]] = []
 
     def add(block: Block) -> int:
         block.section = titles
@@ -143,8 +148,18 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             closing = re.compile(
                 r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$"
             )
+            # a fence that opens with a language inside this one ("   ```ts" in a template) is
+            # a nested example, as its author meant: its bare closer does not end this block
+            nested = _NESTED_OPEN[marker[0]]
+            depth = 0
             j = i + 1
-            while j < n and not closing.match(lines[j]):
+            while j < n:
+                if closing.match(lines[j]):
+                    if not depth:
+                        break
+                    depth -= 1
+                elif marker[0] in lines[j] and nested.match(lines[j]):
+                    depth += 1
                 body.append(
                     lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip()
                 )
@@ -170,6 +185,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             if j is not None and _transparent(name, lines, i):
                 # a container (<process>, <workflow>, <objective> …): its Markdown is the body's
                 skip_close.add(j)
+                containers.append((j, indent))
                 i += 1
                 continue
             if j is not None:
@@ -281,6 +297,10 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
         # indented code: 4+ spaces beyond any enclosing list item's content
         parent = enclosing(indent)
         base = (blocks[parent].level + 2) if parent is not None else 0
+        while containers and containers[-1][0] < i:
+            containers.pop()
+        if containers:
+            base = max(base, containers[-1][1] + 2)
         prev_blank = i > 0 and not lines[i - 1].strip()
         if indent >= base + 4 and prev_blank:
             body = []
@@ -322,7 +342,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
 _CLOSE_TAG = re.compile(r"^\s*</([A-Za-z][\w-]*)>\s*$")
 # tags whose content is handed over or shown, never followed by the orchestrator itself
 _OPAQUE_TAG = re.compile(
-    r"prompt|instruction|brief|example|template|sample|output|format|response|reply|result"
+    r"prompt|brief|example|template|sample|output|format|response|reply|result"
 )
 
 
