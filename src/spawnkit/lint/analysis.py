@@ -228,7 +228,7 @@ _WEAK = Gated(
         r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+"
         r"(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
         r"|\((?:agent|task)\s+tool\)"
-        r"|^\W*sub-?agents?\s+(?:per|for\s+each)\b"
+        r"|(?:^|[(;:])\W*sub-?agents?\s+(?:per|for\s+each)\b"
         r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+|multiple|several)\s+parallel\s+"
         r"(?:sub-?agents|subagents|agents)\b"
         r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+"
@@ -561,6 +561,8 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
             return bool(AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj))
         return False
     head = phrase.group(0)
+    if not phrase.group(1).strip() and _POLICY.match(obj, phrase.end()):
+        return False  # "use subagents for complex work", "run agents in parallel when ...": advice
     if verb == "create":
         return "sub" in head.lower()  # "create a sub-agent", not "create agents" (files)
     if verb in _TOOL_VERBS:
@@ -570,6 +572,11 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
     return True
 
 
+# what follows a bare plural object in advice: a condition or an alternative, not a task
+_POLICY = lazy(
+    r"(?<=s)(?:\s+in\s+parallel)?\s*(?:,\s*)?(?:when|whenever|if|where|or|for(?!\s+(?:each|every|all)\b))\b",
+    re.I,
+)
 _PARTITIVE = lazy(
     r"^\W*(?:all|each|both|any|some|one|two|three|four|five|\d+)\s+of\s+(?:the|these|those)?\s*",
     re.I,
@@ -857,6 +864,20 @@ def _spawn_tools(doc: Document, result: Analysis) -> None:
             result.cannot_spawn = True
 
 
+def _hands_prompt(text: str, lower: str | None = None) -> bool:
+    """A prompt header ("Agent prompt:", "each worker gets this prompt") that is not about
+    writing one ("Write the Subagent Prompt", "Designing agent prompts")."""
+    m = _PROMPT_HEADER.search(text, lower)
+    return m is not None and not _AUTHORING.search(text[: m.start()])
+
+
+_AUTHORING = lazy(
+    r"\b(?:write|writing|create|creating|draft|drafting|design|designing|craft|crafting"
+    r"|generate|generating|author|authoring|improve|improving|optimi[sz]e|optimi[sz]ing)\b",
+    re.I,
+)
+
+
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
@@ -884,7 +905,7 @@ def analyse(doc: Document) -> Analysis:
                 continue
             if block.kind in ("quote", "tag"):
                 continue
-            if block.kind == "heading" and _PROMPT_HEADER.search(plain(block.text)):
+            if block.kind == "heading" and _hands_prompt(plain(block.text)):
                 result.spawn_lines.append(line_for(block.start))
                 continue
             if not _hinted(block.lower, with_prompt=True):
@@ -894,9 +915,7 @@ def analyse(doc: Document) -> Analysis:
                     continue
                 if spawn_hits(s, result.granted):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(
-                    s.text, s.lower
-                ):
+                elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text, s.lower):
                     result.weak_lines.append(line_for(s.line))
