@@ -450,26 +450,26 @@ def _agents_section(block: Block) -> bool:
 
 def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
     hits: list[int] = []
-    quoted = _quoted_spans(text) if '"' in text or "“" in text else ()
+    quoted = quoted_spans(text) if '"' in text or "“" in text else ()
     if "agent" in lower or "task" in lower:
         for pattern in (_TOOL_USE, _USING_NAMED):
             for m in (
                 pattern.finditer(text, lower) if pattern is _TOOL_USE else pattern.finditer(text)
             ):
-                if not _inside(quoted, m.start()) and _plain_clause(text, m.start()):
+                if not inside(quoted, m.start()) and _plain_clause(text, m.start()):
                     return [m.start()]  # callers ask whether there is one: the first will do
         for m in _IN_AGENT.finditer(text, lower) if "in" in lower or "through" in lower else ():
             start = _clause_start(text, m.start())
             if (
                 _WORK_VERB.match(text, start)
-                and not _inside(quoted, m.start())
+                and not inside(quoted, m.start())
                 and imperative(text, start)
             ):
                 return [start]  # "run every remaining mission in a subagent"
     for m in _SPAWN_VERB.finditer(text, lower):
         if text[m.start() - 1 : m.start()] == "-" or text[m.end() : m.end() + 1] in ("-", "_"):
             continue  # "ready-to-use", "run-agents"
-        if _inside(quoted, m.start()):
+        if inside(quoted, m.start()):
             continue  # quoted speech or a quoted prompt: not this file's instruction
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
@@ -512,7 +512,7 @@ def _clause_start(text: str, at: int) -> int:
     return start
 
 
-def _quoted_spans(text: str) -> list[tuple[int, int]]:
+def quoted_spans(text: str) -> list[tuple[int, int]]:
     """Spans between double quotes ("…" or “…”)."""
     spans = []
     opened = -1
@@ -526,7 +526,7 @@ def _quoted_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _inside(spans: tuple | list, at: int) -> bool:
+def inside(spans: tuple | list, at: int) -> bool:
     return any(a < at < b for a, b in spans)
 
 
