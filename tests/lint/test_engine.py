@@ -70,7 +70,9 @@ def test_file_wide_suppression_and_blanket_ignore():
         + GOOD_PROMPT
     )
     assert {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")} == set()
-    text = HEAD + "<!-- spawnkit: ignore -->\nLaunch all sub-agents in parallel.\n\n" + CAPPED_PROMPT
+    text = (
+        HEAD + "<!-- spawnkit: ignore -->\nLaunch all sub-agents in parallel.\n\n" + CAPPED_PROMPT
+    )
     assert "CM005" not in {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")}
 
 

@@ -8,7 +8,7 @@ from itertools import takewhile
 from typing import Any
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import AGENT_NOUN, NUM, inside, quoted_spans, number
+from spawnkit.lint.analysis import AGENT_NOUN, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
