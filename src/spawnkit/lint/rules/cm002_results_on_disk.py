@@ -5,40 +5,54 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Gated, lazy
+from spawnkit.lint.patterns import Gated, Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PATH = (
     r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
-    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
+    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b"
+    # a placeholder that names a path: "[output file]", "${reviewQueuePath}", "{report_path}"
+    r"|[\[{<$]\{?[\w\s-]{0,30}?(?:path|file|dir|folder)\w*\s*[\]}>])"
 )
 _DISK = Gated(
     lazy(
-        r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist"
-        r"|list|go|goes|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
+        r"\b(?:write|writes|written|save|saves|saved|store|stores|stored|put|puts|record|records"
+        r"|recorded|log|logs|logged|append|appends|appended|dump|dumps|persist|persists|list|go|goes"
+        r"|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s*:?\s+"
+        + _PATH
+        + r"|\boutputs?\s+(?:to|into)\s*:?\s+"  # "Output to: .ralph/tasks/"
         + _PATH
         + r"|\bwrite\s+"
         + _PATH
-        + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?"
-        r"(?:reports?|results?|output|logs?)"
+        + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
         r"\s+(?:folder|directory|dir|file)\b"
+        # a file kept by the run under another name: "appends its summary to the tracker"
+        r"|\b(?:append|appends|write|writes|add|adds|record|records|log|logs)\b[^.!?]{0,80}?\b(?:to|in|into)"
+        r"\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?(?:tracker|ledger|journal|scratchpad)\b"
         r"|\b(?:on|to)\s+disk\b",
         re.I,
     ),
-    # a path (a slash or a file extension), a folder or file, or the disk
+    # a path (a slash or a file extension), a placeholder, a folder or file, the disk, a tracker
     *("/", ".md", ".json", ".txt", ".log", ".csv", ".yml", ".yaml", ".html", ".sarif", ".xml"),
-    *("folder", "dir", "file", "disk"),
+    *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
     exact=True,
 )
+_REST_OF_PATH = lazy(r"[^\s`'\")\]]*")
+_MAY_WRITE = Keywords("/", ".", "disk", "path", "file", "dir", "tracker", "ledger", "journal")
 
 
 def writes_to_disk(blocks: list[Block]) -> bool:
-    return any(
-        _DISK.search(b.text, b.lower)
-        for b in blocks
-        if "/" in b.text or "." in b.text or "disk" in b.text
-    )
+    """Whether ``blocks`` tell someone to write results to a file — not only to the state or
+    progress file ("each agent writes to: agent-X-progress.md" is a checkpoint, not a report)."""
+    for b in blocks:
+        if _MAY_WRITE.any_in(b.lower):
+            for m in _DISK.finditer(b.text, b.lower):
+                rest = _REST_OF_PATH.match(b.text, m.end())  # the whole path, not its folder
+                if not STATE_FILE.search(m.group(0) + (rest.group(0) if rest else "")):
+                    return True
+    return False
 
 
 class ResultsOnDisk(Rule):
