@@ -255,7 +255,16 @@ STATE_FILE = Gated(
         r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b"
         # the same kept under other names: a run log, a ticked task list, a status file
         r"|\.?memlog(?:\.md)?\b|\b(?:status|tracking)[- ]files?\b"
-        r"|\bsession\s+state\b|\b(?:progress|status)\.(?:md|json)\b",
+        r"|\bsession\s+state\b|\bprogress\.(?:md|json)\b|(?<![\w-])status\.(?:md|json)\b"
+        r"|\bstate\.(?:md|ya?ml|toml)\b"
+        # a tracker the run writes to (not one it only names: "written next to progress-tracker.md")
+        r"|\b(?:updates?|updated|append\w*|checks?\s+off|marks?|ticks?|writes?|records?)\b[^.\n]{0,80}?"
+        r"\b(?:progress[- ])?tracker\b"
+        # a plan or task file whose items are marked done: "mark the fix complete in FIXES.md",
+        # "update task checkboxes in phase-N.md", "tick it [x] in tasks.md"
+        r"|\b(?:mark|marks|marked|tick|ticks|ticked|check\s+off|checks\s+off|update|updates)\b"
+        r"[^.\n]{0,60}?(?:\[x\]|\bcompleted?\b|\bdone\b|\bstatus\b|\bcheckbox(?:es)?\b)"
+        r"[^.\n]{0,40}?\b(?:in|on)\s+[`'\"]?[\w./{}<>*$-]+\.(?:md|json|ya?ml)\b",
         re.I,
     ),
     "state",
@@ -264,6 +273,11 @@ STATE_FILE = Gated(
     "memlog",
     "status",
     "tracking",
+    "tracker",
+    "mark",
+    "tick",
+    "check",
+    "update",
 )
 NUMBER_WORDS = {
     "one": 1,

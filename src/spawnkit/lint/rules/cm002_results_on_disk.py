@@ -50,7 +50,8 @@ def writes_to_disk(blocks: list[Block]) -> bool:
         if _MAY_WRITE.any_in(b.lower):
             for m in _DISK.finditer(b.text, b.lower):
                 rest = _REST_OF_PATH.match(b.text, m.end())  # the whole path, not its folder
-                if not STATE_FILE.search(m.group(0) + (rest.group(0) if rest else "")):
+                where = (m.group(0).split() or [""])[-1] + (rest.group(0) if rest else "")
+                if not STATE_FILE.search(where):
                     return True
     return False
 
