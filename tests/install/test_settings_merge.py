@@ -9,7 +9,8 @@ import pytest
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 
-CMD = regs.marked("'/opt/py/bin/python3' -I -S '/opt/py/hook/__main__.py'")
+SCRIPT = "/opt/py/site-packages/spawnkit/hook/__main__.py"
+CMD = regs.marked(f"test -f {SCRIPT} && /opt/py/bin/python3 -I -S {SCRIPT}")
 
 
 def test_markers_identify_only_spawnkit_commands():
