@@ -149,7 +149,14 @@ def _skip(text: str, pos: int) -> int:
     return _WS.match(text, pos).end()  # type: ignore[union-attr]
 
 
-_KINDS = {"{": "object", "[": "array", '"': "string", "t": "literal", "f": "literal", "n": "literal"}
+_KINDS = {
+    "{": "object",
+    "[": "array",
+    '"': "string",
+    "t": "literal",
+    "f": "literal",
+    "n": "literal",
+}
 
 
 def _node(text: str, pos: int) -> Node:

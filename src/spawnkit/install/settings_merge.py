@@ -311,9 +311,7 @@ def uninstall(
     force: bool = False,
 ) -> str | None:
     """``remove`` for callers that only need the text."""
-    return remove(
-        text, created_keys, blank_original, name, command=command, force=force
-    ).text
+    return remove(text, created_keys, blank_original, name, command=command, force=force).text
 
 
 def set_top_level(text: str, key: str, value: Any) -> str:
@@ -596,14 +594,18 @@ class _Renderer:
 
     def _entry(self, key: str | None, dump: _Dump, indent_at: str, inline: bool) -> str:
         body = dump(indent_at, inline)
-        return body if key is None else json.dumps(key, ensure_ascii=False) + self.style.colon + body
+        return (
+            body if key is None else json.dumps(key, ensure_ascii=False) + self.style.colon + body
+        )
 
     def _after(self, anchor: Any, append: list[tuple[str | None, _Dump]]) -> str:
         indent = _own_line_indent(self.text, anchor.start)
         pieces = []
         for key, dump in append:
             if indent is not None and self.style.unit is not None:
-                pieces.append("," + self.style.newline + indent + self._entry(key, dump, indent, False))
+                pieces.append(
+                    "," + self.style.newline + indent + self._entry(key, dump, indent, False)
+                )
             else:
                 pieces.append(", " + self._entry(key, dump, "", True))
         return "".join(pieces)
@@ -619,9 +621,7 @@ class _Renderer:
         outer = _line_indent(self.text, node.start)
         indent = outer + style.unit
         out = [style.newline + indent + self._entry(key, dump, indent, False)]
-        out += [
-            "," + style.newline + indent + self._entry(k, d, indent, False) for k, d in rest
-        ]
+        out += ["," + style.newline + indent + self._entry(k, d, indent, False) for k, d in rest]
         return "".join(out) + style.newline + outer
 
 
