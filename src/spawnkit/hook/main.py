@@ -28,6 +28,29 @@ if TYPE_CHECKING:
 
 # Largest payload read from stdin; anything longer is treated as truncated.
 MAX_STDIN = 32 * 1024 * 1024
+# Claude Code writes the payload and closes stdin at once; a stdin that stays open
+# longer than this is not a payload (the hook then answers nothing, well within the
+# 10 s the client gives it).
+STDIN_TIMEOUT = 3.0
+
+
+def read_stdin(fd: int = 0, limit: int = MAX_STDIN, timeout: float = STDIN_TIMEOUT) -> bytes | None:
+    """Everything on ``fd`` until EOF, at most ``limit`` + 1 bytes; None when it takes too long."""
+    import select
+
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    total = 0
+    while total <= limit:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return None
+        chunk = lightos.native.read(fd, min(1 << 20, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
@@ -246,7 +269,13 @@ def main() -> int:
         sys.stderr.write("spawnkit-hook: error: expects a hook payload on stdin; see --help\n")
         return 2
     try:
-        out = run(sys.stdin.buffer.read(MAX_STDIN + 1))
+        data = read_stdin(sys.stdin.fileno())
+        if data is None:
+            _log(
+                lightos.environ(), None, f"stdin stayed open for {STDIN_TIMEOUT:.0f} s: no payload"
+            )
+            return 0
+        out = run(data)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
