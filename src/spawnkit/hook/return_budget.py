@@ -144,7 +144,7 @@ def save_reply(project: str, parts: list[str], name: str, text: str) -> str:
     shown = lightos.join(project, *parts)
     try:
         _sweep_temps(folder)
-        tmp = f".{name}.spawnkit-{os.urandom(6).hex()}.tmp"
+        tmp = f".{name}.spawnkit-tmp-{os.urandom(6).hex()}.tmp"
         fd = lightos.open_plain(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
             lightos.write_all(fd, text.encode("utf-8", "replace"))
@@ -191,7 +191,7 @@ def _sweep_temps(folder: int) -> None:
     for entry in entries:
         if (
             entry.name.startswith(".")
-            and ".spawnkit-" in entry.name
+            and ".spawnkit-tmp-" in entry.name
             and entry.name.endswith(".tmp")
         ):
             try:
