@@ -63,7 +63,7 @@ class Call:
         # The project comes from Claude Code (its env, or the folder it runs the hook in),
         # never from the payload: every write under the project stays where the user works.
         self.project = config_mod.project_dir(env, lightos.getcwd())
-        self.config_dir = config_mod.claude_config_dir(env)
+        self.config_dir = config_mod.config_dir_of(env)
         self.state_dir = lightos.join(self.config_dir, STATE_DIR_NAME)
         self._config: config_mod.Config | None = None
 

@@ -291,7 +291,7 @@ def check_skills_lint(ctx: Context) -> CheckResult:
             unreadable += 1
             flagged.append(path.parent.name if path.name == "SKILL.md" else path.stem)
             continue
-        diagnostics = lint_text(raw.decode("utf-8", errors="replace"), str(path))
+        diagnostics = lint_text(raw.decode("utf-8", errors="replace"), str(path), reader="pyyaml")
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity != "error" for d in diagnostics)
         if diagnostics:
