@@ -57,7 +57,8 @@ def plan_uninstall(target: Target, *, force: bool = False, install_id: str | Non
             before,
             None if result.text is None else result.text.encode("utf-8"),
             "hook registrations",
-            backup_stamp=timestamp(),
+            # a file install created and that holds nothing else now needs no backup
+            backup_stamp=None if result.text is None else timestamp(),
         )
     )
     manifest_path = mf.path_in(target.config_dir)
