@@ -139,8 +139,10 @@ def recover(config_dir: Path, trusted: bool) -> list[str]:
             f"an earlier spawnkit run on {config_dir} was interrupted; its changes were rolled"
             " back first"
         )
-        notes += roll_back(journal)
+        notes += roll_back(journal, with_dirs=False)
         touched = {config_dir / e.rel for e in journal.entries}
+        _sweep(config_dir, touched)  # before the folders: a temp file keeps one from going
+        remove_dirs(journal)
         path.unlink(missing_ok=True)
     _sweep(config_dir, touched)
     return notes
@@ -190,7 +192,8 @@ def _read(path: Path, config_dir: Path, trusted: bool) -> Journal:
     return Journal(config_dir, entries, list(dirs), ident, trusted)
 
 
-def roll_back(journal: Journal) -> list[str]:
+def roll_back(journal: Journal, with_dirs: bool = True) -> list[str]:
+    """Give every file the run changed its old bytes back (and drop its folders); notes."""
     notes = []
     root = journal.config_dir
     for entry in reversed(journal.entries):
@@ -220,12 +223,18 @@ def roll_back(journal: Journal) -> list[str]:
             data = guard.read_file(saved) if saved.is_file() else None
             if data is not None and data == entry.before:
                 saved.unlink()
+    if with_dirs:
+        remove_dirs(journal)
+    return notes
+
+
+def remove_dirs(journal: Journal) -> None:
+    """Remove the folders the run created, innermost first, where they are empty."""
     for rel in reversed(journal.dirs):
         try:
-            (root / rel).rmdir()
+            (journal.config_dir / rel).rmdir()
         except OSError:
             pass  # not empty (something of the user's is there) or already gone
-    return notes
 
 
 def _sweep(config_dir: Path, touched: set[Path]) -> None:
