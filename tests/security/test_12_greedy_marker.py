@@ -64,10 +64,12 @@ def test_uninstall_force_removes_them(cfg: Path):
 def test_install_keeps_the_wrapped_entry_without_adding_a_second(cfg: Path):
     result = run_cli("install", "--yes", "--config-dir", str(cfg))
     assert result.exit_code == 0
+    data = json.loads((cfg / "settings.json").read_text())
     reads = [
-        c
-        for e, c in _commands(cfg)
-        if e == "PreToolUse" and "Read" in json.dumps(c) or c.startswith("nice")
+        hook["command"]
+        for group in data["hooks"]["PreToolUse"]
+        if group.get("matcher") == "Read"
+        for hook in group["hooks"]
     ]
     assert reads == ["nice -n 5 " + regs.installed_command()]
     assert OWN in [c for _, c in _commands(cfg)]
