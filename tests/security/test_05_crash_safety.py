@@ -23,8 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit.install.journal import ABORT_ENV
-
 from .conftest import spawnkit, tree
 
 ORIGINAL = b'{\n\t"model": "opus",\r\n  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}\n}'
@@ -115,6 +113,8 @@ def _copy(src: Path, dst: Path) -> Path:
 @pytest.mark.parametrize("fresh", [False, True], ids=["existing-folder", "fresh-folder"])
 def test_install_and_uninstall_killed_at_every_write(tmp_path: Path, fresh: bool):
     """Project scope: the journal, the record's install id and containment all take part."""
+    from spawnkit.install.journal import ABORT_ENV
+
     base = tmp_path / "base"
     project = base / "proj"
     project.mkdir(parents=True)
