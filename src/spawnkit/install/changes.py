@@ -124,10 +124,9 @@ def apply(plan: Plan) -> list[Path]:
     made = _missing_parents([c.path for c in pending if c.after is not None])
     record = journal.Journal(root, install_id=plan.install_id, trusted=plan.trusted)
     for change in pending:
-        entry = journal.entry_for(root, change.path, change.before, change.after)
-        if change.backup_path is not None:
-            entry.backup = journal.rel_to(root, change.backup_path)
-        record.entries.append(entry)
+        record.entries.append(
+            journal.entry_for(root, change.path, change.before, change.after, change.backup_path)
+        )
     record.dirs = [journal.rel_to(root, d) if d != root else "." for d in made]
     where = journal.home_for(root, set(made), set(plan.prune_dirs))
     journal.require_writable_home(where)

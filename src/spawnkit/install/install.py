@@ -202,7 +202,7 @@ def _settings_change(
     text = decode(before, path)
     try:
         result = sm.install(text, regs.installed_command(python), name=str(path), force=force)
-        problems = sm.hook_problems(result.text)
+        problems = sm.problems_of(result.value)
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)

@@ -86,8 +86,9 @@ def home_for(config_dir: Path, created: set[Path], removed: set[Path]) -> Path:
 @dataclass
 class Entry:
     rel: str  # the file, relative to the config folder
-    before: bytes | None  # None: it did not exist
+    before_sha: str | None  # sha256 of what it holds now; None: it does not exist
     after: str | None  # sha256 of what the run writes; None: the run removes it
+    before: bytes | None = None  # what it holds now, unless its backup holds it
     mode: int | None = None  # permission bits before (to recreate a removed file exactly)
     backup: str | None = None  # a backup the run makes (relative), removed on roll back
 
@@ -107,6 +108,7 @@ class Journal:
             "entries": [
                 {
                     "path": e.rel,
+                    "before_sha": e.before_sha,
                     "before": None if e.before is None else base64.b64encode(e.before).decode(),
                     "after": e.after,
                     "mode": e.mode,
@@ -176,8 +178,9 @@ def _read(path: Path, config_dir: Path, trusted: bool) -> Journal:
             entries.append(
                 Entry(
                     rel,
-                    None if before is None else base64.b64decode(before, validate=True),
+                    item["before_sha"],
                     item["after"],
+                    None if before is None else base64.b64decode(before, validate=True),
                     mode if isinstance(mode, int) else None,
                     backup,
                 )
@@ -206,23 +209,29 @@ def roll_back(journal: Journal, with_dirs: bool = True) -> list[str]:
         except SpawnkitError as exc:
             notes.append(f"left {path} as it is: {exc}")
             continue
-        if current == entry.before:
-            pass
-        elif (entry.after is None and current is None) or (
-            entry.after is not None and current is not None and mf.sha256(current) == entry.after
-        ):
-            if entry.before is None:
+        now = None if current is None else mf.sha256(current)
+        saved = root / entry.backup if entry.backup is not None else None
+        if now == entry.before_sha:
+            pass  # the run never got to it
+        elif now == entry.after:  # what the run wrote (or removed): undo it
+            if entry.before_sha is None:
                 path.unlink()
             else:
+                data = entry.before
+                if data is None and saved is not None and saved.is_file():
+                    data = guard.read_file(saved)
+                if data is None or mf.sha256(data) != entry.before_sha:
+                    notes.append(f"left {path} as it is: the copy of its old content is gone")
+                    continue
                 path.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(path, entry.before, entry.mode)
+                atomic_write(path, data, entry.mode)
         else:
             notes.append(f"left {path} as it is: it changed since the interrupted run")
-        if entry.backup is not None:
-            saved = root / entry.backup
-            data = guard.read_file(saved) if saved.is_file() else None
-            if data is not None and data == entry.before:
-                saved.unlink()
+            continue
+        if saved is not None and saved.is_file():
+            data = guard.read_file(saved)
+            if data is not None and mf.sha256(data) == entry.before_sha:
+                saved.unlink()  # the original is back in place: its backup is redundant
     if with_dirs:
         remove_dirs(journal)
     return notes
@@ -276,15 +285,31 @@ def _sweep(config_dir: Path, touched: set[Path]) -> None:
             pass
 
 
-def entry_for(config_dir: Path, path: Path, before: bytes | None, after: bytes | None) -> Entry:
+INLINE_LIMIT = 64 * 1024  # larger old contents are kept by their backup, not in the journal
+
+
+def entry_for(
+    config_dir: Path,
+    path: Path,
+    before: bytes | None,
+    after: bytes | None,
+    backup: Path | None = None,
+) -> Entry:
+    """The journal entry of one change; a big file with a backup is restored from it."""
     mode = None
     if before is not None:
         try:
             mode = os.stat(path).st_mode & 0o7777
         except OSError:
             mode = None
+    inline = before is not None and (backup is None or len(before) <= INLINE_LIMIT)
     return Entry(
-        rel_to(config_dir, path), before, None if after is None else mf.sha256(after), mode
+        rel_to(config_dir, path),
+        None if before is None else mf.sha256(before),
+        None if after is None else mf.sha256(after),
+        before if inline else None,
+        mode,
+        None if backup is None else rel_to(config_dir, backup),
     )
 
 

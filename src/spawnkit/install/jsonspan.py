@@ -167,13 +167,21 @@ def _node(text: str, pos: int) -> Node:
 def _expanded(
     text: str, pos: int, path: tuple[str, ...], expand: frozenset[tuple[str, ...]]
 ) -> Node:
-    """The value at ``pos``; an object named in ``expand`` gets its members at once.
+    """The value at ``pos``; a container named in ``expand`` gets its children at once.
 
-    This is also where invalid JSON is found: ``scanstring`` and the C scanner
-    raise on anything ``json.loads`` would refuse.
+    A path may end in ``*``: every member of the object above. This is also where
+    invalid JSON is found: ``scanstring`` and the C scanner raise on anything
+    ``json.loads`` would refuse.
     """
-    if path not in expand or text[pos : pos + 1] != "{":
+    opener = text[pos : pos + 1]
+    if opener not in ("{", "[") or not (path in expand or (*path[:-1], "*") in expand):
         return _node(text, pos)
+    if opener == "[":
+        items = _array_items(text, pos, check=True)
+        end = _skip(text, items[-1].end) + 1 if items else _skip(text, pos + 1) + 1
+        node = Node("array", pos, end, [item.value for item in items], text)
+        node._children = items
+        return node
     members = _object_members(text, pos, path, expand)
     end = _skip(text, members[-1].end) + 1 if members else _skip(text, pos + 1) + 1
     node = Node("object", pos, end, {m.key: m.value.value for m in members}, text)
@@ -211,16 +219,23 @@ def _object_members(
         pos = _skip(text, pos + 1)  # past the comma
 
 
-def _array_items(text: str, start: int) -> list[Node]:
-    """The items of the (already validated) array at ``start``."""
+def _array_items(text: str, start: int, check: bool = False) -> list[Node]:
+    """The items of the array at ``start`` (``check``: it may be unvalidated).
+
+    The hot loop of a settings file with tens of thousands of hooks: kept tight.
+    """
     items: list[Node] = []
-    pos = _skip(text, start + 1)
-    if text[pos] == "]":
+    append, scan, ws, kinds = items.append, _scan_value, _WS.match, _KINDS
+    pos = ws(text, start + 1).end()  # type: ignore[union-attr]
+    if text[pos : pos + 1] == "]":
         return items
     while True:
-        item = _node(text, pos)
-        items.append(item)
-        pos = _skip(text, item.end)
-        if text[pos] == "]":
+        value, end = scan(text, pos)
+        append(Node(kinds.get(text[pos], "number"), pos, end, value, text))
+        pos = ws(text, end).end()  # type: ignore[union-attr]
+        following = text[pos : pos + 1]
+        if following == "]":
             return items
-        pos = _skip(text, pos + 1)
+        if check and following != ",":
+            raise JSONSpanError(_where(text, pos, "Expecting ',' delimiter"))
+        pos = ws(text, pos + 1).end()  # type: ignore[union-attr]

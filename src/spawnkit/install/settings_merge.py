@@ -16,6 +16,7 @@ The same code serves any client file of this shape (Claude Code's settings.json
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ class MergeResult:
     updated: tuple[Entry, ...] = ()  # spawnkit entries rewritten where they stand (old command)
     removed: tuple[Entry, ...] = ()  # stale or duplicate spawnkit entries taken out
     kept: tuple[Entry, ...] = ()  # marked entries a person changed: left as they are
+    value: Any = None  # ``text`` parsed (for ``problems_of`` without parsing it again)
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ class ManagedHook:
 
 # --- reading -----------------------------------------------------------------
 
-_EXPAND = frozenset({(), ("hooks",)})  # every edit looks at these objects' members
+# Every edit looks at the members of these: the root, "hooks", and each event's list.
+_EXPAND = frozenset({(), ("hooks",), ("hooks", "*")})
 
 
 def load(text: str | None, name: str = "settings.json") -> Node | None:
@@ -156,12 +159,17 @@ def hook_problems(text: str | None, name: str = "settings.json") -> list[HookPro
     names are tolerated, so they are not reported.
     """
     root = load(text, name)
-    hooks = root.get("hooks") if root else None
+    return problems_of(root.value if root is not None else None)
+
+
+def problems_of(settings: Any) -> list[HookProblem]:
+    """``hook_problems`` of an already parsed settings value (see there)."""
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
     problems: list[HookProblem] = []
-    for member in hooks.members if hooks else []:
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
         found: list[str] = []
-        for gi, group in enumerate(member.value.value):
-            where = f"hooks.{member.key}[{gi}]"
+        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
+            where = f"hooks.{event}[{gi}]"
             if not isinstance(group, dict):
                 found.append(f"{where} is {_kind_of(group)}, not an object")
                 continue
@@ -174,7 +182,7 @@ def hook_problems(text: str | None, name: str = "settings.json") -> list[HookPro
                 continue
             for hi, hook in enumerate(inner):
                 found.extend(_hook_entry_problems(hook, f"{where}.hooks[{hi}]"))
-        problems += [HookProblem(msg, member.key in STRICT_EVENTS) for msg in found]
+        problems += [HookProblem(msg, event in STRICT_EVENTS) for msg in found]
     return problems
 
 
@@ -258,7 +266,13 @@ def install(
         added.append(Entry(reg.event, reg.matcher, command))
     result = edits.apply(text, original)
     return MergeResult(
-        result, tuple(created), tuple(added), tuple(updated), tuple(removed), tuple(kept)
+        result,
+        tuple(created),
+        tuple(added),
+        tuple(updated),
+        tuple(removed),
+        tuple(kept),
+        edits.applied_to(original.value),
     )
 
 
@@ -351,15 +365,19 @@ class _Found:
 def _marked(root: Node | None):
     """Every hook entry whose command carries spawnkit's marker, in file order.
 
-    Groups are looked into only when their Python value holds a marked command,
-    so a file with thousands of other hooks is walked at the C scanner's speed.
+    Only the groups whose text holds a marker are looked into (found with ``str.find``
+    and a bisection over the groups' positions), so a file with tens of thousands of
+    other hooks costs next to nothing here. An event list with ``\\u`` escapes, which
+    could spell a marker differently, is checked group by group.
     """
     hooks = root.get("hooks") if root else None
     for ei, member in enumerate(hooks.members if hooks else []):
-        for gi, group_value in enumerate(member.value.value):
+        array = member.value
+        for gi in _groups_with_markers(array):
+            group = array.items[gi]
+            group_value = group.value
             if not _holds_marked(group_value):
                 continue
-            group = member.value.items[gi]
             inner = group.get("hooks")
             if inner is None or inner.kind != "array":
                 continue
@@ -369,6 +387,20 @@ def _marked(root: Node | None):
                 command = hook.value.get("command") if hook.kind == "object" else None
                 if regs.is_managed(command):
                     yield _Found(member.key, ei, gi, group, hi, hook, matcher, command)
+
+
+def _groups_with_markers(array: Node) -> list[int]:
+    text, start, end = array._text, array.start, array.end
+    if text.find("\\u", start, end) != -1:
+        return list(range(len(array.items)))
+    hits: set[int] = set()
+    starts = [item.start for item in array.items]
+    for marker in regs.markers():
+        at = text.find(marker, start, end)
+        while at != -1:
+            hits.add(bisect.bisect_right(starts, at) - 1)
+            at = text.find(marker, at + len(marker), end)
+    return sorted(i for i in hits if i >= 0)
 
 
 def _holds_marked(group: Any) -> bool:
@@ -469,6 +501,32 @@ class _Edits:
             return text
         body = render.render(root, remove=root_remove, replace=root_replace, append=root_append)
         return text[: root.start] + body + text[root.end :]
+
+    def applied_to(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """The Python value ``apply`` gives for ``settings`` (the edited lists copied)."""
+        data = dict(settings)
+        hooks = dict(data.get("hooks") or {})
+        for event, edit in self.events.items():
+            groups = []
+            for gi, group in enumerate(hooks.get(event, [])):
+                if gi in edit.remove_groups:
+                    continue
+                if gi in edit.inner:
+                    removals, replacements = edit.inner[gi]
+                    inner = group["hooks"]
+                    group = {
+                        **group,
+                        "hooks": [
+                            replacements.get(hi, hook)
+                            for hi, hook in enumerate(inner)
+                            if hi not in removals
+                        ],
+                    }
+                groups.append(group)
+            hooks[event] = groups + edit.add
+        if hooks:
+            data["hooks"] = hooks
+        return data
 
     def _render_event(self, render: _Renderer, event: str, array: Node, edit: _EventEdit) -> str:
         groups: dict[int, str] = {}
