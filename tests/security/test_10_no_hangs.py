@@ -78,3 +78,16 @@ def test_the_hook_gives_up_on_a_stdin_that_never_closes(tmp_path: Path):
         proc.kill()
         proc.stdin.close()
     assert "no payload" in (tmp_path / "c" / ".spawnkit" / "hook.log").read_text()
+
+
+@pytest.mark.parametrize("where", ["SKILL.md", "pyproject.toml"])
+def test_lint_refuses_a_fifo_instead_of_waiting(tmp_path: Path, where: str):
+    skill = tmp_path / ".claude" / "skills" / "x"
+    skill.mkdir(parents=True)
+    fifo = skill / "SKILL.md" if where == "SKILL.md" else tmp_path / "pyproject.toml"
+    if where != "SKILL.md":
+        (skill / "SKILL.md").write_text("---\nname: x\ndescription: A skill.\n---\nBody.\n")
+    os.mkfifo(fifo)
+    proc = spawnkit("lint", ".claude/skills/x", cwd=tmp_path, timeout=HANG)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "not a regular file" in proc.stderr

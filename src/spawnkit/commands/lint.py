@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import TextIO
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
+from spawnkit.hook.lightos import read_regular
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import default_roots, discover
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
 from spawnkit.lint.rules import ALL
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # no skill, command or agent file comes near this
 
 
 def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
@@ -71,7 +74,7 @@ def run(
     unreadable = 0
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular(str(path), MAX_FILE_BYTES).decode("utf-8")  # never a FIFO
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             err.write(
