@@ -143,9 +143,8 @@ def test_the_merged_value_matches_the_text_and_problems_need_no_second_parse(see
     import random
 
     rng = random.Random(seed)
-    other = regs.marked(
-        f"test -f /old/spawnkit/hook/__main__.py && /old/py -I -S {'/old/spawnkit/hook/__main__.py'}"
-    )
+    old_script = "/old/spawnkit/hook/__main__.py"
+    other = regs.marked(f"test -f {old_script} && /old/py -I -S {old_script}")
 
     def hook():
         return {
