@@ -1,0 +1,217 @@
+"""The audit for a terminal: a table per session with a bar per return, within 80 columns.
+
+Colour is added with click's styles; click strips it when the output is not a terminal.
+Bars use block characters when the output encoding has them, ``#`` and ``|`` otherwise.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from datetime import datetime
+
+import click
+
+from spawnkit.audit import analyze
+from spawnkit.audit.model import Audit, Return, Session
+
+WIDTH = 80
+BAR = 24  # cells
+LABEL = 22
+
+
+def render(audit: Audit, encoding: str | None = "utf-8") -> str:
+    fancy = _can_encode("█│→·×", encoding)
+    totals = analyze.summary(audit)
+    lines = [_headline(audit, totals, fancy), _standard(audit, fancy), ""]
+    shown = [s for s in audit.sessions if s.returns or s.findings]
+    for session in shown:
+        lines += _session(session, audit, fancy)
+        lines.append("")
+    quiet = len(audit.sessions) - len(shown)
+    if quiet:
+        lines += [f"{quiet} session(s) without sub-agents or findings not shown.", ""]
+    lines += _summary(audit, totals, fancy)
+    return "\n".join(lines) + "\n"
+
+
+def _headline(audit: Audit, totals: dict, fancy: bool) -> str:
+    hosts: dict[str, int] = {}
+    for s in audit.sessions:
+        hosts[s.host] = hosts.get(s.host, 0) + 1
+    kinds = ", ".join(f"{h} {n}" for h, n in sorted(hosts.items()))
+    return (
+        f"spawnkit audit: {totals['sessions']} session(s)"
+        + (f" ({kinds})" if kinds else "")
+        + f", {totals['returns']} sub-agent return(s), {_size(audit.stats.bytes)}"
+        + f" read in {audit.seconds:.2f} s"
+    )
+
+
+def _standard(audit: Audit, fancy: bool) -> str:
+    dot = "·" if fancy else "-"
+    return (
+        f"standard: at most {audit.budget} tokens per return {dot} at most "
+        f"{audit.max_parallel} sub-agents at once {dot} a state file every "
+        f"{audit.checkpoint_every} returns"
+    )
+
+
+def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
+    arrow, dot = ("→", "·") if fancy else ("->", "-")
+    when = datetime.fromtimestamp(s.started).strftime("%Y-%m-%d %H:%M") if s.started else "?"
+    head = f"{s.id[:8]}  {s.host}  {when}  {s.project}"
+    lines = [click.style(_clip(head, WIDTH), bold=True)]
+    if s.context:
+        first, peak = s.context[0].tokens, s.peak_context
+        window = s.context_window or 0
+        share = f" ({peak / window:.0%} of {_k(window)})" if window else ""
+        estimated = " est." if s.context_source == "estimate" else ""
+        context = f"context{estimated} {_k(first)} {arrow} {_k(s.context[-1].tokens)}"
+        context += f", peak {_k(peak)}{share}"
+    else:
+        context = "no context recorded"
+    lines.append(
+        _clip(
+            f"  {context} {dot} parallel {s.peak_parallel} {dot} "
+            f"{len(s.state_writes)} state write(s)",
+            WIDTH,
+        )
+    )
+    extras = []
+    if s.denied_launches:
+        extras.append(f"{s.denied_launches} launch(es) refused by spawnkit")
+    denied_reads = sum(1 for t in s.report_reads if t.denied)
+    if denied_reads:
+        extras.append(f"{denied_reads} report read(s) refused by spawnkit")
+    if extras:
+        lines.append("  " + f" {dot} ".join(extras))
+    if s.returns:
+        scale = max(max(r.tokens for r in s.returns), audit.budget)
+        tick = "│" if fancy else "|"
+        lines.append(
+            f"  {'#':>3}  {'sub-agent':<{LABEL}} {'tokens':>7}  {tick} = budget {audit.budget}"
+        )
+        for n, ret in enumerate(s.returns, 1):
+            lines.append(_row(n, ret, scale, audit.budget, fancy))
+    for f in s.findings:
+        colour = "red" if f.severity == "error" else "yellow"
+        prefix = f"  {click.style(f.code, fg=colour)} "
+        body = textwrap.wrap(f.message, WIDTH - 8) or [""]
+        lines.append(prefix + body[0])
+        lines += ["        " + more for more in body[1:]]
+    return lines
+
+
+def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
+    """``  1  label   1,545  ████████▓▓▓▓▓▓▓▓  3.1x budget``: the budget sits at the shade change
+    (or the tick), so the bar reads without colour too."""
+    label = ret.description or ret.agent_type or ret.agent_id or "sub-agent"
+    cells = max(1, round(ret.tokens / scale * BAR)) if ret.tokens else 0
+    mark = min(BAR - 1, round(budget / scale * BAR))
+    within, over, tick = ("█", "▓", "│") if fancy else ("=", "#", "|")
+    bar = []
+    for i in range(BAR):
+        if i < cells:
+            bar.append(
+                click.style(over, fg="red") if i >= mark else click.style(within, fg="green")
+            )
+        elif i == mark:
+            bar.append(tick)
+        else:
+            bar.append(" ")
+    if ret.blocked:
+        note = f"blocked, {ret.full_tokens or 0:,} saved"
+    elif ret.tokens > budget:
+        note = f"{ret.tokens / budget:.1f}x budget"
+    else:
+        note = ""
+    if ret.deliveries > 1:
+        note = (note + ", " if note else "") + f"sent {ret.deliveries}x"
+    return (
+        f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}  {''.join(bar)} {note}".rstrip()
+    )
+
+
+def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
+    lines = [click.style("summary", bold=True)]
+    lines.append(
+        f"  returns: {totals['returns']} ({totals['over_budget']} over budget), "
+        f"{totals['tokens_received']:,} tokens received"
+    )
+    worst = [(s, r) for s, r in totals["worst_returns"] if r.tokens > audit.budget][:5]
+    if worst:
+        lines.append("  worst returns:")
+        for s, r in worst:
+            label = r.description or r.agent_type or r.agent_id
+            lines.append(_clip(f"    {r.tokens:>7,}  {label}  (session {s.id[:8]})", WIDTH))
+    close = totals["closest_to_limit"][:3]
+    if close:
+        lines.append("  closest to the context limit:")
+        for s in close:
+            window = s.context_window or 1
+            lines.append(
+                f"    {s.peak_context / window:>6.0%}  {_k(s.peak_context)} of {_k(window)}"
+                f"  (session {s.id[:8]}, {s.host})"
+            )
+    if totals["blocked"]:
+        full, got = totals["blocked_full_tokens"], totals["blocked_received_tokens"]
+        ratio = f" ({full / got:.1f}x less)" if got else ""
+        lines.append(
+            f"  enforcement: {totals['blocked']} return(s) blocked; {full:,} tokens saved on "
+            f"disk, {got:,} received instead{ratio}"
+        )
+    refused = []
+    if totals["denied_launches"]:
+        refused.append(f"{totals['denied_launches']} launch(es) over the cap")
+    if totals["denied_reads"]:
+        refused.append(f"{totals['denied_reads']} report read(s)")
+    if refused:
+        lines.append("  refused by spawnkit: " + ", ".join(refused))
+    codes = totals["findings_by_code"]
+    times = "×" if fancy else "x"
+    lines.append(
+        "  findings: "
+        + (", ".join(f"{c} {times}{n}" for c, n in codes.items()) if codes else "none")
+        + ("  (spawnkit rule CODE explains one)" if codes else "")
+    )
+    lines.append("  " + input_line(audit))
+    return lines
+
+
+def input_line(audit: Audit) -> str:
+    """One line on what was read and what was skipped (also printed on stderr by the command)."""
+    stats = audit.stats
+    text = f"input: {stats.files} file(s), {stats.lines:,} line(s), {_size(stats.bytes)}"
+    skipped = [f"{n} {name.replace('_', ' ')}" for name, n in stats.problems.items()]
+    unknown = stats.unknown_records
+    if unknown:
+        kinds = ", ".join(f"{k} x{n}" for k, n in unknown.most_common(3))
+        skipped.append(f"{sum(unknown.values())} record(s) of unknown types ({kinds})")
+    if skipped:
+        text += "; skipped: " + ", ".join(skipped)
+    return text
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} B"
+
+
+def _k(n: int) -> str:
+    """12.7k, 200k, 950."""
+    return f"{n / 1000:.1f}".removesuffix(".0") + "k" if n >= 1000 else str(n)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _can_encode(text: str, encoding: str | None) -> bool:
+    try:
+        text.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
