@@ -25,8 +25,16 @@ from typing import Any
 from spawnkit import tokens
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import records, text_of, timestamp
-from spawnkit.audit.model import CLAUDE_CODE, ContextPoint, FileTouch, InputStats, Return, Session
+from spawnkit.audit.jsonl import record_type, records, string, text_of, timestamp
+from spawnkit.audit.model import (
+    CLAUDE_CODE,
+    ContextPoint,
+    FileTouch,
+    InputStats,
+    Return,
+    Session,
+    SubagentFacts,
+)
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 KNOWN_TYPES = frozenset(
@@ -147,7 +155,7 @@ class _Orchestrator:
         self.usage_seen = False
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
-        kind = rec.get("type")
+        kind = record_type(rec)
         stamp = rec.get("timestamp")
         if isinstance(stamp, str):
             self.first = self.first or stamp
@@ -169,7 +177,7 @@ class _Orchestrator:
                     self._estimate(prompt)
                     self._notifications(prompt, stamp)
         elif kind not in KNOWN_TYPES:
-            stats.unknown_records[str(kind)[:60]] += 1
+            stats.unknown_records[kind] += 1
 
     # --- records ------------------------------------------------------------------------------
 
@@ -198,15 +206,15 @@ class _Orchestrator:
                 self._tool_use(block, rec, cwd)
 
     def _tool_use(self, block: dict[str, Any], rec: dict[str, Any], cwd: str) -> None:
-        name = block.get("name")
+        name = string(block.get("name"))
         tool_id = str(block.get("id") or "")
         args = block.get("input") if isinstance(block.get("input"), dict) else {}
         when = timestamp(rec.get("timestamp"))
         if name in AGENT_TOOLS:
             self.launches[tool_id] = _Launch(
                 tool_id,
-                _label(args.get("description")),
-                _label(args.get("subagent_type")),
+                signals.label(args.get("description")),
+                signals.label(args.get("subagent_type")),
                 when,
                 background=args.get("run_in_background") is True,
             )
@@ -360,37 +368,15 @@ def _unframe(text: str) -> str:
     return "\n".join(line.removeprefix("  ") for line in found.group(1).split("\n"))
 
 
-def _label(value: Any) -> str:
-    return " ".join(value.split())[:80] if isinstance(value, str) else ""
-
-
-@dataclass
-class _Child:
-    finished: float | None = None
-    wrote_files: bool = False
-    blocks: int = 0
-    full_tokens: int | None = None
-    saved_path: str | None = None
-
-    def apply(self, ret: Return) -> None:
-        ret.finished = self.finished
-        ret.wrote_files = self.wrote_files
-        if self.blocks:
-            ret.blocked = True
-            ret.blocks = self.blocks
-            ret.full_tokens = self.full_tokens
-            ret.saved_path = self.saved_path
-
-
-def _read_child(path: str, stats: InputStats) -> _Child:
+def _read_child(path: str, stats: InputStats) -> SubagentFacts:
     """What a sub-agent's own transcript adds: when it ended, what spawnkit held back."""
-    child = _Child()
+    child = SubagentFacts()
     answer: list[str] = []
     answer_id = None
     held = False  # the current answer was already held back
     last = None
     for rec in records(path, stats, skip_line):
-        kind = rec.get("type")
+        kind = record_type(rec)
         if isinstance(rec.get("timestamp"), str):
             last = rec["timestamp"]
         if kind == "assistant":
@@ -415,30 +401,20 @@ def _read_child(path: str, stats: InputStats) -> _Child:
             error = att.get("blockingError")
             text = error.get("blockingError") if isinstance(error, dict) else error
             if isinstance(text, str) and answer and not held:
-                held = _held_back(child, "\n".join(answer), text)
+                held = signals.held_back(child, "\n".join(answer), text)
         elif kind == "user" and rec.get("isMeta") is True:
             msg = rec.get("message")
             text = text_of(msg.get("content")) if isinstance(msg, dict) else ""
             if text.startswith("Stop hook feedback:") and answer and not held:
-                held = _held_back(child, "\n".join(answer), text)
+                held = signals.held_back(child, "\n".join(answer), text)
         elif kind not in KNOWN_TYPES:
-            stats.unknown_records[str(kind)[:60]] += 1
+            stats.unknown_records[kind] += 1
     child.finished = timestamp(last)
     return child
 
 
-def _held_back(child: _Child, answer: str, reason: str) -> bool:
-    if not signals.spawnkit_said(reason, signals.BUDGET_CODE):
-        return False
-    child.blocks += 1
-    size = tokens.estimate(answer)
-    child.full_tokens = max(child.full_tokens or 0, size)
-    child.saved_path = child.saved_path or signals.saved_copy(reason)
-    return True
-
-
 def _writes(block: dict[str, Any]) -> bool:
-    name = block.get("name")
+    name = string(block.get("name"))
     if name in signals.WRITE_TOOLS:
         return True
     args = block.get("input")

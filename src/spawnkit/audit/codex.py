@@ -26,8 +26,16 @@ from typing import Any
 from spawnkit import tokens
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import records, text_of, timestamp
-from spawnkit.audit.model import CODEX, ContextPoint, FileTouch, InputStats, Return, Session
+from spawnkit.audit.jsonl import record_type, records, string, text_of, timestamp
+from spawnkit.audit.model import (
+    CODEX,
+    ContextPoint,
+    FileTouch,
+    InputStats,
+    Return,
+    Session,
+    SubagentFacts,
+)
 
 KNOWN_TYPES = frozenset(
     {
@@ -107,7 +115,7 @@ class _Root:
         self.last: str | None = None
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
-        kind = rec.get("type")
+        kind = record_type(rec)
         stamp = rec.get("timestamp")
         if isinstance(stamp, str):
             self.first = self.first or stamp
@@ -115,7 +123,7 @@ class _Root:
         payload = rec.get("payload")
         if not isinstance(payload, dict):
             if kind not in KNOWN_TYPES:
-                stats.unknown_records[str(kind)[:60]] += 1
+                stats.unknown_records[kind] += 1
             return
         if kind == "session_meta":
             self.s.project = self.s.project or str(payload.get("cwd") or "")
@@ -126,7 +134,7 @@ class _Root:
             if payload.get("type") == "token_count":
                 self._tokens(payload.get("info"), stamp)
         elif kind not in KNOWN_TYPES:
-            stats.unknown_records[str(kind)[:60]] += 1
+            stats.unknown_records[kind] += 1
 
     def _item(self, item: dict[str, Any], stamp: Any) -> None:
         kind = item.get("type")
@@ -142,13 +150,13 @@ class _Root:
                 self._notification(text, stamp)
 
     def _call(self, item: dict[str, Any], stamp: Any) -> None:
-        name = item.get("name")
+        name = string(item.get("name"))
         call_id = str(item.get("call_id") or "")
         args = _json(item.get("arguments"))
         when = timestamp(stamp)
         if name in SPAWN_TOOLS:
             message = args.get("message") or args.get("task_name") or ""
-            self.launches[call_id] = _Launch(call_id, _label(message), when)
+            self.launches[call_id] = _Launch(call_id, signals.label(message), when)
         elif name in WAIT_TOOLS:
             self.waits.add(call_id)
         elif name in SHELL_TOOLS:
@@ -261,36 +269,18 @@ class _Root:
         ]
 
 
-@dataclass
-class _Child:
-    finished: float | None = None
-    wrote_files: bool = False
-    blocks: int = 0
-    full_tokens: int | None = None
-    saved_path: str | None = None
-
-    def apply(self, ret: Return) -> None:
-        ret.finished = self.finished
-        ret.wrote_files = self.wrote_files
-        if self.blocks:
-            ret.blocked = True
-            ret.blocks = self.blocks
-            ret.full_tokens = self.full_tokens
-            ret.saved_path = self.saved_path
-
-
-def _read_child(path: str, stats: InputStats) -> _Child:
-    child = _Child()
+def _read_child(path: str, stats: InputStats) -> SubagentFacts:
+    child = SubagentFacts()
     answer = ""
     held = False
     last = None
     for rec in records(path, stats, skip_line):
-        kind = rec.get("type")
+        kind = record_type(rec)
         payload = rec.get("payload")
         if isinstance(rec.get("timestamp"), str):
             last = rec["timestamp"]
         if kind not in KNOWN_TYPES:
-            stats.unknown_records[str(kind)[:60]] += 1
+            stats.unknown_records[kind] += 1
             continue
         if not isinstance(payload, dict) or kind != "response_item":
             continue
@@ -299,14 +289,10 @@ def _read_child(path: str, stats: InputStats) -> _Child:
             answer, held = text_of(payload.get("content")), False
         elif item_type == "message" and payload.get("role") == "user":
             text = text_of(payload.get("content"))
-            if "<hook_prompt" in text and answer and not held:
-                if signals.spawnkit_said(text, signals.BUDGET_CODE):
-                    held = True
-                    child.blocks += 1
-                    child.full_tokens = max(child.full_tokens or 0, tokens.estimate(answer))
-                    child.saved_path = child.saved_path or signals.saved_copy(text)
+            if "<hook_prompt" in text and not held:
+                held = signals.held_back(child, answer, text)
         elif item_type in ("function_call", "custom_tool_call"):
-            name = payload.get("name")
+            name = string(payload.get("name"))
             if name == "apply_patch":
                 child.wrote_files = True
             elif name in SHELL_TOOLS:
@@ -330,7 +316,3 @@ def _json(value: Any) -> dict[str, Any]:
     except (ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _label(value: Any) -> str:
-    return " ".join(value.split())[:80] if isinstance(value, str) else ""

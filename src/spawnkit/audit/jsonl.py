@@ -13,7 +13,7 @@ import json
 import os
 import stat
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, BinaryIO
 
 from spawnkit.audit.model import InputStats
@@ -138,15 +138,31 @@ def first_record(path: str, stats: InputStats | None = None) -> dict[str, Any] |
     return None
 
 
+def string(value: Any) -> str:
+    """``value`` when it is a string, else "" (fields of untrusted records may be anything)."""
+    return value if isinstance(value, str) else ""
+
+
+def record_type(record: dict[str, Any]) -> str:
+    """A record's ``type`` as a short string ("(none)" when missing or not a string)."""
+    kind = record.get("type")
+    return kind[:60] if isinstance(kind, str) and kind else "(none)"
+
+
 def timestamp(value: Any) -> float | None:
     """Epoch seconds of an ISO 8601 time (``2026-11-24T00:16:28.386Z``), or None."""
     if not isinstance(value, str) or not value:
         return None
     text = value[:-1] + "+00:00" if value.endswith("Z") else value
     try:
-        return datetime.fromisoformat(text).timestamp()
+        moment = datetime.fromisoformat(text)
     except ValueError:
         return None
+    if not 1990 <= moment.year <= 2200:  # outside any real session: a corrupt field
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
 
 
 def text_of(content: Any) -> str:

@@ -36,6 +36,26 @@ class Return:
 
 
 @dataclass
+class SubagentFacts:
+    """What a sub-agent's own transcript adds to its return."""
+
+    finished: float | None = None  # its last record
+    wrote_files: bool = False
+    blocks: int = 0
+    full_tokens: int | None = None
+    saved_path: str | None = None
+
+    def apply(self, ret: Return) -> None:
+        ret.finished = self.finished
+        ret.wrote_files = self.wrote_files
+        if self.blocks:
+            ret.blocked = True
+            ret.blocks = self.blocks
+            ret.full_tokens = self.full_tokens
+            ret.saved_path = self.saved_path
+
+
+@dataclass
 class ContextPoint:
     """The orchestrator's context after one model response."""
 

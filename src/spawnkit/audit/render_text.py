@@ -15,14 +15,14 @@ from spawnkit.audit import analyze
 from spawnkit.audit.model import Audit, Return, Session
 
 WIDTH = 80
-BAR = 24  # cells
-LABEL = 22
+BAR = 18  # cells
+LABEL = 17
 
 
 def render(audit: Audit, encoding: str | None = "utf-8") -> str:
     fancy = _can_encode("█│→·×", encoding)
     totals = analyze.summary(audit)
-    lines = [_headline(audit, totals, fancy), _standard(audit, fancy), ""]
+    lines = [*_fit(_headline(audit, totals, fancy)), *_fit(_standard(audit, fancy)), ""]
     shown = [s for s in audit.sessions if s.returns or s.findings]
     for session in shown:
         lines += _session(session, audit, fancy)
@@ -40,40 +40,43 @@ def _headline(audit: Audit, totals: dict, fancy: bool) -> str:
         hosts[s.host] = hosts.get(s.host, 0) + 1
     kinds = ", ".join(f"{h} {n}" for h, n in sorted(hosts.items()))
     return (
-        f"spawnkit audit: {totals['sessions']} session(s)"
+        f"spawnkit audit: {_count(totals['sessions'], 'session')}"
         + (f" ({kinds})" if kinds else "")
-        + f", {totals['returns']} sub-agent return(s), {_size(audit.stats.bytes)}"
-        + f" read in {audit.seconds:.2f} s"
+        + f", {_count(totals['returns'], 'return')} from {_size(audit.stats.bytes)}"
     )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def _standard(audit: Audit, fancy: bool) -> str:
     dot = "·" if fancy else "-"
     return (
-        f"standard: at most {audit.budget} tokens per return {dot} at most "
-        f"{audit.max_parallel} sub-agents at once {dot} a state file every "
-        f"{audit.checkpoint_every} returns"
+        f"budget {audit.budget} tokens per return {dot} at most {audit.max_parallel} at once "
+        f"{dot} state file every {audit.checkpoint_every} returns"
     )
 
 
 def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     arrow, dot = ("→", "·") if fancy else ("->", "-")
     when = datetime.fromtimestamp(s.started).strftime("%Y-%m-%d %H:%M") if s.started else "?"
-    head = f"{s.id[:8]}  {s.host}  {when}  {s.project}"
-    lines = [click.style(_clip(head, WIDTH), bold=True)]
+    lines = [click.style(_clip(f"{s.id}  {s.host}  {when}", WIDTH), bold=True)]
+    if s.project:
+        lines.append(_clip(f"  {s.project}", WIDTH))
     if s.context:
         first, peak = s.context[0].tokens, s.peak_context
         window = s.context_window or 0
-        share = f" ({peak / window:.0%} of {_k(window)})" if window else ""
+        share = f" {peak / window:.0%} of {_k(window)}" if window else ""
         estimated = " est." if s.context_source == "estimate" else ""
         context = f"context{estimated} {_k(first)} {arrow} {_k(s.context[-1].tokens)}"
-        context += f", peak {_k(peak)}{share}"
+        context += f", peak{share or ' ' + _k(peak)}"
     else:
         context = "no context recorded"
     lines.append(
         _clip(
             f"  {context} {dot} parallel {s.peak_parallel} {dot} "
-            f"{len(s.state_writes)} state write(s)",
+            f"{_count(len(s.state_writes), 'state write')}",
             WIDTH,
         )
     )
@@ -84,7 +87,7 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     if denied_reads:
         extras.append(f"{denied_reads} report read(s) refused by spawnkit")
     if extras:
-        lines.append("  " + f" {dot} ".join(extras))
+        lines += _fit("  " + f" {dot} ".join(extras))
     if s.returns:
         scale = max(max(r.tokens for r in s.returns), audit.budget)
         tick = "│" if fancy else "|"
@@ -96,7 +99,7 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     for f in s.findings:
         colour = "red" if f.severity == "error" else "yellow"
         prefix = f"  {click.style(f.code, fg=colour)} "
-        body = textwrap.wrap(f.message, WIDTH - 8) or [""]
+        body = textwrap.wrap(f.message, WIDTH - 8, break_on_hyphens=False) or [""]
         lines.append(prefix + body[0])
         lines += ["        " + more for more in body[1:]]
     return lines
@@ -125,11 +128,12 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
         note = f"{ret.tokens / budget:.1f}x budget"
     else:
         note = ""
+    head = f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}  {''.join(bar)} "
     if ret.deliveries > 1:
-        note = (note + ", " if note else "") + f"sent {ret.deliveries}x"
-    return (
-        f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}  {''.join(bar)} {note}".rstrip()
-    )
+        sent = f" (sent {ret.deliveries}x)"
+        fits = len(click.unstyle(head)) + len(note) + len(sent) <= WIDTH
+        note = (note + (sent if fits else f" ({ret.deliveries}x)")).strip()
+    return (head + note).rstrip()
 
 
 def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
@@ -143,7 +147,7 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         lines.append("  worst returns:")
         for s, r in worst:
             label = r.description or r.agent_type or r.agent_id
-            lines.append(_clip(f"    {r.tokens:>7,}  {label}  (session {s.id[:8]})", WIDTH))
+            lines.append(_clip(f"    {r.tokens:>7,}  {label}  (session {s.id})", WIDTH))
     close = totals["closest_to_limit"][:3]
     if close:
         lines.append("  closest to the context limit:")
@@ -151,7 +155,7 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
             window = s.context_window or 1
             lines.append(
                 f"    {s.peak_context / window:>6.0%}  {_k(s.peak_context)} of {_k(window)}"
-                f"  (session {s.id[:8]}, {s.host})"
+                f"  ({s.host} {s.id})"
             )
     if totals["blocked"]:
         full, got = totals["blocked_full_tokens"], totals["blocked_received_tokens"]
@@ -175,13 +179,24 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         + ("  (spawnkit rule CODE explains one)" if codes else "")
     )
     lines.append("  " + input_line(audit))
-    return lines
+    return [wrapped for line in lines for wrapped in _fit(line)]
+
+
+def _fit(line: str) -> list[str]:
+    """Wrap a long line at 80 columns, continuing under its first word."""
+    if len(click.unstyle(line)) <= WIDTH:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def input_line(audit: Audit) -> str:
     """One line on what was read and what was skipped (also printed on stderr by the command)."""
     stats = audit.stats
-    text = f"input: {stats.files} file(s), {stats.lines:,} line(s), {_size(stats.bytes)}"
+    text = (
+        f"input: {_count(stats.files, 'file')}, {_count(stats.lines, 'line')}, "
+        f"{_size(stats.bytes)} in {audit.seconds:.2f} s"
+    )
     skipped = [f"{n} {name.replace('_', ' ')}" for name, n in stats.problems.items()]
     unknown = stats.unknown_records
     if unknown:

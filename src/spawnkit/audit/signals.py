@@ -11,8 +11,10 @@ import posixpath
 import re
 import shlex
 from functools import lru_cache
+from typing import Any
 
-from spawnkit import protocol
+from spawnkit import protocol, tokens
+from spawnkit.audit.model import SubagentFacts
 from spawnkit.hook import parallel_cap, report_reads, return_budget
 
 BUDGET_CODE = return_budget.CODE
@@ -27,6 +29,21 @@ _MAX_COMMAND = 64 * 1024  # longer shell commands are not inspected
 def spawnkit_said(text: str, code: str) -> bool:
     """True when ``text`` is a spawnkit hook message about rule ``code``."""
     return "spawnkit" in text and f"({code})" in text
+
+
+def held_back(facts: SubagentFacts, answer: str, reason: str) -> bool:
+    """Record a SubagentStop block when ``reason`` is spawnkit's return-budget block of ``answer``."""
+    if not answer or not spawnkit_said(reason, BUDGET_CODE):
+        return False
+    facts.blocks += 1
+    facts.full_tokens = max(facts.full_tokens or 0, tokens.estimate(answer))
+    facts.saved_path = facts.saved_path or saved_copy(reason)
+    return True
+
+
+def label(value: Any) -> str:
+    """A one-line label of at most 80 characters from a launch's description or message."""
+    return " ".join(value.split())[:80] if isinstance(value, str) else ""
 
 
 def saved_copy(text: str) -> str | None:
