@@ -45,11 +45,15 @@ svg text{font:11px system-ui,sans-serif;fill:var(--muted)}
 .window-line{stroke:var(--muted);stroke-dasharray:2 4}
 table{border-collapse:collapse;margin:12px 0 0;width:100%;font-size:13px}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
-th{color:var(--muted);font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+th{color:var(--muted);font-weight:600}table.returns td:nth-child(2),
+table.returns td:nth-child(3){white-space:nowrap}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .tag{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;color:#fff}
 .tag.error{background:var(--over)}.tag.warning{background:var(--held)}
 .tag.blocked{background:var(--held)}.tag.over{background:var(--over)}
-code{font-size:12px;word-break:break-all}footer{color:var(--muted);font-size:12px;padding:0 32px 24px}
+code{font-size:12px;word-break:break-all}
+details.findings{margin-top:10px}details.findings summary{cursor:pointer;font-weight:600}
+svg text.label{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
+footer{color:var(--muted);font-size:12px;padding:0 32px 24px}
 """
 
 
@@ -124,7 +128,7 @@ def _session(s: dict[str, Any], budget: int) -> str:
     meta = (
         f"peak context {s['peak_context']:,} tokens{share}"
         + (" (estimated)" if s["context_source"] == "estimate" else "")
-        + f" · grew {s['context_growth']:,}, of which returns {s['return_tokens']:,}"
+        + f" · grew {s['context_growth']:,} · returns brought ~{s['return_tokens']:,}"
         + f" · peak parallel {s['peak_parallel']}"
         + f" · {len(s['state_writes'])} state write(s)"
         + (f" · {s['denied_launches']} launch(es) refused" if s["denied_launches"] else "")
@@ -195,7 +199,7 @@ def _context_chart(s: dict[str, Any]) -> str:
         svg.append(
             f'<line class="window-line" x1="{LEFT}" y1="{y(window):.1f}" x2="{W - RIGHT}" '
             f'y2="{y(window):.1f}"/><text x="{W - RIGHT}" y="{y(window) - 4:.1f}" '
-            f'text-anchor="end">context window {window:,}</text>'
+            f'text-anchor="end" class="label">context window {window:,}</text>'
         )
     if points:
         coords = " ".join(f"{x(i):.1f},{y(p['tokens']):.1f}" for i, p in enumerate(points))
@@ -268,7 +272,7 @@ def _returns_chart(s: dict[str, Any], budget: int) -> str:
     svg.append(
         f'<line class="budget-line" x1="{LEFT}" y1="{y(budget):.1f}" x2="{W - RIGHT}" '
         f'y2="{y(budget):.1f}"/><text x="{W - RIGHT}" y="{y(budget) - 4:.1f}" '
-        f'text-anchor="end">budget {budget}</text>'
+        f'text-anchor="end" class="label">budget {budget}</text>'
     )
     svg.append("</svg>")
     caption = (
@@ -288,7 +292,11 @@ def _returns_table(s: dict[str, Any], budget: int) -> str:
             else ('<span class="tag over">over budget</span>' if kind == "over" else "")
         )
         held = f"{r['full_tokens']:,}" if r["full_tokens"] else ""
-        saved = f"<code>{escape(r['saved_path'])}</code>" if r["saved_path"] else ""
+        saved = (
+            f"<code>{escape(_short(r['saved_path'], s['project']))}</code>"
+            if r["saved_path"]
+            else ""
+        )
         sent = f" ×{r['deliveries']}" if r["deliveries"] > 1 else ""
         rows.append(
             f"<tr><td class=num>{k}</td><td>{escape(r['description'] or r['agent_type'])}</td>"
@@ -303,18 +311,33 @@ def _returns_table(s: dict[str, Any], budget: int) -> str:
     )
 
 
+def _short(path: str, project: str) -> str:
+    """A path inside the session's project, relative to it."""
+    prefix = project.rstrip("/") + "/"
+    return path[len(prefix) :] if project and path.startswith(prefix) else path
+
+
 def _findings_table(s: dict[str, Any]) -> str:
-    if not s["findings"]:
+    """The findings; folded under a one-line count by rule when there are more than a few."""
+    findings = s["findings"]
+    if not findings:
         return '<p class="meta">No findings: this session kept to the standard.</p>'
     rows = "".join(
         f"<tr><td><b>{escape(f['code'])}</b></td><td>{escape(f['name'])}</td>"
         f'<td><span class="tag {escape(f["severity"])}">{escape(f["severity"])}</span></td>'
         f"<td>{escape(f['message'])}</td></tr>"
-        for f in s["findings"]
+        for f in findings
     )
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f["code"]] = counts.get(f["code"], 0) + 1
+    label = ", ".join(f"{code} ×{n}" if n > 1 else code for code, n in counts.items())
+    opened = " open" if len(findings) <= 5 else ""
     return (
+        f'<details class="findings"{opened}><summary>{len(findings)} finding(s): '
+        f"{escape(label)}</summary>"
         '<table class="findings"><thead><tr><th>rule</th><th>name</th><th>severity</th>'
-        f"<th>finding</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>finding</th></tr></thead><tbody>{rows}</tbody></table></details>"
     )
 
 
