@@ -90,7 +90,9 @@ def project_roots(project: Path) -> list[Path]:
 
 
 def has_transcripts(root: Path, limit: int = 2000) -> int:
-    """How many sessions are under ``root`` (counting stops at ``limit``); cheap, for doctor."""
+    """How many transcripts (sub-agents' aside) are under ``root``, counting to ``limit``.
+
+    Cheap enough for doctor: names only, nothing is opened."""
     count = 0
     for path, _ in _walk(str(root), InputStats(), limit * 4):
         name = os.path.basename(path)
