@@ -118,6 +118,7 @@ def mixed(api: FakeAnthropic, tag: str, project, enforced: bool) -> Mixed:
     the last one briefly. With ``enforced`` spawnkit blocks the long answers (one more request
     each) and refuses one launch over the cap (whichever loses the race; it never starts)."""
     cap = protocol.max_parallel()
+    running = cap if enforced else cap + 1
     reports = project / f".{tag.lower()}-reports"
     calls, subs, finals = [], [], []
     for i in range(1, cap + 2):
@@ -126,11 +127,16 @@ def mixed(api: FakeAnthropic, tag: str, project, enforced: bool) -> Mixed:
         size = 700 if i <= cap else 200
         write = tool_use("Write", {"file_path": report, "content": long_answer(name, 800)})
         answer = long_answer(name, size)
-        subs.append(api.conversation(name, [write], answer, obey_block(name), name=name))
+
+        def reply(req: Request, answer: str = answer) -> str:
+            # answer only once every sub-agent that will run has started: they surely overlap
+            assert api.wait_for(lambda: sum(bool(s.requests) for s in subs) >= running, 60)
+            return answer
+
+        subs.append(api.conversation(name, [write], reply, obey_block(name), name=name))
         calls.append(agent(f"{name}: review module {i}", f"review module {i}", background=True))
         long = tokens.estimate(answer) > protocol.return_budget()
         finals.append(3 if enforced and long else 2)
-    running = cap if enforced else cap + 1
 
     def all_done() -> bool:
         started = [(s, n) for s, n in zip(subs, finals, strict=True) if s.requests]
