@@ -199,3 +199,58 @@ def test_the_installed_command_runs_out_of_process(tmp_path):
     )
     assert proc.returncode == 1, proc.stderr
     assert len(json.loads(proc.stdout)["sessions"]) == 2
+
+
+def test_a_failure_midway_leaves_no_report_and_no_temporary_file(tmp_path, monkeypatch):
+    from spawnkit.audit import render_json
+
+    def broken(audit, out):
+        out('{"version": 1, "sessions": [')
+        for _ in audit.sessions:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setitem(
+        __import__("spawnkit.commands.audit", fromlist=["WRITERS"]).WRITERS, "json", broken
+    )
+    target = tmp_path / "report.json"
+    target.write_text("the previous report\n")
+    result = run_cli("audit", str(FIXTURES), "--format", "json", "-o", str(target))
+    assert result.exit_code == 2 and "No space left on device" in result.stderr
+    assert target.read_text() == "the previous report\n"  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+    assert render_json.VERSION == 1
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    for n in range(12):  # enough report to overflow the pipe's buffer
+        copy_scenario("claude/fanout-off", tmp_path / f"c{n}")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spawnkit", "audit", str(tmp_path), "--format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.read(10) == b'{\n  "versi'
+    proc.stdout.close()  # like `| head -c 10`
+    _, err = proc.communicate(timeout=60)
+    assert b"Traceback" not in err and b"Error" not in err, err
+    assert proc.returncode == 0
+
+
+def test_the_report_is_written_while_sessions_are_read(tmp_path):
+    """Streaming: the first session is out before the last one is read."""
+    from spawnkit.audit import render_json
+    from spawnkit.audit.engine import stream
+
+    run = stream([FIXTURES])
+    events: list[str] = []
+    original = run.sessions
+
+    def watched():
+        for session in original:
+            events.append("read")
+            yield session
+
+    run.sessions = watched()
+    render_json.write(run, lambda text: events.append("out"))
+    first_out_after_read = events.index("out", events.index("read"))
+    assert first_out_after_read < len(events) - 1 - events[::-1].index("read")

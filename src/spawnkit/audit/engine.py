@@ -1,9 +1,14 @@
-"""Run an audit: discover the sessions, read each one, judge it. One session in memory at a time."""
+"""Run an audit: discover the sessions, then read and judge them one at a time.
+
+``stream`` hands each finished session to the renderer and forgets it, so memory holds one
+line of input, one session's facts and the running summary, whatever the total size.
+``audit`` is the same with the sessions kept in a list (tests, small inputs).
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from spawnkit import protocol
@@ -17,7 +22,7 @@ DEFAULT_CONTEXT_WINDOW = 200_000
 Progress = Callable[[int, int, Source], None]
 
 
-def audit(
+def stream(
     roots: list[Path],
     *,
     since: float | None = None,
@@ -26,32 +31,41 @@ def audit(
     context_window: int | None = None,
     progress: Progress | None = None,
 ) -> Audit:
-    """Audit every session under ``roots``; ``context_window`` overrides the recorded one."""
+    """An audit whose ``sessions`` are read lazily, oldest transcript first."""
     started = time.perf_counter()
     stats = InputStats()
-    sources = discover(roots, stats, since=since, session=session, project=project)
     budget = protocol.return_budget()
-    cap = protocol.max_parallel()
-    every = protocol.checkpoint_every()
-    sessions: list[Session] = []
-    for n, source in enumerate(sources, 1):
-        if progress is not None:
-            progress(n, len(sources), source)
-        reader = claude if source.host == CLAUDE_CODE else codex
-        found = reader.read(source, stats)
-        if context_window:
-            found.context_window = context_window
-        elif found.context_window is None:
-            found.context_window = DEFAULT_CONTEXT_WINDOW
-        analyze.finish(found, budget, cap, every)
-        sessions.append(found)
-    sessions.sort(key=lambda s: (s.started or 0.0, s.id))
-    return Audit(
-        sessions,
+    run = Audit(
+        [],
         stats,
+        analyze.Totals(budget),
         budget,
-        cap,
-        every,
+        protocol.max_parallel(),
+        protocol.checkpoint_every(),
         roots=[str(r) for r in roots],
-        seconds=time.perf_counter() - started,
     )
+
+    def sessions() -> Iterator[Session]:
+        sources = discover(roots, stats, since=since, session=session, project=project)
+        for n, source in enumerate(sources, 1):
+            if progress is not None:
+                progress(n, len(sources), source)
+            reader = claude if source.host == CLAUDE_CODE else codex
+            found = reader.read(source, stats)
+            found.context_window = context_window or found.context_window
+            found.context_window = found.context_window or DEFAULT_CONTEXT_WINDOW
+            analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)
+            run.totals.add(found)
+            run.seconds = time.perf_counter() - started
+            yield found
+        run.seconds = time.perf_counter() - started
+
+    run.sessions = sessions()
+    return run
+
+
+def audit(roots: list[Path], **options) -> Audit:
+    """``stream`` with every session read up front and kept."""
+    run = stream(roots, **options)
+    run.sessions = list(run.sessions)
+    return run

@@ -7,7 +7,12 @@ audit of many gigabytes holds little more than one line of input at a time.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from spawnkit.audit.analyze import Totals
 
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
@@ -151,8 +156,12 @@ class InputStats:
 
 @dataclass
 class Audit:
-    sessions: list[Session]
+    """One audit run. ``sessions`` may be a list, or a stream that fills ``totals``, ``stats``
+    and ``seconds`` as it is consumed: renderers read those only after the sessions."""
+
+    sessions: Iterable[Session]
     stats: InputStats
+    totals: Totals
     budget: int
     max_parallel: int
     checkpoint_every: int

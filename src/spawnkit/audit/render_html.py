@@ -6,18 +6,22 @@ behind a blocked one), the returns and the findings. A Content-Security-Policy f
 fetch and script, so the page cannot reach out even if a transcript smuggled markup into a
 label; every text from a transcript is escaped anyway.
 
-Drawn from ``render_json.document``, so the page and ``--format json`` agree.
+Each session is drawn from ``render_json.session_data``, so the page and ``--format json``
+agree; sessions are written as they are read and the summary last (shown first by CSS).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
+from spawnkit import __version__
 from spawnkit.audit.model import Audit
-from spawnkit.audit.render_json import document
+from spawnkit.audit.render_json import iso, session_data
 
-MAX_CHARTED = 200  # sessions drawn in full; the rest are listed
+MAX_CHARTED = 500  # sessions drawn in full; the rest are counted
 W, H = 560, 230
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 18, 34
 
@@ -27,7 +31,8 @@ CSS = """
 *{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",
 Roboto,sans-serif;color:var(--ink);background:var(--bg)}
 header{padding:22px 32px 8px}h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0}
-.sub{color:var(--muted);margin:0}main{padding:0 32px 32px}
+.sub{color:var(--muted);margin:0}main{padding:0 32px 32px;display:flex;flex-direction:column}
+.cards{order:-1}.cards .sub{flex-basis:100%}
 .cards{display:flex;flex-wrap:wrap;gap:12px;margin:14px 0 20px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 14px;
 min-width:130px}.card b{display:block;font-size:22px}.card span{color:var(--muted);font-size:12px}
@@ -57,44 +62,59 @@ footer{color:var(--muted);font-size:12px;padding:0 32px 24px}
 """
 
 
-def render(audit: Audit) -> str:
-    doc = document(audit)
-    budget = doc["standard"]["return_budget_tokens"]
-    summary = doc["summary"]
-    with_returns = sorted(
-        (s for s in doc["sessions"] if s["returns"]),
-        key=lambda s: s["return_tokens"],
-        reverse=True,
+def write(audit: Audit, out: Callable[[str], None]) -> None:
+    """Write the page to ``out``: each session as it is read, the summary cards last (CSS
+    ``order`` shows them first), so the page is never held whole."""
+    budget = audit.budget
+    out(
+        "\n".join(
+            [
+                "<!doctype html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                "style-src 'unsafe-inline'\">",
+                "<title>spawnkit audit: what sub-agent returns cost</title>",
+                f"<style>{CSS}</style></head><body>",
+                "<header><h1>What sub-agent returns cost the orchestrator</h1>",
+                f'<p class="sub">spawnkit {escape(__version__)} · '
+                f"{escape(iso(time.time()) or '')} · budget {budget} tokens per return · at most "
+                f"{audit.max_parallel} sub-agents at once · a state file every "
+                f"{audit.checkpoint_every} returns</p></header><main>",
+            ]
+        )
+        + "\n"
     )
-    charted = sorted(with_returns[:MAX_CHARTED], key=lambda s: s["started"] or "")
-    drawn = {id(s) for s in charted}
-    listed = [s for s in doc["sessions"] if id(s) not in drawn]
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">",
-        "<title>spawnkit audit: what sub-agent returns cost</title>",
-        f"<style>{CSS}</style></head><body>",
-        "<header><h1>What sub-agent returns cost the orchestrator</h1>",
-        f'<p class="sub">{escape(doc["tool"])} · {escape(doc["generated"] or "")} · '
-        f"budget {budget} tokens per return · at most "
-        f"{doc['standard']['max_parallel']} sub-agents at once · a state file every "
-        f"{doc['standard']['checkpoint_every']} returns</p></header><main>",
-        _cards(summary, budget),
-    ]
-    parts += [_session(s, budget) for s in charted]
-    parts.append(_worst(summary))
-    if listed:
-        parts.append(_listed(listed))
-    parts.append("</main>")
-    parts.append(_footer(doc))
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    drawn = skipped = 0
+    for session in audit.sessions:
+        if not session.returns:
+            continue
+        if drawn >= MAX_CHARTED:
+            skipped += 1
+            continue
+        drawn += 1
+        out(_session(session_data(session, budget), budget) + "\n")
+    summary = audit.totals.as_dict()
+    quiet = summary["sessions"] - summary["sessions_with_returns"]
+    notes = []
+    if quiet:
+        notes.append(f"{quiet:,} session(s) without sub-agent returns are counted, not drawn.")
+    if skipped:
+        notes.append(
+            f"{skipped:,} more session(s) with returns are counted, not drawn (the page draws the "
+            f"first {MAX_CHARTED}); narrow the audit with --since, --project or --session."
+        )
+    out(_cards(summary, budget, notes) + "\n" + _worst(summary) + "\n</main>\n")
+    out(_footer(audit) + "\n</body></html>\n")
 
 
-def _cards(summary: dict[str, Any], budget: int) -> str:
+def render(audit: Audit) -> str:
+    parts: list[str] = []
+    write(audit, parts.append)
+    return "".join(parts)
+
+
+def _cards(summary: dict[str, Any], budget: int, notes: list[str]) -> str:
     findings = sum(summary["findings_by_code"].values())
     cards = [
         ("", summary["sessions"], "sessions"),
@@ -117,7 +137,8 @@ def _cards(summary: dict[str, Any], budget: int) -> str:
         f'<div class="card {cls}"><b>{value}</b><span>{escape(label)}</span></div>'
         for cls, value, label in cards
     )
-    return f'<section class="cards">{body}</section>'
+    extra = "".join(f'<p class="sub">{escape(n)}</p>' for n in notes)
+    return f'<section class="cards">{body}{extra}</section>'
 
 
 def _session(s: dict[str, Any], budget: int) -> str:
@@ -363,28 +384,13 @@ def _worst(summary: dict[str, Any]) -> str:
     )
 
 
-def _listed(sessions: list[dict[str, Any]]) -> str:
-    rows = "".join(
-        f"<tr><td><code>{escape(s['id'])}</code></td><td>{escape(s['host'])}</td>"
-        f"<td>{escape((s['started'] or '')[:16])}</td><td class=num>{len(s['returns'])}</td>"
-        f"<td class=num>{s['peak_context']:,}</td><td>{len(s['findings'])}</td></tr>"
-        for s in sessions
-    )
-    return (
-        '<article class="session"><h2>Other sessions</h2><table class="listed"><thead><tr>'
-        "<th>session</th><th>host</th><th>started</th><th class=num>returns</th>"
-        f"<th class=num>peak context</th><th>findings</th></tr></thead><tbody>{rows}</tbody>"
-        "</table></article>"
-    )
-
-
-def _footer(doc: dict[str, Any]) -> str:
-    data = doc["input"]
-    problems = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["problems"].items())
-    unknown = ", ".join(f"{k} ×{n}" for k, n in data["unknown_records"].items())
+def _footer(audit: Audit) -> str:
+    stats = audit.stats
+    problems = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in stats.problems.items())
+    unknown = ", ".join(f"{k} ×{n}" for k, n in stats.unknown_records.most_common())
     text = (
-        f"Read {data['files']} file(s), {data['lines']:,} line(s), {data['bytes']:,} bytes in "
-        f"{data['seconds']} s."
+        f"Read {stats.files:,} file(s), {stats.lines:,} line(s), {stats.bytes:,} bytes in "
+        f"{audit.seconds:.2f} s."
         + (f" Skipped: {problems}." if problems else "")
         + (f" Records of unknown types: {unknown}." if unknown else "")
         + " Token figures are spawnkit's offline estimate unless the client recorded them."

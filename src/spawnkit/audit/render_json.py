@@ -1,16 +1,18 @@
 """The audit as JSON, version 1, described by ``standards/schemas/audit.schema.json``.
 
-The HTML report is drawn from this same document, so both always show the same numbers.
+Written as the sessions are read (the ``sessions`` array first, the summary after it), so
+the report of any number of sessions never has to be held whole. The HTML report draws each
+session from the same ``session_data``, so both always show the same numbers.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
 from spawnkit import __version__
-from spawnkit.audit import analyze
 from spawnkit.audit.model import Audit, Return, Session
 
 VERSION = 1
@@ -24,11 +26,9 @@ def iso(moment: float | None) -> str | None:
     return stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def document(audit: Audit) -> dict[str, Any]:
-    """The whole report as plain data (what ``--format json`` prints)."""
-    totals = analyze.summary(audit)
-    stats = audit.stats
-    return {
+def write(audit: Audit, out: Callable[[str], None]) -> None:
+    """Write the report to ``out`` piece by piece: one session at a time as they are read."""
+    head = {
         "version": VERSION,
         "tool": f"spawnkit {__version__}",
         "generated": iso(datetime.now(timezone.utc).timestamp()),
@@ -38,31 +38,16 @@ def document(audit: Audit) -> dict[str, Any]:
             "checkpoint_every": audit.checkpoint_every,
         },
         "roots": audit.roots,
-        "sessions": [_session(s, audit.budget) for s in audit.sessions],
-        "summary": {
-            **{k: v for k, v in totals.items() if k not in ("worst_returns", "closest_to_limit")},
-            "worst_returns": [
-                {
-                    "session": s.id,
-                    "host": s.host,
-                    "agent_id": r.agent_id,
-                    "description": r.description,
-                    "tokens": r.tokens,
-                    "deliveries": r.deliveries,
-                }
-                for s, r in totals["worst_returns"]
-            ],
-            "closest_to_limit": [
-                {
-                    "session": s.id,
-                    "host": s.host,
-                    "peak_context": s.peak_context,
-                    "context_window": s.context_window,
-                    "share": round(s.peak_context / (s.context_window or 1), 4),
-                }
-                for s in totals["closest_to_limit"]
-            ],
-        },
+    }
+    out("{\n" + ",\n".join(_member(k, v) for k, v in head.items()) + ',\n  "sessions": [')
+    separator = "\n    "
+    for session in audit.sessions:
+        out(separator + _dump(session_data(session, audit.budget), "    "))
+        separator = ",\n    "
+    out("\n  ]" if separator != "\n    " else "]")
+    stats = audit.stats
+    tail = {
+        "summary": audit.totals.as_dict(),
         "input": {
             "files": stats.files,
             "bytes": stats.bytes,
@@ -72,9 +57,18 @@ def document(audit: Audit) -> dict[str, Any]:
             "unknown_records": dict(stats.unknown_records.most_common()),
         },
     }
+    out(",\n" + ",\n".join(_member(k, v) for k, v in tail.items()) + "\n}\n")
 
 
-def _session(s: Session, budget: int) -> dict[str, Any]:
+def _dump(value: Any, indent: str) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+
+
+def _member(key: str, value: Any) -> str:
+    return f"  {json.dumps(key)}: {_dump(value, '  ')}"
+
+
+def session_data(s: Session, budget: int) -> dict[str, Any]:
     first = s.context[0].tokens if s.context else 0
     return {
         "id": s.id,
@@ -137,4 +131,6 @@ def _return(r: Return, budget: int) -> dict[str, Any]:
 
 
 def render(audit: Audit) -> str:
-    return json.dumps(document(audit), indent=2, ensure_ascii=False) + "\n"
+    parts: list[str] = []
+    write(audit, parts.append)
+    return "".join(parts)

@@ -7,11 +7,11 @@ Bars use block characters when the output encoding has them, ``#`` and ``|`` oth
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from datetime import datetime
 
 import click
 
-from spawnkit.audit import analyze
 from spawnkit.audit.model import Audit, Return, Session
 
 WIDTH = 80
@@ -19,43 +19,37 @@ BAR = 18  # cells
 LABEL = 17
 
 
-def render(audit: Audit, encoding: str | None = "utf-8") -> str:
+def write(audit: Audit, out: Callable[[str], None], encoding: str | None = "utf-8") -> None:
+    """Write the report to ``out``: each session as it is read, then the summary."""
     fancy = _can_encode("█│→·×", encoding)
-    totals = analyze.summary(audit)
-    lines = [*_fit(_headline(audit, totals, fancy)), *_fit(_standard(audit, fancy)), ""]
-    shown = [s for s in audit.sessions if s.returns or s.findings]
-    for session in shown:
-        lines += _session(session, audit, fancy)
-        lines.append("")
-    quiet = len(audit.sessions) - len(shown)
-    if quiet:
-        lines += [f"{quiet} session(s) without sub-agents or findings not shown.", ""]
+    out("\n".join([*_fit(_standard(audit, fancy)), ""]) + "\n")
+    for session in audit.sessions:
+        if session.returns or session.findings:
+            out("\n".join(_session(session, audit, fancy)) + "\n\n")
+    totals = audit.totals.as_dict()
+    lines = []
+    if audit.totals.quiet_sessions:
+        quiet = _count(audit.totals.quiet_sessions, "session")
+        lines += [f"{quiet} without sub-agents or findings not shown.", ""]
     lines += _summary(audit, totals, fancy)
-    return "\n".join(lines) + "\n"
+    out("\n".join(lines) + "\n")
 
 
-def _headline(audit: Audit, totals: dict, fancy: bool) -> str:
-    hosts: dict[str, int] = {}
-    for s in audit.sessions:
-        hosts[s.host] = hosts.get(s.host, 0) + 1
-    kinds = ", ".join(f"{h} {n}" for h, n in sorted(hosts.items()))
+def render(audit: Audit, encoding: str | None = "utf-8") -> str:
+    parts: list[str] = []
+    write(audit, parts.append, encoding)
+    return "".join(parts)
+
+
+def _standard(audit: Audit, fancy: bool) -> str:
     return (
-        f"spawnkit audit: {_count(totals['sessions'], 'session')}"
-        + (f" ({kinds})" if kinds else "")
-        + f", {_count(totals['returns'], 'return')} from {_size(audit.stats.bytes)}"
+        f"spawnkit audit (budget {audit.budget} tokens per return, {audit.max_parallel} at once, "
+        f"state file every {audit.checkpoint_every})"
     )
 
 
 def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
-def _standard(audit: Audit, fancy: bool) -> str:
-    dot = "·" if fancy else "-"
-    return (
-        f"budget {audit.budget} tokens per return {dot} at most {audit.max_parallel} at once "
-        f"{dot} state file every {audit.checkpoint_every} returns"
-    )
 
 
 def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
@@ -137,25 +131,27 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
 
 
 def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
+    hosts = ", ".join(f"{h} {n}" for h, n in sorted(audit.totals.hosts.items()))
     lines = [click.style("summary", bold=True)]
+    lines.append(f"  {_count(totals['sessions'], 'session')}" + (f" ({hosts})" if hosts else ""))
     lines.append(
-        f"  returns: {totals['returns']} ({totals['over_budget']} over budget), "
-        f"{totals['tokens_received']:,} tokens received"
+        f"  {_count(totals['returns'], 'sub-agent return')}, {totals['over_budget']} over "
+        f"budget, {totals['tokens_received']:,} tokens received"
     )
-    worst = [(s, r) for s, r in totals["worst_returns"] if r.tokens > audit.budget][:5]
+    worst = [w for w in totals["worst_returns"] if w["tokens"] > audit.budget][:5]
     if worst:
-        lines.append("  worst returns:")
-        for s, r in worst:
-            label = r.description or r.agent_type or r.agent_id
-            lines.append(_clip(f"    {r.tokens:>7,}  {label}  (session {s.id})", WIDTH))
+        lines.append("  largest returns:")
+        for w in worst:
+            sent = f" x{w['deliveries']}" if w["deliveries"] > 1 else ""
+            label = w["description"] or w["agent_id"]
+            lines.append(_clip(f"    {w['tokens']:>7,}{sent}  {label}  ({w['session']})", WIDTH))
     close = totals["closest_to_limit"][:3]
     if close:
         lines.append("  closest to the context limit:")
-        for s in close:
-            window = s.context_window or 1
+        for c in close:
             lines.append(
-                f"    {s.peak_context / window:>6.0%}  {_k(s.peak_context)} of {_k(window)}"
-                f"  ({s.host} {s.id})"
+                f"    {c['share']:>6.0%}  {_k(c['peak_context'])} of {_k(c['context_window'])}"
+                f"  ({c['host']} {c['session']})"
             )
     if totals["blocked"]:
         full, got = totals["blocked_full_tokens"], totals["blocked_received_tokens"]
@@ -176,7 +172,7 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
     lines.append(
         "  findings: "
         + (", ".join(f"{c} {times}{n}" for c, n in codes.items()) if codes else "none")
-        + ("  (spawnkit rule CODE explains one)" if codes else "")
+        + ("  (see spawnkit rule CODE)" if codes else "")
     )
     lines.append("  " + input_line(audit))
     return [wrapped for line in lines for wrapped in _fit(line)]

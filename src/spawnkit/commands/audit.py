@@ -1,20 +1,25 @@
-"""``spawnkit audit``: read the transcripts, print or write the report, exit 1 on findings."""
+"""``spawnkit audit``: read the transcripts, print or write the report, exit 1 on findings.
+
+The report is written while the sessions are read (to a temporary file beside ``-o FILE``
+that replaces it only once complete), so memory does not grow with the transcripts' size.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
 
 import click
 
-from spawnkit.atomic import atomic_write
+from spawnkit.atomic import atomic_writer
 from spawnkit.audit import discovery, render_html, render_json, render_text
-from spawnkit.audit.engine import audit
+from spawnkit.audit.engine import stream
 from spawnkit.audit.model import Audit
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 
-FORMATS = ("text", "json", "html")
+WRITERS = {"text": render_text.write, "json": render_json.write, "html": render_html.write}
 
 
 def run(
@@ -55,7 +60,7 @@ def run(
             err=True,
         )
     progress = _Progress() if sys.stderr.isatty() else None
-    result = audit(
+    result = stream(
         roots,
         since=cutoff,
         session=session,
@@ -63,28 +68,31 @@ def run(
         context_window=context_window,
         progress=progress,
     )
-    if progress is not None:
-        progress.close()
-    if roots and not result.sessions:
+    write = WRITERS[fmt]
+    try:
+        if output is not None:
+            with atomic_writer(output) as fh:
+                write(result, lambda text: fh.write(click.unstyle(text).encode("utf-8")))
+        elif fmt == "text":
+            encoding = getattr(sys.stdout, "encoding", None)
+            render_text.write(result, lambda text: click.echo(text, nl=False), encoding)
+        else:
+            write(result, lambda text: click.echo(text, nl=False, color=False))
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as exc:
+        raise SpawnkitError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    finally:
+        if progress is not None:
+            progress.close()
+    if roots and not result.totals.sessions:
         where = ", ".join(str(r) for r in roots)
         click.echo(f"spawnkit: no sessions found under {where}", err=True)
-    _report_problems(result)
-    if fmt == "json":
-        text = render_json.render(result)
-    elif fmt == "html":
-        text = render_html.render(result)
-    else:
-        encoding = "utf-8" if output is not None else getattr(sys.stdout, "encoding", None)
-        text = render_text.render(result, encoding=encoding)
     if output is not None:
-        try:
-            atomic_write(output, click.unstyle(text))
-        except OSError as exc:
-            raise SpawnkitError(f"cannot write {output}: {exc.strerror or exc}") from exc
-        click.echo(f"spawnkit: wrote {output} ({len(result.sessions)} session(s))", err=True)
-    else:
-        click.echo(text, nl=False, color=None if fmt == "text" else False)
-    return EXIT_FINDINGS if any(s.findings for s in result.sessions) else EXIT_OK
+        click.echo(f"spawnkit: wrote {output} ({result.totals.sessions} session(s))", err=True)
+    _report_problems(result)
+    return EXIT_FINDINGS if result.totals.findings else EXIT_OK
 
 
 def _report_problems(result: Audit) -> None:
