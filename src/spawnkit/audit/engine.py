@@ -14,7 +14,7 @@ from pathlib import Path
 from spawnkit import protocol
 from spawnkit.audit import analyze, claude, codex
 from spawnkit.audit.discovery import Source, discover
-from spawnkit.audit.model import CLAUDE_CODE, Audit, InputStats, Session
+from spawnkit.audit.model import CLAUDE_CODE, Audit, InputStats, Session, Totals
 
 # Claude Code's transcripts do not record the window; this is the standard Claude window.
 DEFAULT_CONTEXT_WINDOW = 200_000
@@ -38,7 +38,7 @@ def stream(
     run = Audit(
         [],
         stats,
-        analyze.Totals(budget),
+        Totals(budget),
         budget,
         protocol.max_parallel(),
         protocol.checkpoint_every(),

@@ -6,13 +6,11 @@ audit of many gigabytes holds little more than one line of input at a time.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from spawnkit.audit.analyze import Totals
+from typing import Any
 
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
@@ -152,6 +150,99 @@ class InputStats:
             "files_over_limit",
         )
         return {n: getattr(self, n) for n in names if getattr(self, n)}
+
+
+class Totals:
+    """The summary across sessions, kept up to date one session at a time.
+
+    Only counters and the top few entries are kept (``heapq``), never the sessions, so an
+    audit of any number of sessions holds the same small summary.
+    """
+
+    def __init__(self, budget: int, top: int = 10) -> None:
+        self.budget = budget
+        self.top = top
+        self.sessions = self.sessions_with_returns = self.returns = self.over_budget = 0
+        self.tokens_received = self.blocked = self.blocked_full_tokens = 0
+        self.blocked_received_tokens = self.denied_launches = self.denied_reads = 0
+        self.quiet_sessions = 0  # no sub-agent returns and no findings
+        self.hosts: Counter[str] = Counter()
+        self.codes: Counter[str] = Counter()
+        self._worst: list[tuple[int, int, dict[str, Any]]] = []
+        self._closest: list[tuple[float, int, dict[str, Any]]] = []
+        self._seq = 0
+
+    def add(self, s: Session) -> None:
+        self.sessions += 1
+        self.hosts[s.host] += 1
+        self.sessions_with_returns += bool(s.returns)
+        self.quiet_sessions += not (s.returns or s.findings)
+        self.denied_launches += s.denied_launches
+        self.denied_reads += sum(1 for t in s.report_reads if t.denied)
+        self.codes.update(f.code for f in s.findings)
+        for r in s.returns:
+            self.returns += 1
+            self.over_budget += r.tokens > self.budget
+            self.tokens_received += r.tokens * r.deliveries
+            if r.blocked:
+                self.blocked += 1
+                self.blocked_full_tokens += r.full_tokens or 0
+                self.blocked_received_tokens += r.tokens
+            self._keep(
+                self._worst,
+                r.tokens * r.deliveries,
+                {
+                    "session": s.id,
+                    "host": s.host,
+                    "agent_id": r.agent_id,
+                    "description": r.description or r.agent_type,
+                    "tokens": r.tokens,
+                    "deliveries": r.deliveries,
+                },
+            )
+        if s.context and s.context_window:
+            share = s.peak_context / s.context_window
+            self._keep(
+                self._closest,
+                share,
+                {
+                    "session": s.id,
+                    "host": s.host,
+                    "peak_context": s.peak_context,
+                    "context_window": s.context_window,
+                    "share": round(share, 4),
+                },
+            )
+
+    def _keep(self, heap: list, key: float, item: dict[str, Any]) -> None:
+        self._seq += 1
+        entry = (key, -self._seq, item)  # ties: the earlier session ranks first
+        if len(heap) < self.top:
+            heapq.heappush(heap, entry)
+        elif entry > heap[0]:
+            heapq.heapreplace(heap, entry)
+
+    @property
+    def findings(self) -> int:
+        return sum(self.codes.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "sessions": self.sessions,
+            "sessions_with_returns": self.sessions_with_returns,
+            "returns": self.returns,
+            "over_budget": self.over_budget,
+            "tokens_received": self.tokens_received,
+            "blocked": self.blocked,
+            "blocked_full_tokens": self.blocked_full_tokens,
+            "blocked_received_tokens": self.blocked_received_tokens,
+            "tokens_kept_out": max(0, self.blocked_full_tokens - self.blocked_received_tokens),
+            "denied_launches": self.denied_launches,
+            "denied_reads": self.denied_reads,
+            "worst_returns": [item for _, _, item in sorted(self._worst, reverse=True)],
+            "closest_to_limit": [item for _, _, item in sorted(self._closest, reverse=True)],
+            "findings_by_code": dict(sorted(self.codes.items())),
+        }
 
 
 @dataclass
