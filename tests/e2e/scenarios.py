@@ -29,6 +29,19 @@ def long_answer(tag: str, target_tokens: int = 3000) -> str:
     return "\n".join(lines)
 
 
+def received_tokens(conv: Conversation, call_id: str, rewrite=lambda text: text) -> int | None:
+    """Estimated tokens of the sub-agent's words the orchestrator's requests carried for Agent
+    call ``call_id`` (after ``rewrite``), or None when the launch was refused (an error result)."""
+    for req in conv.requests:
+        result = req.tool_result(call_id)
+        if result is not None and result.is_error:
+            return None
+        words = req.agent_result(call_id)
+        if words is not None:
+            return tokens.estimate(rewrite(words))
+    raise AssertionError(f"{conv.name}: no result for Agent call {call_id}")
+
+
 def compact_return(tag: str, report: str) -> str:
     """A reply in the standard's return format (field names read from the protocol data)."""
     values = {

@@ -17,7 +17,7 @@ import pytest
 from spawnkit import protocol, tokens
 
 from .fake_api import FakeAnthropic, Request, agent, text
-from .scenarios import SAVED_COPY, long_answer, mixed, obey_block
+from .scenarios import SAVED_COPY, long_answer, mixed, obey_block, received_tokens
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "standards/schemas/audit.schema.json").read_text()
@@ -34,18 +34,6 @@ def _audit(claude) -> dict:
     (session,) = doc["sessions"]
     assert session["host"] == "claude-code" and session["client_version"] == "2.1.330"
     return session
-
-
-def _received(main, call_id: str) -> int | None:
-    """Tokens of the words the orchestrator's requests carried for ``call_id``; None if refused."""
-    for req in main.requests:
-        result = req.tool_result(call_id)
-        if result is not None and result.is_error:
-            return None
-        words = req.agent_result(call_id)
-        if words is not None:
-            return tokens.estimate(words)
-    raise AssertionError(f"no result for {call_id}")
 
 
 def _overlapping(api: FakeAnthropic, tag: str, running: int):
@@ -80,7 +68,7 @@ def test_audit_reports_what_the_fake_api_received(claude, fake_api, mode):
 
     returns = {r["tool_use_id"]: r for r in session["returns"]}
     for call, sub in zip(calls, subs, strict=True):
-        expected = _received(main, call["id"])
+        expected = received_tokens(main, call["id"])
         if expected is None:  # refused by the parallel cap: it never returned
             assert call["id"] not in returns and not sub.requests
             continue
@@ -117,7 +105,7 @@ def test_audit_of_background_agents_reads_and_checkpoints(claude, fake_api, mode
 
     returns = {r["tool_use_id"]: r for r in session["returns"]}
     for call in plan.calls:
-        expected = _received(plan.main, call["id"])
+        expected = received_tokens(plan.main, call["id"])
         if expected is None:
             assert call["id"] not in returns
             continue

@@ -19,7 +19,6 @@ there as a ``hook_blocking_error`` attachment after the answer it held back.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from spawnkit import tokens
@@ -35,6 +34,7 @@ from spawnkit.audit.model import (
     Session,
     SubagentFacts,
 )
+from spawnkit.audit.reader import Launch, Orchestrator, read_session
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 KNOWN_TYPES = frozenset(
@@ -112,54 +112,25 @@ def skip_line(line: bytes) -> bool:
     return False
 
 
-@dataclass
-class _Launch:
-    tool_use_id: str
-    description: str
-    agent_type: str
-    launched: float | None
-    agent_id: str = ""
-    background: bool = False
-    done: bool = False
-
-
 def read(source: Source, stats: InputStats) -> Session:
     session = Session(id=source.session_id, host=CLAUDE_CODE, path=source.path)
-    reader = _Orchestrator(session)
-    for record in records(source.path, stats, skip_line):
-        reader.feed(record, stats)
-    reader.close()
-    for agent_id, path in source.children.items():
-        session.subagent_transcripts += 1
-        child = _read_child(path, stats)
-        for ret in session.returns:
-            if ret.agent_id == agent_id:
-                child.apply(ret)
-                break
-    return session
+    return read_session(source, stats, _Orchestrator(session), _read_child)
 
 
-class _Orchestrator:
-    """Folds the orchestrator's records into the session, one at a time."""
+class _Orchestrator(Orchestrator):
+    skip = staticmethod(skip_line)
 
     def __init__(self, session: Session) -> None:
-        self.s = session
-        self.launches: dict[str, _Launch] = {}
-        self.by_agent: dict[str, _Launch] = {}
-        self.reads: dict[str, list[FileTouch]] = {}
+        super().__init__(session)
         self.responses: set[str] = set()
         self.notes: set[tuple[str, int, int]] = set()
-        self.first: str | None = None
-        self.last: str | None = None
         self.estimated = 0  # running estimate, used only while no usage has been recorded
         self.usage_seen = False
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
         kind = record_type(rec)
         stamp = rec.get("timestamp")
-        if isinstance(stamp, str):
-            self.first = self.first or stamp
-            self.last = stamp
+        self.seen(stamp)
         if not self.s.project and isinstance(rec.get("cwd"), str):
             self.s.project = rec["cwd"]
             self.s.client_version = str(rec.get("version") or "")[:40]
@@ -211,17 +182,17 @@ class _Orchestrator:
         args = block.get("input") if isinstance(block.get("input"), dict) else {}
         when = timestamp(rec.get("timestamp"))
         if name in AGENT_TOOLS:
-            self.launches[tool_id] = _Launch(
+            self.launches[tool_id] = Launch(
                 tool_id,
                 signals.label(args.get("description")),
-                signals.label(args.get("subagent_type")),
                 when,
+                agent_type=signals.label(args.get("subagent_type")),
                 background=args.get("run_in_background") is True,
             )
         elif name == "Read":
             path = args.get("file_path")
             if isinstance(path, str) and signals.is_report(path, cwd):
-                self._touch_read(tool_id, path, when)
+                self.read_back(tool_id, path, when)
         elif name in signals.WRITE_TOOLS:
             path = args.get("file_path") or args.get("notebook_path")
             if isinstance(path, str) and signals.is_state_file(path):
@@ -230,15 +201,10 @@ class _Orchestrator:
             command = args.get("command")
             if isinstance(command, str):
                 for path in signals.shell_report_reads(command, cwd):
-                    self._touch_read(tool_id, path, when)
+                    self.read_back(tool_id, path, when)
                 state = signals.shell_state_write(command)
                 if state:
                     self.s.state_writes.append(FileTouch(state, when))
-
-    def _touch_read(self, tool_id: str, path: str, when: float | None) -> None:
-        touch = FileTouch(path, when)
-        self.s.report_reads.append(touch)
-        self.reads.setdefault(tool_id, []).append(touch)
 
     def _user(self, rec: dict[str, Any]) -> None:
         msg = rec.get("message")
@@ -318,7 +284,7 @@ class _Orchestrator:
                 launch.agent_id = task.group(1)
             self._returned(launch, words, stamp)
 
-    def _returned(self, launch: _Launch, words: str, stamp: Any) -> None:
+    def _returned(self, launch: Launch, words: str, stamp: Any) -> None:
         launch.done = True
         self.s.returns.append(
             Return(
@@ -339,15 +305,9 @@ class _Orchestrator:
             self.estimated += tokens.estimate(text)
 
     def close(self) -> None:
-        self.s.started = timestamp(self.first)
-        self.s.ended = timestamp(self.last)
+        super().close()
         if self.s.context and not self.usage_seen:
             self.s.context_source = "estimate"
-        self.s.open_launches = [
-            launch.launched
-            for launch in self.launches.values()
-            if not launch.done and launch.launched is not None
-        ]
 
 
 def _usage_tokens(usage: Any) -> int | None:

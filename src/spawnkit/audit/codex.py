@@ -20,7 +20,6 @@ following the answer it held back.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from spawnkit import tokens
@@ -36,6 +35,7 @@ from spawnkit.audit.model import (
     Session,
     SubagentFacts,
 )
+from spawnkit.audit.reader import Launch, Orchestrator, read_session
 
 KNOWN_TYPES = frozenset(
     {
@@ -78,48 +78,23 @@ def skip_line(line: bytes) -> bool:
     return stop != -1 and line[inner:stop] not in _KEEP_EVENTS
 
 
-@dataclass
-class _Launch:
-    call_id: str
-    description: str
-    launched: float | None
-    agent_id: str = ""
-    done: bool = False
-
-
 def read(source: Source, stats: InputStats) -> Session:
     session = Session(id=source.session_id, host=CODEX, path=source.path, project=source.project)
-    reader = _Root(session)
-    for record in records(source.path, stats, skip_line):
-        reader.feed(record, stats)
-    reader.close()
-    for agent_id, path in source.children.items():
-        session.subagent_transcripts += 1
-        child = _read_child(path, stats)
-        for ret in session.returns:
-            if ret.agent_id == agent_id:
-                child.apply(ret)
-                break
-    return session
+    return read_session(source, stats, _Root(session), _read_child)
 
 
-class _Root:
+class _Root(Orchestrator):
+    skip = staticmethod(skip_line)
+
     def __init__(self, session: Session) -> None:
-        self.s = session
-        self.launches: dict[str, _Launch] = {}
-        self.by_agent: dict[str, _Launch] = {}
+        super().__init__(session)
         self.waits: set[str] = set()
-        self.reads: dict[str, list[FileTouch]] = {}
         self.delivered: dict[tuple[str, int, int], Return] = {}
-        self.first: str | None = None
-        self.last: str | None = None
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
         kind = record_type(rec)
         stamp = rec.get("timestamp")
-        if isinstance(stamp, str):
-            self.first = self.first or stamp
-            self.last = stamp
+        self.seen(stamp)
         payload = rec.get("payload")
         if not isinstance(payload, dict):
             if kind not in KNOWN_TYPES:
@@ -156,7 +131,7 @@ class _Root:
         when = timestamp(stamp)
         if name in SPAWN_TOOLS:
             message = args.get("message") or args.get("task_name") or ""
-            self.launches[call_id] = _Launch(call_id, signals.label(message), when)
+            self.launches[call_id] = Launch(call_id, signals.label(message), when)
         elif name in WAIT_TOOLS:
             self.waits.add(call_id)
         elif name in SHELL_TOOLS:
@@ -166,9 +141,7 @@ class _Root:
             if isinstance(command, str):
                 cwd = str(args.get("workdir") or self.s.project)
                 for path in signals.shell_report_reads(command, cwd):
-                    touch = FileTouch(path, when)
-                    self.s.report_reads.append(touch)
-                    self.reads.setdefault(call_id, []).append(touch)
+                    self.read_back(call_id, path, when)
                 state = signals.shell_state_write(command)
                 if state:
                     self.s.state_writes.append(FileTouch(state, when))
@@ -236,7 +209,7 @@ class _Root:
             tokens=tokens.estimate(words),
             description=launch.description,
             agent_type="default",
-            tool_use_id=launch.call_id,
+            tool_use_id=launch.tool_use_id,
             background=True,
             launched=launch.launched,
             received=timestamp(stamp),
@@ -258,15 +231,6 @@ class _Root:
         numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool) and p >= 0]
         if numbers:
             self.s.context.append(ContextPoint(sum(numbers), timestamp(stamp)))
-
-    def close(self) -> None:
-        self.s.started = timestamp(self.first)
-        self.s.ended = timestamp(self.last)
-        self.s.open_launches = [
-            launch.launched
-            for launch in self.launches.values()
-            if not launch.done and launch.launched is not None
-        ]
 
 
 def _read_child(path: str, stats: InputStats) -> SubagentFacts:

@@ -197,6 +197,14 @@ def _y_axis(top: int) -> list[str]:
     return out
 
 
+def _rule(cls: str, y: float, label: str) -> str:
+    """A labelled horizontal line across a chart (the budget, the context window)."""
+    return (
+        f'<line class="{cls}" x1="{LEFT}" y1="{y:.1f}" x2="{W - RIGHT}" y2="{y:.1f}"/>'
+        f'<text x="{W - RIGHT}" y="{y - 4:.1f}" text-anchor="end" class="label">{label}</text>'
+    )
+
+
 def _context_chart(s: dict[str, Any]) -> str:
     points = s["context"]
     window = s["context_window"] or 0
@@ -217,11 +225,7 @@ def _context_chart(s: dict[str, Any]) -> str:
     ]
     svg += _y_axis(top)
     if show_window:
-        svg.append(
-            f'<line class="window-line" x1="{LEFT}" y1="{y(window):.1f}" x2="{W - RIGHT}" '
-            f'y2="{y(window):.1f}"/><text x="{W - RIGHT}" y="{y(window) - 4:.1f}" '
-            f'text-anchor="end" class="label">context window {window:,}</text>'
-        )
+        svg.append(_rule("window-line", y(window), f"context window {window:,}"))
     if points:
         coords = " ".join(f"{x(i):.1f},{y(p['tokens']):.1f}" for i, p in enumerate(points))
         svg.append(f'<polyline class="curve" points="{coords}"/>')
@@ -290,11 +294,7 @@ def _returns_chart(s: dict[str, Any], budget: int) -> str:
             svg.append(
                 f'<text x="{cx:.1f}" y="{H - BOTTOM + 14}" text-anchor="middle">{k + 1}</text>'
             )
-    svg.append(
-        f'<line class="budget-line" x1="{LEFT}" y1="{y(budget):.1f}" x2="{W - RIGHT}" '
-        f'y2="{y(budget):.1f}"/><text x="{W - RIGHT}" y="{y(budget) - 4:.1f}" '
-        f'text-anchor="end" class="label">budget {budget}</text>'
-    )
+    svg.append(_rule("budget-line", y(budget), f"budget {budget}"))
     svg.append("</svg>")
     caption = (
         "Tokens each return put into the orchestrator's context, against the budget line. "
