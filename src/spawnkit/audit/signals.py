@@ -101,17 +101,19 @@ def _words(command: str) -> list[str]:
 
 
 def shell_report_reads(command: str, cwd: str) -> list[str]:
-    """Reports a shell command prints (``cat .x-reports/a.md``), in order."""
+    """Reports a shell command prints (``cat .x-reports/a.md``), in order: the arguments of a
+    reading command that starts a pipeline stage."""
     found: list[str] = []
     reading = False
+    first = True
     for word in _words(command):
         if word in ("|", "&&", "||", ";"):
-            reading = False
+            reading, first = False, True
             continue
-        if not reading:
-            reading = posixpath.basename(word) in _READERS
+        if first:
+            reading, first = posixpath.basename(word) in _READERS, False
             continue
-        if not word.startswith("-") and is_report(word, cwd):
+        if reading and not word.startswith("-") and is_report(word, cwd):
             found.append(word)
     return found
 
