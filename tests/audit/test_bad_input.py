@@ -6,6 +6,8 @@ import copy
 import json
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -242,3 +244,28 @@ def test_files_over_the_limit_stop_the_walk(tmp_path, monkeypatch):
         (tmp_path / f"s{n}.jsonl").write_text('{"type":"summary"}\n')
     result = audit([tmp_path])
     assert len(result.sessions) == 3 and result.stats.files_over_limit == 1
+
+
+def test_texts_built_to_make_a_parser_backtrack_end_in_time(tmp_path):
+    """Thousands of unclosed tags and frames: every scan is linear, so this finishes at once
+    (a lazy regex per opening would rescan megabytes each time). Not a speed claim: the
+    timeout only stops a hang."""
+    notes = "<task-notification><result>" * 200_000
+    frames = "The report follows:\n" * 200_000
+    records = [
+        {"type": "assistant", "message": {"id": "m", "content": [
+            {"type": "tool_use", "id": "t", "name": "Agent", "input": {"description": "d"}}]}},
+        {"type": "user", "message": {"content": notes}},
+        {"type": "attachment", "attachment": {"type": "queued_command", "prompt": notes}},
+        {"type": "user", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": "t", "content": frames}]}},
+    ]  # fmt: skip
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    proc = subprocess.run(
+        [sys.executable, "-m", "spawnkit", "audit", str(tmp_path), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    (session,) = json.loads(proc.stdout)["sessions"]
+    assert len(session["returns"]) == 1

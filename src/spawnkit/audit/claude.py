@@ -24,7 +24,7 @@ from typing import Any
 from spawnkit import tokens
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, records, string, text_of, timestamp
+from spawnkit.audit.jsonl import record_type, records, sections, string, text_of, timestamp
 from spawnkit.audit.model import (
     CLAUDE_CODE,
     ContextPoint,
@@ -91,11 +91,6 @@ _SKIP_ATTACHMENTS = frozenset(
 _TYPE_HEAD = b'{"type":"'
 _ATTACHMENT_HEAD = b'"attachment":{"type":"'
 
-_NOTE = re.compile(r"<task-notification>(.*?)</task-notification>", re.DOTALL)
-_NOTE_TOOL = re.compile(r"<tool-use-id>([^<]*)</tool-use-id>")
-_NOTE_TASK = re.compile(r"<task-id>([^<]*)</task-id>")
-_NOTE_RESULT = re.compile(r"<result>(.*?)</result>", re.DOTALL)
-_FRAMED = re.compile(r"The report follows:\n(.*?)\nagentId: ", re.DOTALL)
 _AGENT_ID = re.compile(r"agentId: ([A-Za-z0-9_-]+)")
 
 
@@ -263,25 +258,25 @@ class _Orchestrator(Orchestrator):
         self._returned(launch, said, rec.get("timestamp"))
 
     def _notifications(self, text: str, stamp: Any) -> None:
-        for note in _NOTE.findall(text):
-            result = _NOTE_RESULT.search(note)
+        for note in sections(text, "<task-notification>", "</task-notification>"):
+            result = next(sections(note, "<result>", "</result>"), None)
             if result is None:
                 continue
-            tool = _NOTE_TOOL.search(note)
-            task = _NOTE_TASK.search(note)
-            launch = self.launches.get(tool.group(1)) if tool else None
+            tool = next(sections(note, "<tool-use-id>", "</tool-use-id>"), None)
+            task = next(sections(note, "<task-id>", "</task-id>"), None)
+            launch = self.launches.get(tool) if tool else None
             if launch is None and task:
-                launch = self.by_agent.get(task.group(1))
+                launch = self.by_agent.get(task)
             if launch is None:
                 continue
-            words = result.group(1)
+            words = result
             key = (launch.tool_use_id, len(words), hash(words))
             if key in self.notes:
                 continue
             self.notes.add(key)
             launch.background = True
             if not launch.agent_id and task:
-                launch.agent_id = task.group(1)
+                launch.agent_id = task
             self._returned(launch, words, stamp)
 
     def _returned(self, launch: Launch, words: str, stamp: Any) -> None:
@@ -322,10 +317,10 @@ def _usage_tokens(usage: Any) -> int | None:
 
 def _unframe(text: str) -> str:
     """A foreground result as the sub-agent wrote it, without the client's hand-back frame."""
-    found = _FRAMED.search(text)
-    if not found:
+    framed = next(sections(text, "The report follows:\n", "\nagentId: "), None)
+    if framed is None:
         return text
-    return "\n".join(line.removeprefix("  ") for line in found.group(1).split("\n"))
+    return "\n".join(line.removeprefix("  ") for line in framed.split("\n"))
 
 
 def _read_child(path: str, stats: InputStats) -> SubagentFacts:

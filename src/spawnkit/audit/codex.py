@@ -25,7 +25,7 @@ from typing import Any
 from spawnkit import tokens
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, records, string, text_of, timestamp
+from spawnkit.audit.jsonl import record_type, records, sections, string, text_of, timestamp
 from spawnkit.audit.model import (
     CODEX,
     ContextPoint,
@@ -182,16 +182,11 @@ class _Root(Orchestrator):
                     self._completed(str(agent_id), state, stamp)
 
     def _notification(self, text: str, stamp: Any) -> None:
-        start = text.find(_NOTE_OPEN)
-        while start != -1:
-            end = text.find(_NOTE_CLOSE, start)
-            if end == -1:
-                return
-            data = _json(text[start + len(_NOTE_OPEN) : end].strip())
+        for note in sections(text, _NOTE_OPEN, _NOTE_CLOSE):
+            data = _json(note.strip())
             agent = data.get("agent_path") or data.get("agent_id")
             if isinstance(agent, str):
                 self._completed(agent, data.get("status"), stamp)
-            start = text.find(_NOTE_OPEN, end)
 
     def _completed(self, agent_id: str, state: Any, stamp: Any) -> None:
         words = state.get("completed") if isinstance(state, dict) else None

@@ -180,3 +180,15 @@ def text_of(content: Any) -> str:
         elif isinstance(block, str):
             parts.append(block)
     return "\n".join(parts)
+
+
+def sections(text: str, opening: str, closing: str) -> Iterator[str]:
+    """Each ``opening…closing`` span's inside, left to right, in linear time (an unclosed
+    opening ends the search: a lazy regex would rescan the rest once per opening)."""
+    start = text.find(opening)
+    while start != -1:
+        end = text.find(closing, start + len(opening))
+        if end == -1:
+            return
+        yield text[start + len(opening) : end]
+        start = text.find(opening, end + len(closing))
