@@ -6,6 +6,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -269,3 +270,23 @@ def test_texts_built_to_make_a_parser_backtrack_end_in_time(tmp_path):
     )
     (session,) = json.loads(proc.stdout)["sessions"]
     assert len(session["returns"]) == 1
+
+
+def test_other_json_lines_files_in_a_config_folder_are_not_sessions(tmp_path):
+    """Auditing ~/.claude itself: its prompt history is JSON Lines too, but no transcript."""
+    cfg = tmp_path / ".claude"
+    shutil.copytree(FIXTURES / "claude/mixed-off/projects", cfg / "projects")
+    history = [
+        {
+            "display": "fix the tests",
+            "pastedContents": {},
+            "timestamp": 1795479000,
+            "project": "/p",
+        },
+        {"display": "/audit", "pastedContents": {}, "timestamp": 1795479100, "project": "/p"},
+    ]
+    (cfg / "history.jsonl").write_text("".join(json.dumps(r) + "\n" for r in history))
+    doc = audit_json(str(cfg))
+    assert len(doc["sessions"]) == 1
+    assert doc["input"]["problems"] == {"not_transcripts": 1}
+    assert doc["input"]["unknown_records"] == {}

@@ -107,13 +107,14 @@ def skip_line(line: bytes) -> bool:
     return False
 
 
-def read(source: Source, stats: InputStats) -> Session:
+def read(source: Source, stats: InputStats) -> Session | None:
     session = Session(id=source.session_id, host=CLAUDE_CODE, path=source.path)
     return read_session(source, stats, _Orchestrator(session), _read_child)
 
 
 class _Orchestrator(Orchestrator):
     skip = staticmethod(skip_line)
+    known = KNOWN_TYPES
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -142,8 +143,6 @@ class _Orchestrator(Orchestrator):
                 if isinstance(prompt, str):
                     self._estimate(prompt)
                     self._notifications(prompt, stamp)
-        elif kind not in KNOWN_TYPES:
-            stats.unknown_records[kind] += 1
 
     # --- records ------------------------------------------------------------------------------
 

@@ -78,13 +78,14 @@ def skip_line(line: bytes) -> bool:
     return stop != -1 and line[inner:stop] not in _KEEP_EVENTS
 
 
-def read(source: Source, stats: InputStats) -> Session:
+def read(source: Source, stats: InputStats) -> Session | None:
     session = Session(id=source.session_id, host=CODEX, path=source.path, project=source.project)
     return read_session(source, stats, _Root(session), _read_child)
 
 
 class _Root(Orchestrator):
     skip = staticmethod(skip_line)
+    known = KNOWN_TYPES
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -97,8 +98,6 @@ class _Root(Orchestrator):
         self.seen(stamp)
         payload = rec.get("payload")
         if not isinstance(payload, dict):
-            if kind not in KNOWN_TYPES:
-                stats.unknown_records[kind] += 1
             return
         if kind == "session_meta":
             self.s.project = self.s.project or str(payload.get("cwd") or "")
@@ -108,8 +107,6 @@ class _Root(Orchestrator):
         elif kind == "event_msg":
             if payload.get("type") == "token_count":
                 self._tokens(payload.get("info"), stamp)
-        elif kind not in KNOWN_TYPES:
-            stats.unknown_records[kind] += 1
 
     def _item(self, item: dict[str, Any], stamp: Any) -> None:
         kind = item.get("type")

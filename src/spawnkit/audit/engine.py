@@ -52,6 +52,8 @@ def stream(
                 progress(n, len(sources), source)
             reader = claude if source.host == CLAUDE_CODE else codex
             found = reader.read(source, stats)
+            if found is None:  # not a transcript after all
+                continue
             found.context_window = context_window or found.context_window
             found.context_window = found.context_window or DEFAULT_CONTEXT_WINDOW
             analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)

@@ -3,12 +3,13 @@ sub-agents' own transcripts joined to their returns. ``claude`` and ``codex`` fi
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import Skip, records, timestamp
+from spawnkit.audit.jsonl import Skip, record_type, records, timestamp
 from spawnkit.audit.model import FileTouch, InputStats, Session, SubagentFacts
 
 
@@ -28,7 +29,8 @@ class Launch:
 class Orchestrator:
     """Folds an orchestrator's records into its ``Session``, one record at a time."""
 
-    skip: Skip | None = None  # recognises lines not worth parsing
+    skip: Skip | None = None  # recognises lines not worth parsing (all of known types)
+    known: frozenset[str] = frozenset()  # the record types this client writes
 
     def __init__(self, session: Session) -> None:
         self.s = session
@@ -68,10 +70,34 @@ def read_session(
     stats: InputStats,
     reader: Orchestrator,
     read_child: Callable[[str, InputStats], SubagentFacts],
-) -> Session:
-    """The orchestrator's transcript, then each sub-agent's joined to its return by agent id."""
-    for record in records(source.path, stats, reader.skip):
+) -> Session | None:
+    """The orchestrator's transcript, then each sub-agent's joined to its return by agent id.
+
+    None when not one record of the file is of a type the client writes: some other JSON
+    Lines file (a prompt history, a log), counted as not a transcript, its types not reported.
+    """
+    recognised = 0
+    unknown: Counter[str] = Counter()
+
+    def skip(line: bytes) -> bool:
+        nonlocal recognised
+        if reader.skip is not None and reader.skip(line):
+            recognised += 1
+            return True
+        return False
+
+    for record in records(source.path, stats, skip):
+        kind = record_type(record)
+        if kind in reader.known:
+            recognised += 1
+        else:
+            unknown[kind] += 1
         reader.feed(record, stats)
+    if not recognised:
+        if unknown:
+            stats.not_transcripts += 1
+        return None
+    stats.unknown_records.update(unknown)
     reader.close()
     session = reader.s
     for agent_id, path in source.children.items():
