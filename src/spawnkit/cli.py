@@ -187,6 +187,20 @@ def tokens_command(
     default=None,
     help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).",
 )
+@click.option(
+    "--max-file-size",
+    "max_file_size",
+    metavar="SIZE",
+    default=None,
+    help="Skip (and report) files larger than this, e.g. 4MB (the default) or 500k.",
+)
+@click.option(
+    "--pre-commit",
+    "pre_commit",
+    is_flag=True,
+    help="The pre-commit hook's mode: skip named files Claude Code would not load; nothing to "
+    "check passes.",
+)
 def lint_command(
     paths: tuple[Path, ...],
     fmt: str,
@@ -194,12 +208,16 @@ def lint_command(
     ignore: tuple[str, ...],
     profile: str | None,
     config_path: Path | None,
+    max_file_size: str | None,
+    pre_commit: bool,
 ) -> None:
     """Check skills, commands and agents against the protocol and the skill spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
-    SKILL.md, commands/*.md and agents/*.md. Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and
-    ./.claude. Exit 0 clean, 1 problems found, 2 usage or I/O error.
+    SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
+    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and
+    devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
+    1 problems found, 2 usage or I/O error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -210,6 +228,8 @@ def lint_command(
         ignore=command.split_codes(ignore),
         profile=profile,
         config_path=config_path,
+        max_file_size=command.size_option(max_file_size),
+        pre_commit=pre_commit,
     )
     sys.exit(code)
 
