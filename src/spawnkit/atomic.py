@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 BACKUP_TAG = ".spawnkit-"
 BACKUP_SUFFIX = ".bak"
@@ -22,6 +24,51 @@ BACKUPS_KEPT = 5
 # with O_EXCL under a random name (a planted symlink is never written through), and
 # recognisable, so a later run can remove what a killed one left.
 TEMP_TAG = ".spawnkit-tmp-"
+
+
+@contextmanager
+def atomic_writer(
+    path: str | os.PathLike[str],
+    mode: int | None = None,
+    *,
+    force_mode: bool = False,
+    before_replace: Callable[[], None] | None = None,
+) -> Iterator[BinaryIO]:
+    """``with atomic_writer(path) as fh:`` write in pieces; ``path`` is replaced only when the
+    block ends without an error (else the temporary file is removed and the target untouched).
+
+    Same guarantees as ``atomic_write``, for output too large to hold in memory at once.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if mode is not None and (force_mode or old is None):
+        new_mode = mode
+    elif old is not None:
+        new_mode = stat.S_IMODE(old.st_mode)
+    else:
+        new_mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}{TEMP_TAG}", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fchmod(fh.fileno(), new_mode)
+            if old is not None:
+                _keep_owner(fh.fileno(), old)
+            os.fsync(fh.fileno())
+        if before_replace is not None:
+            before_replace()
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(target.parent)
 
 
 def atomic_write(
@@ -40,38 +87,10 @@ def atomic_write(
     any file with ``force_mode`` (a template update may change an executable bit).
     ``before_replace`` runs once the temporary file is complete (crash tests stop there).
     """
-    target = Path(os.path.realpath(path))
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        old = os.stat(target)
-    except FileNotFoundError:
-        old = None
-    if mode is not None and (force_mode or old is None):
-        new_mode = mode
-    elif old is not None:
-        new_mode = stat.S_IMODE(old.st_mode)
-    else:
-        new_mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}{TEMP_TAG}", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fchmod(fh.fileno(), new_mode)
-            if old is not None:
-                _keep_owner(fh.fileno(), old)
-            os.fsync(fh.fileno())
-        if before_replace is not None:
-            before_replace()
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(target.parent)
-    return target
+    with atomic_writer(path, mode, force_mode=force_mode, before_replace=before_replace) as fh:
+        fh.write(payload)
+    return Path(os.path.realpath(path))
 
 
 def timestamp() -> str:
