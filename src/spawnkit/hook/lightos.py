@@ -125,12 +125,16 @@ def open_folder(root: str, parts: list[str], mode: int = 0o777) -> int:
     """A descriptor of ``root/parts…``, creating missing folders, never through a symlink.
 
     ``root`` itself is taken as given (the project or config folder the user chose,
-    symlinked or not); below it every folder is created or opened relative to its
+    symlinked or not; created when missing); below it every folder is created or opened relative to its
     parent's descriptor with ``O_NOFOLLOW``, so a symlink planted on the way (by a
     sub-agent, or in a cloned repository) makes this fail (``OSError``) instead of
     leading the write elsewhere. The caller closes the descriptor.
     """
-    fd = native.open(root, native.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    try:
+        fd = native.open(root, native.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    except FileNotFoundError:  # the config or project folder itself: made as the user asked
+        _makedirs(root)
+        fd = native.open(root, native.O_RDONLY | _DIRECTORY | _CLOEXEC)
     try:
         for part in parts:
             if not part or part in (".", "..") or SEP in part:
@@ -148,6 +152,23 @@ def open_folder(root: str, parts: list[str], mode: int = 0o777) -> int:
         native.close(fd)
         raise
     return fd
+
+
+def _makedirs(path: str) -> None:
+    """``os.makedirs(path, exist_ok=True)`` without ``os``."""
+    try:
+        native.mkdir(path, 0o777)
+    except FileExistsError:
+        return
+    except FileNotFoundError:
+        parent = dirname(path)
+        if not parent or parent == path:
+            raise
+        _makedirs(parent)
+        try:
+            native.mkdir(path, 0o777)
+        except FileExistsError:
+            return
 
 
 def open_plain(folder_fd: int, name: str, flags: int, mode: int = 0o600) -> int:
