@@ -282,8 +282,20 @@ def _scope_options(func):
     help="Apply without asking (the question is only asked on a terminal).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also replace hook entries marked as spawnkit's whose command you changed"
+    " (by default they are kept and listed).",
+)
 def install_command(
-    scope: str, config_dir: str | None, mode: str | None, dry_run: bool, yes: bool, as_json: bool
+    scope: str,
+    config_dir: str | None,
+    mode: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    force: bool,
 ) -> None:
     """Install the standard, hooks, spawnkit skill and mode into Claude Code.
 
@@ -294,7 +306,7 @@ def install_command(
     from spawnkit.commands import install as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
+    sys.exit(command.run(resolve_target(scope, config_dir), mode, dry_run, yes, as_json, force))
 
 
 @cli.command("uninstall")
@@ -309,8 +321,14 @@ def install_command(
     help="Apply without asking (the question is only asked on a terminal).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also remove hook entries marked as spawnkit's whose command you changed"
+    " (by default they are kept and listed).",
+)
 def uninstall_command(
-    scope: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool
+    scope: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool, force: bool
 ) -> None:
     """Remove exactly what `spawnkit install` added.
 
@@ -320,21 +338,31 @@ def uninstall_command(
     from spawnkit.commands import uninstall as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), dry_run, yes, as_json))
+    sys.exit(command.run(resolve_target(scope, config_dir), dry_run, yes, as_json, force))
 
 
 @cli.command("doctor")
 @_scope_options
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
-def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
+@click.option(
+    "--run-hook",
+    is_flag=True,
+    help="For the project and local scopes: also run this installation's own hook command"
+    " (<this python> -I -S <spawnkit>/hook/__main__.py, no shell) once on an empty payload"
+    " in a scratch folder. The user scope always does; a command found in a settings file"
+    " is never run.",
+)
+def doctor_command(scope: str, config_dir: str | None, as_json: bool, run_hook: bool) -> None:
     """Check the installation: hooks registered and running, standard, mode, skills.
 
-    Exits 1 when anything is broken; each broken item names its fix.
+    Reads the settings, never runs a command from them: only this installation's
+    own hook, and only when the registered command is byte for byte what spawnkit
+    writes. Exits 1 when anything is broken; each broken item names its fix.
     """
     from spawnkit.commands import doctor as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), as_json))
+    sys.exit(command.run(resolve_target(scope, config_dir), as_json, run_hook))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------
@@ -394,6 +422,90 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
     from spawnkit.commands import adopt as command
 
     sys.exit(command.run(path, pairs, retrofit, as_json))
+
+
+# --- audit (issue 16) -------------------------------------------------------
+
+_AUDIT_EPILOG = """\b
+Where it looks (without PATH):
+  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl
+               and <project>/<session>/subagents/agent-<id>.jsonl
+  Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
+
+\b
+Per session: every sub-agent return (tokens the orchestrator received, whether spawnkit
+blocked it and where it saved the full answer), the orchestrator's context after each
+response, peak parallel sub-agents, report read-backs, state-file writes, and the
+standard's rules broken (CM001 budget, CM002 results on disk, CM003/CM007 state file
+and checkpoints, CM005 parallel cap, CM006 report read-back).
+
+\b
+Unreadable input (binary files, truncated or malformed lines, unknown record types) is
+counted and reported on stderr, never fatal. Symlinks under a root are not followed.
+Exit 0 no findings, 1 findings, 2 usage error (nothing written).
+
+\b
+Examples:
+  spawnkit audit --since 7d
+  spawnkit audit --project . --format html -o audit.html
+  spawnkit audit ~/.claude/projects/-home-me-app/1b2c....jsonl --format json
+"""
+
+
+@cli.command("audit", epilog=_AUDIT_EPILOG)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
+@click.option(
+    "--project",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Only the sessions run in this working directory.",
+)
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help="Only sessions written since then: 7d, 12h, 30m, 2w, or a date (2026-11-01).",
+)
+@click.option("--session", metavar="ID", help="Only the session whose id starts with ID.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "html"]),
+    default="text",
+    show_default=True,
+    help="text: a table per session; json: version 1 (standards/schemas/audit.schema.json); "
+    "html: one self-contained page with charts.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="Write the report to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=1),
+    metavar="TOKENS",
+    help="The model's context window, for 'closest to the limit' (default: what Codex "
+    "records; 200000 for Claude Code, whose transcripts do not say).",
+)
+def audit_command(
+    paths: tuple[Path, ...],
+    project: Path | None,
+    since: str | None,
+    session: str | None,
+    fmt: str,
+    output: Path | None,
+    context_window: int | None,
+) -> None:
+    """Show what sub-agent returns cost the orchestrator, from the session transcripts.
+
+    PATH is a transcript or a folder of them (a Claude Code project folder, a config
+    folder, Codex's sessions). Without PATH or --project: every session of this user.
+    """
+    from spawnkit.commands import audit as command
+
+    sys.exit(command.run(paths, project, since, session, fmt, output, context_window))
 
 
 def main() -> None:
