@@ -14,6 +14,7 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -246,6 +247,7 @@ _SELF_NEGATION = folded(
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = "CONTEXT_MANAGEMENT.md"
+_MAX_BRIEF = 20  # list items read as a sub-agent's brief under one spawn step
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
 STATE_FILE = Gated(
@@ -805,6 +807,27 @@ class Analysis:
                     block.text, block.lower
                 ):
                     out.append(block)
+        return out
+
+    @cached_property
+    def briefs(self) -> set[int]:
+        """Ids of list items that brief a sub-agent: the items under a spawn step that ends
+        with a colon ("Spawn `fix-planner`:" over "- Read all audit reports")."""
+        out: set[int] = set()
+        spawn = sorted(set(self.spawn_lines))
+        if not spawn:
+            return out
+        for _, blocks in self.groups:
+            for idx, block in enumerate(blocks):
+                if block.kind not in ("item", "paragraph") or not block.text.rstrip().endswith(":"):
+                    continue
+                k = bisect_left(spawn, block.start)
+                if k == len(spawn) or spawn[k] > block.end:
+                    continue
+                for b in blocks[idx + 1 : idx + 1 + _MAX_BRIEF]:
+                    if b.kind != "item" or (block.kind == "item" and b.parent != idx):
+                        break
+                    out.add(id(b))
         return out
 
     @cached_property

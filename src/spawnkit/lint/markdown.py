@@ -24,13 +24,16 @@ _NESTED_OPEN = {c: re.compile(r"^\s*" + c * 3 + r"+\s*[\w.+-]+\s*$") for c in "`
 
 
 def _may_open_block(line: str) -> bool:
-    """Whether ``line`` can start a fence, heading, quote, list item or table.
+    """Whether ``line`` can start a fence, heading, quote, list item, table or tag line.
 
     Each of those patterns needs one of these characters first after the indentation: a
     cheap test that spares most prose lines five regex matches.
     """
     first = line.lstrip()[:1]
-    return (first != "" and first in "`~#>|-*+") or first.isdigit()
+    return (first != "" and first in "`~#>|-*+<") or first.isdigit()
+
+
+_TAG_LINE = re.compile(r"^\s*</?[A-Za-z][\w-]*(?:\s[^>]*)?>\s*$")
 
 
 class Block:
@@ -277,6 +280,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     or _HEADING.match(nxt)
                     or _ITEM.match(nxt)
                     or _TABLE.match(nxt)
+                    or _TAG_LINE.match(nxt)  # "</step>", "<step>": the item ends there
                 ):
                     break
                 body.append(nxt.strip())
@@ -326,6 +330,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     or _QUOTE.match(lines[j])
                     or _ITEM.match(lines[j])
                     or _TABLE.match(lines[j])
+                    or _TAG_LINE.match(lines[j])
                 )
             )
         ):

@@ -43,17 +43,20 @@ _REST_OF_PATH = lazy(r"[^\s`'\")\]]*")
 _MAY_WRITE = Keywords("/", ".", "disk", "path", "file", "dir", "tracker", "ledger", "journal")
 
 
+def written_paths(text: str) -> Iterator[str]:
+    """Each path ``text`` tells someone to write results to (the whole path, not its folder)."""
+    lower = text.lower()
+    if not _MAY_WRITE.any_in(lower):
+        return
+    for m in _DISK.finditer(text, lower):
+        rest = _REST_OF_PATH.match(text, m.end())
+        yield (m.group(0).split() or [""])[-1].strip("`'\":") + (rest.group(0) if rest else "")
+
+
 def writes_to_disk(blocks: list[Block]) -> bool:
     """Whether ``blocks`` tell someone to write results to a file — not only to the state or
     progress file ("each agent writes to: agent-X-progress.md" is a checkpoint, not a report)."""
-    for b in blocks:
-        if _MAY_WRITE.any_in(b.lower):
-            for m in _DISK.finditer(b.text, b.lower):
-                rest = _REST_OF_PATH.match(b.text, m.end())  # the whole path, not its folder
-                where = (m.group(0).split() or [""])[-1] + (rest.group(0) if rest else "")
-                if not STATE_FILE.search(where):
-                    return True
-    return False
+    return any(not STATE_FILE.search(where) for b in blocks for where in written_paths(b.text))
 
 
 class ResultsOnDisk(Rule):

@@ -9,6 +9,7 @@ from typing import Any
 from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
 from spawnkit.lint.patterns import Gated, Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.cm002_results_on_disk import written_paths
 
 _READ = Gated(
     lazy(
@@ -22,15 +23,31 @@ _REPORT = lazy(
     r"[\w.{}$<>*-]*-reports?/|\breports?\b|\bfindings\s+files?\b|\boutput\s+files?\b"
     # what sub-agents wrote, by another name: "all task notes", "each agent's output"
     r"|\b(?:sub-?agents?|subagents?|agents?|workers?|reviewers?|task|their)(?:'s|s')?\s+"
-    r"(?:[\w-]+\s+)?(?:notes|outputs?|results?\s+files?|findings|files)\b",
+    r"(?:[\w-]+\s+)?(?:notes|outputs?|results?\s+files?|findings|files)\b"
+    # files named by how they came about: "the saved documentation files"
+    r"|\b(?:saved|written|generated|produced|fetched)\s+(?:[\w-]+\s+){0,2}(?:files|documents|docs"
+    r"|outputs|reports|notes)\b",
     re.I,
+)
+# the object of a read ends with its clause: "read frontmatter and report:" reads no report
+_CLAUSE_END = lazy(r"\s+(?:and|then|so|before|after|to)\s+|[,;:]\s|\)", re.I)
+# the skill's own reference files are read as instructions, not as reports
+_SKILL_FILE = lazy(
+    r"^\W*(?:the\s+)?(?:[\w{}$.-]*/)?(?:references?|templates?|examples?|assets?)/", re.I
 )
 # the orchestrator itself, named as an agent: "the lead agent reads …"
 _SELF = lazy(r"\b(?:lead|main|parent|orchestrat\w*|coordinat\w*|primary)\s+agent\s*$", re.I)
 # a report pasted into a later prompt: "[Include the scan results]", "insert the full contents of"
 _PASTE_SLOT = lazy(
     r"\[\s*(?:include|insert|paste|add)\b[^\]\n]{0,60}?\b(?:results?|reports?|outputs?|findings"
-    r"|contents?)\b[^\]\n]*\]",
+    r"|contents?)\b[^\]\n]*\]"
+    # a slot that is an earlier step's output: "[Investigation JSON output]", "[… $STEP_2_OUTPUT …]"
+    # (not an item taken from one: "[entry point 1 from explorer findings]")
+    r"|\[(?![^\]\n]*\bfrom\b)[^\]\n]{0,60}?\b(?:json\s+output|output|results|report|findings|json)\s*\]"
+    r"|\[[^\]\n]{0,80}?\$\w*output\w*[^\]\n]{0,80}\]"
+    # "Research findings: <paste>", "${JSON.stringify(findings.fixes)}" in a prompt string
+    r"|\b(?:findings|results?|outputs?|reports?|analysis)\s*:\s*(?:<paste[^>\n]*>|\[paste[^\]\n]*\])"
+    r"|\$\{[^}\n]{0,40}?\b(?:findings|results?|outputs?|reports?|fixes|issues)\b[^}\n]{0,40}\}",
     re.I,
 )
 _PASTE = lazy(
@@ -48,6 +65,40 @@ _PARTIAL = lazy(
     re.I,
 )
 _SHELL_READ = lazy(r"^\s*(?:cat|less|more|bat)\s+[^|>\n]*reports?/[^|>\n]*$", re.I | re.M)
+
+
+_STEM_WORD = lazy(r"[a-z][a-z0-9]+")
+_PLACEHOLDER = lazy(r"\$?\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\$\w+")
+
+
+def _written_by_agents(a: Any) -> list[tuple[str, ...]]:
+    """The words naming each file sub-agents are told to write ("error-analysis.md" -> error,
+    analysis), from their prompts and from sentences that say an agent writes it."""
+    memo = a.memo.get("written_by_agents")
+    if memo is not None:
+        return memo  # type: ignore[no-any-return]
+    texts = [b.text for p in a.prompts for b in p.blocks]
+    texts += [s.text for s in a.prose if AGENT_NOUN.search(s.text, s.lower)]
+    stems: list[tuple[str, ...]] = []
+    for text in texts:
+        for where in written_paths(text):
+            if STATE_FILE.search(where):
+                continue
+            name = _PLACEHOLDER.sub(" ", where.rstrip("/").rsplit("/", 1)[-1].lower())
+            name = name.rsplit(".", 1)[0] if "." in name else name
+            stem = tuple(_STEM_WORD.findall(name))
+            if (len(stem) >= 2 or (stem and len(stem[0]) >= 8)) and stem not in stems:
+                stems.append(stem)
+    a.memo["written_by_agents"] = stems
+    return stems
+
+
+def _names_written(obj: str, written: list[tuple[str, ...]]) -> bool:
+    """Whether a read's object names a file a sub-agent wrote ("the domain analysis output")."""
+    if not written:
+        return False
+    words = set(_STEM_WORD.findall(obj.lower()))
+    return any(all(w in words for w in stem) for stem in written)
 
 
 def _pasted(a: Any) -> Iterator[Finding]:
@@ -129,12 +180,20 @@ Tell the user the counts from the reply and the report path; do not open the rep
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
-        for s in a.prose_where(_OBJECT_WORDS):
-            if not _OBJECT_WORDS.any_in(s.lower):
-                continue
+        briefs = a.briefs
+        written = _written_by_agents(a)
+        words = Keywords(*_OBJECT_WORDS.items, *(w for stem in written for w in stem[:1]))
+        for s in a.prose_where(words):
+            if id(s.block) in briefs or not words.any_in(s.lower):
+                continue  # a sub-agent's brief ("Spawn fix-planner:" over "- Read all reports")
             for m in _READ.finditer(s.text, s.lower):
-                obj = s.text[m.end() : m.end() + 90]
-                if not _REPORT.search(obj) or STATE_FILE.search(obj) or _PARTIAL.search(s.text):
+                obj = _CLAUSE_END.split(s.text[m.end() : m.end() + 90], maxsplit=1)[0]
+                if (
+                    not (_REPORT.search(obj) or _names_written(obj, written))
+                    or STATE_FILE.search(obj)
+                    or _SKILL_FILE.match(obj)
+                    or _PARTIAL.search(s.text)
+                ):
                     continue
                 if _REDIRECT.search(obj.split(",")[0]):
                     continue  # "cat reports/*.md > ALL.md" writes a file, reads nothing back
