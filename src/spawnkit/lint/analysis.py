@@ -724,9 +724,19 @@ class Analysis:
             return True
         if block.kind == "code" and block.info in _SHELL_INFO:
             return False
-        for n, intro in enumerate(self._intro(blocks, idx)):
+        n = 0
+        for intro in self._intro(blocks, idx):
             text = plain(intro.text)
             tail = text.rstrip()
+            if (
+                n == 0
+                and intro.kind == "paragraph"
+                and tail.endswith(":")
+                and len(tail) <= 40
+                and not _PROMPT_WORD.search(text)
+                and not any(spawn_hits(s, self.granted) for s in sentences(intro))
+            ):
+                continue  # a label on its own ("**Advocate:**"): the lead is the line above it
             if intro.kind == "heading":
                 return bool(_PROMPT_WORD.search(text))
             if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
@@ -740,6 +750,7 @@ class Analysis:
                 )
             ):
                 return True
+            n += 1
         return False
 
     def _is_inline_prompt(self, block: Block) -> bool:

@@ -45,6 +45,8 @@ _MAY_WRITE = Keywords("/", ".", "disk", "path", "file", "dir", "tracker", "ledge
 
 def written_paths(text: str) -> Iterator[str]:
     """Each path ``text`` tells someone to write results to (the whole path, not its folder)."""
+    if "\\n" in text:
+        text = text.replace("\\n", "  ")  # a prompt in a JSON string: "…\\n\\nWrite your …"
     lower = text.lower()
     if not _MAY_WRITE.any_in(lower):
         return

@@ -50,6 +50,12 @@ _PASTE_SLOT = lazy(
     r"|\$\{[^}\n]{0,40}?\b(?:findings|results?|outputs?|reports?|fixes|issues)\b[^}\n]{0,40}\}",
     re.I,
 )
+# an earlier agent's output handed on whole: "complete reviewer finding objects verbatim"
+_VERBATIM = lazy(
+    r"\b(?:findings?|finding\s+objects?|outputs?|results?|reports?|json)\b[^.\n]{0,40}?\b(?:verbatim"
+    r"|unchanged)\b|\b(?:verbatim|unchanged)\b[^.\n]{0,20}?\b(?:findings?|outputs?|results?|reports?)\b",
+    re.I,
+)
 _PASTE = lazy(
     r"\b(?:insert|paste|include|embed|inline)\s+(?:the\s+)?(?:full\s+|whole\s+|complete\s+|entire\s+)"
     r"?(?:contents?|text|output|report)\s+of\b",
@@ -120,6 +126,10 @@ def _pasted(a: Any) -> Iterator[Finding]:
     for s in a.prose:
         m = _PASTE.search(s.text) if "of" in s.lower else None
         if m and imperative(s.text, m.start()) and not NEGATION.search(s.text[m.end() :][:60]):
+            yield Finding(a.report_line(s.block, s.line), message)
+            return
+        m = _VERBATIM.search(s.text) if ("verbatim" in s.lower or "unchanged" in s.lower) else None
+        if m and not NEGATION.search(s.text[: m.start()]):
             yield Finding(a.report_line(s.block, s.line), message)
             return
 
