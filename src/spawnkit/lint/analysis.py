@@ -159,6 +159,7 @@ _LEAD_MODAL_BAD = folded(
     r"(?:\w+\s+)?(?:must|should|shall|need\s+to|have\s+to)\s*$",
 )
 _LEAD_TO = folded(r"\bto\s*$")
+_TRAILING_ADVERB = lazy(r"\s\w+ly\s*$", re.I)
 _LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
@@ -401,6 +402,9 @@ def _lead_ok(prefix: str) -> bool:
     prefix = _LEADING_PUNCTUATION.sub("", prefix)
     if not prefix:
         return True
+    adverb = _TRAILING_ADVERB.search(prefix)
+    if adverb and adverb.start() > 0:  # "…, clearly delegate": the lead is what precedes it
+        return _lead_ok(prefix[: adverb.start()])
     if _LEAD_TO.search(prefix):
         return not _LEAD_TO_BAD.search(prefix)
     if _LEAD_MODAL.search(prefix):

@@ -61,6 +61,14 @@ def writes_to_disk(blocks: list[Block]) -> bool:
     return any(not STATE_FILE.search(where) for b in blocks for where in written_paths(b.text))
 
 
+def _top_list(blocks: list[Block], block: Block) -> int | None:
+    """The list id of the top-level item ``block`` sits in (None outside lists)."""
+    seen = 0
+    while block.parent is not None and seen < 20:
+        block, seen = blocks[block.parent], seen + 1
+    return block.list_id if block.kind == "item" else None
+
+
 class ResultsOnDisk(Rule):
     code = "CM002"
     protocol_rule = True
@@ -122,9 +130,12 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                         "results to a file on disk",
                     )
             return
-        spawn_blocks = [
-            b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)
-        ]
+        blocks = ctx.doc.blocks
+        spawn_blocks = [b for b in blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        # the steps of the list that holds a spawn step say where its results go ("2. Spawn
+        # researcher subagents …", "4. Save findings to notes/")
+        lists = {_top_list(blocks, b) for b in spawn_blocks} - {None}
+        spawn_blocks += [b for b in blocks if b.kind == "item" and _top_list(blocks, b) in lists]
         if not writes_to_disk(spawn_blocks):
             yield Finding(
                 a.first_line,
