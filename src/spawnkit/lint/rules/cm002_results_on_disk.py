@@ -75,7 +75,9 @@ class ResultsOnDisk(Rule):
     what = """
 Checks that every sub-agent prompt (or a rule stated once for all sub-agents)
 tells the sub-agent to write its full output — findings, logs, file lists — to a
-file on disk, such as `.<skill>-reports/<step>.md`.
+file on disk, such as `.<skill>-reports/<step>.md`. A placeholder that names a
+path (`[output file]`, `${reportPath}`) or a tracker the run keeps counts; the
+state or progress file does not, since it records steps, not results.
 """
     why = """
 A reply capped at a few hundred tokens can only stay short if the details have

@@ -203,7 +203,13 @@ Finds every statement about running sub-agents in parallel and checks that a cap
 no larger than the standard's is stated with it or once for the whole skill.
 "All in parallel", "one agent per item" with no cap, "as many as needed",
 "unlimited", or a cap above the standard violate; so does parallelism with no
-stated cap at all. "One at a time" and "sequentially" are caps of one.
+stated cap at all. A fan-out counts however it is stated: "for each participant,
+spawn an agent", "multiple researcher subagents", a "For each URL:" step over a
+spawn, a code sketch with more spawn calls than the cap, a settings row
+("| Max concurrency | 8 |"). "One at a time" and "sequentially" are caps of one —
+unless negated ("never sequentially"), offered as an alternative or a fallback
+("if the host cannot run parallel work, run sequentially"), quoted, or about a
+part of the work only ("sequential within").
 """
     why = """
 Parallel sub-agents return together: their replies land in the orchestrator's

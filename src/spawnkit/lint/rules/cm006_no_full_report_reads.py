@@ -139,9 +139,13 @@ class NoFullReportReads(Rule):
     protocol_rule = True
     what = """
 Finds instructions to the orchestrator itself to read, open, load or `cat` the
-report files its sub-agents wrote. A sub-agent that reads earlier reports (for
-example a final "merge" sub-agent) is fine, and so are partial reads such as
-`head -n 5` or the state file.
+report files its sub-agents wrote — named as reports, or as the very files a
+prompt told a sub-agent to write ("read error-analysis.md") — and to paste an
+earlier sub-agent's output into a later prompt (`[Include the scan results]`,
+`Findings: <paste>`, "the reviewer's findings verbatim"). A sub-agent that reads
+earlier reports (for example a final "merge" sub-agent, or the steps listed under
+"Spawn fix-planner:") is fine, and so are partial reads such as `head -n 5`, the
+state file and the skill's own reference files.
 """
     why = """
 Reading a report back pulls the full text into the orchestrator's context —
