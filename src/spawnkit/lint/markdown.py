@@ -11,16 +11,18 @@ import re
 from bisect import bisect_right
 from itertools import accumulate
 
-_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
-_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
-_QUOTE = re.compile(r"^\s*>\s?(.*)$")
-_TABLE = re.compile(r"^\s*\|")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
-_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
-_TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
+from spawnkit.lint import regexcache
+
+_FENCE = regexcache.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
+_HEADING = regexcache.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+_ITEM = regexcache.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
+_QUOTE = regexcache.compile(r"^\s*>\s?(.*)$")
+_TABLE = regexcache.compile(r"^\s*\|")
+_TABLE_RULE = regexcache.compile(r"^\s*\|?\s*:?-{2,}")
+_COMMENT = regexcache.compile(r"^\s*<!--.*-->\s*$")
+_TAG_OPEN = regexcache.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
 # a fence with a language, met inside another fence: a nested example
-_NESTED_OPEN = {c: re.compile(r"^\s*" + c * 3 + r"+\s*[\w.+-]+\s*$") for c in "`~"}
+_NESTED_OPEN = {c: regexcache.compile(r"^\s*" + c * 3 + r"+\s*[\w.+-]+\s*$") for c in "`~"}
 
 
 def _may_open_block(line: str) -> bool:
@@ -33,7 +35,7 @@ def _may_open_block(line: str) -> bool:
     return (first != "" and first in "`~#>|-*+<") or first.isdigit()
 
 
-_TAG_LINE = re.compile(r"^\s*</?[A-Za-z][\w-]*(?:\s[^>]*)?>\s*$")
+_TAG_LINE = regexcache.compile(r"^\s*</?[A-Za-z][\w-]*(?:\s[^>]*)?>\s*$")
 
 
 class Block:
@@ -344,9 +346,9 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     return blocks
 
 
-_CLOSE_TAG = re.compile(r"^\s*</([A-Za-z][\w-]*)>\s*$")
+_CLOSE_TAG = regexcache.compile(r"^\s*</([A-Za-z][\w-]*)>\s*$")
 # tags whose content is handed over or shown, never followed by the orchestrator itself
-_OPAQUE_TAG = re.compile(
+_OPAQUE_TAG = regexcache.compile(
     r"prompt|brief|example|template|sample|output|format|response|reply|result"
 )
 

@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from spawnkit.lint import regexcache
+
 _METHODS = ("search", "match", "finditer", "findall", "split", "sub")
 
 
@@ -42,7 +44,7 @@ class Lazy:
         # reached only while a method slot is still empty, i.e. before the first use
         if name not in _METHODS:
             raise AttributeError(name)
-        compiled = re.compile(self.source, self.flags)
+        compiled = regexcache.compile(self.source, self.flags)
         for method in _METHODS:
             setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
