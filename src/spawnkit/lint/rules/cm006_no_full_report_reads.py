@@ -63,7 +63,12 @@ _PASTE = lazy(
 )
 # words _REPORT cannot match without: sentences lacking all of them are skipped cheaply
 _OBJECT_WORDS = Keywords("report", "findings", "output", "notes", "results", "files")
-_NOT_AGENT_OUTPUT = lazy(r"\b(?:command|script|cli|tool|user|\$arguments)\b", re.I)
+# output of a tool or a person, not of a sub-agent: "[test output]", "[PASTE THE git diff]"
+_NOT_AGENT_OUTPUT = lazy(
+    r"\b(?:command|script|cli|tool|user|\$arguments|tests?|build|lint|logs?|errors?|stack|trace"
+    r"|diff|git|compiler|ci)\b",
+    re.I,
+)
 _REDIRECT = lazy(r"(?:^|[^>])>\s*\S")
 _PARTIAL = lazy(
     r"\b(?:first|last)\s+\d+\s+lines?\b|\bhead\b|\btail\b|\bonly\s+the\s+(?:summary|status|first)\b"
@@ -103,8 +108,8 @@ def _names_written(obj: str, written: list[tuple[str, ...]]) -> bool:
     """Whether a read's object names a file a sub-agent wrote ("the domain analysis output")."""
     if not written:
         return False
-    words = set(_STEM_WORD.findall(obj.lower()))
-    return any(all(w in words for w in stem) for stem in written)
+    said = " ".join(_STEM_WORD.findall(obj.lower()))
+    return any(f" {' '.join(stem)} " in f" {said} " for stem in written)  # the name, in order
 
 
 def _pasted(a: Any) -> Iterator[Finding]:
@@ -129,7 +134,7 @@ def _pasted(a: Any) -> Iterator[Finding]:
             yield Finding(a.report_line(s.block, s.line), message)
             return
         m = _VERBATIM.search(s.text) if ("verbatim" in s.lower or "unchanged" in s.lower) else None
-        if m and not NEGATION.search(s.text[: m.start()]):
+        if m and not NEGATION.search(s.text[: m.start()]) and "user" not in s.lower:
             yield Finding(a.report_line(s.block, s.line), message)
             return
 
