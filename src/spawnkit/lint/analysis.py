@@ -22,7 +22,7 @@ from spawnkit.lint import vocabulary as V
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.memo import cached_property
-from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
+from spawnkit.lint.patterns import AnyOf, Gated, Keywords, folded, lazy
 
 # --- vocabulary -------------------------------------------------------------------
 
@@ -251,7 +251,7 @@ STANDARD_REF = "CONTEXT_MANAGEMENT.md"
 _MAX_BRIEF = 20  # list items read as a sub-agent's brief under one spawn step
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = Gated(
+_STATE_NAMED = Gated(
     lazy(
         r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
         r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
@@ -262,26 +262,26 @@ STATE_FILE = Gated(
         r"|\bstate\.(?:md|ya?ml|toml)\b"
         # a tracker the run writes to (not one it only names: "written next to progress-tracker.md")
         r"|\b(?:updates?|updated|append\w*|checks?\s+off|marks?|ticks?|writes?|records?)\b[^.\n]{0,80}?"
-        r"\b(?:progress[- ])?tracker\b"
-        # a plan or task file whose items are marked done: "mark the fix complete in FIXES.md",
-        # "update task checkboxes in phase-N.md", "tick it [x] in tasks.md"
-        r"|\b(?:mark|marks|marked|tick|ticks|ticked|check\s+off|checks\s+off|update|updates)\b"
+        r"\b(?:progress[- ])?tracker\b",
+        re.I,
+    ),
+    *("state", "progress", "checkpoint", "memlog", "status", "tracking", "tracker"),
+    exact=True,
+)
+# a plan or task file whose items are marked done: "mark the fix complete in FIXES.md",
+# "update task checkboxes in phase-N.md", "tick it [x] in tasks.md"
+_STATE_MARKED = Gated(
+    lazy(
+        r"\b(?:mark|marks|marked|tick|ticks|ticked|check\s+off|checks\s+off|update|updates)\b"
         r"[^.\n]{0,60}?(?:\[x\]|\bcompleted?\b|\bdone\b|\bstatus\b|\bcheckbox(?:es)?\b)"
         r"[^.\n]{0,40}?\b(?:in|on)\s+[`'\"]?[\w./{}<>*$-]+\.(?:md|json|ya?ml)\b",
         re.I,
     ),
-    "state",
-    "progress",
-    "checkpoint",
-    "memlog",
-    "status",
-    "tracking",
-    "tracker",
-    "mark",
-    "tick",
-    "check",
-    "update",
+    *("mark", "tick", "check", "update"),
+    also=(".md", ".json", ".yml", ".yaml"),
+    exact=True,
 )
+STATE_FILE = AnyOf(_STATE_NAMED, _STATE_MARKED)
 NUMBER_WORDS = {
     "one": 1,
     "two": 2,
@@ -783,7 +783,7 @@ class Analysis:
                 out.extend(sentences(block))
         return out
 
-    def prose_where(self, words: Keywords | Gated) -> Iterator[Sentence]:
+    def prose_where(self, words: Keywords | Gated | AnyOf) -> Iterator[Sentence]:
         """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
         no sentence holds a word its block lacks, and most blocks lack them all)."""
         last: Block | None = None

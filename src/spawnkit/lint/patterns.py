@@ -169,3 +169,27 @@ class Gated:
         if type(self.pattern) is Folded:
             return self.pattern.finditer(text, lower)
         return self.pattern.finditer(text)
+
+
+class AnyOf:
+    """Several gated patterns read as one: a match of any of them, each behind its own gate
+    (one pattern's common key words need not open the gate of another's costly alternative)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: Gated) -> None:
+        self.parts = parts
+
+    def hit(self, text: str, lower: str | None = None) -> bool:
+        if lower is None:
+            lower = text.lower()
+        return any(part.hit(text, lower) for part in self.parts)
+
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        if lower is None:
+            lower = text.lower()
+        for part in self.parts:
+            m = part.search(text, lower)
+            if m is not None:
+                return m
+        return None

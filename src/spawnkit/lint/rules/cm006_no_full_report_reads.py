@@ -89,7 +89,9 @@ def _written_by_agents(a: Any) -> list[tuple[str, ...]]:
     if memo is not None:
         return memo  # type: ignore[no-any-return]
     texts = [b.text for p in a.prompts for b in p.blocks]
-    texts += [s.text for s in a.prose if AGENT_NOUN.search(s.text, s.lower)]
+    texts += [
+        s.text for s in a.prose_where(AGENT_NOUN) if "agent" in s.lower or "worker" in s.lower
+    ]
     stems: list[tuple[str, ...]] = []
     for text in texts:
         for where in written_paths(text):
