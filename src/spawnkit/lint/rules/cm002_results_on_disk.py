@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import Gated, Keywords, lazy
+from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PATH = (
@@ -39,17 +39,18 @@ _DISK = Gated(
     *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
     exact=True,
 )
-_REST_OF_PATH = lazy(r"[^\s`'\")\]]*")
-_MAY_WRITE = Keywords("/", ".", "disk", "path", "file", "dir", "tracker", "ledger", "journal")
+_REST_OF_PATH = lazy(r"[^\s`'\")\]]{0,200}")
 
 
-def written_paths(text: str) -> Iterator[str]:
+def written_paths(text: str, lower: str | None = None) -> Iterator[str]:
     """Each path ``text`` tells someone to write results to (the whole path, not its folder)."""
+    if lower is None:
+        lower = text.lower()
+    if not _DISK.hit(text, lower):
+        return
     if "\\n" in text:
         text = text.replace("\\n", "  ")  # a prompt in a JSON string: "…\\n\\nWrite your …"
-    lower = text.lower()
-    if not _MAY_WRITE.any_in(lower):
-        return
+        lower = text.lower()
     for m in _DISK.finditer(text, lower):
         rest = _REST_OF_PATH.match(text, m.end())
         yield (m.group(0).split() or [""])[-1].strip("`'\":") + (rest.group(0) if rest else "")
@@ -58,7 +59,9 @@ def written_paths(text: str) -> Iterator[str]:
 def writes_to_disk(blocks: list[Block]) -> bool:
     """Whether ``blocks`` tell someone to write results to a file — not only to the state or
     progress file ("each agent writes to: agent-X-progress.md" is a checkpoint, not a report)."""
-    return any(not STATE_FILE.search(where) for b in blocks for where in written_paths(b.text))
+    return any(
+        not STATE_FILE.search(where) for b in blocks for where in written_paths(b.text, b.lower)
+    )
 
 
 def _top_list(blocks: list[Block], block: Block) -> int | None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
-from spawnkit.lint.patterns import Gated, Keywords, lazy
+from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm002_results_on_disk import written_paths
 
@@ -43,19 +43,29 @@ _PASTE_SLOT = lazy(
     r"|contents?)\b[^\]\n]*\]"
     # a slot that is an earlier step's output: "[Investigation JSON output]", "[… $STEP_2_OUTPUT …]"
     # (not an item taken from one: "[entry point 1 from explorer findings]")
-    r"|\[(?![^\]\n]*\bfrom\b)[^\]\n]{0,60}?\b(?:json\s+output|output|results|report|findings|json)\s*\]"
+    r"|\[(?![^\]\n]{0,60}\bfrom\b)[^\]\n]{0,60}?\b(?:json\s+output|output|results|report|findings|json)\s*\]"
     r"|\[[^\]\n]{0,80}?\$\w*output\w*[^\]\n]{0,80}\]"
-    # "Research findings: <paste>", "${JSON.stringify(findings.fixes)}" in a prompt string
-    r"|\b(?:findings|results?|outputs?|reports?|analysis)\s*:\s*(?:<paste[^>\n]*>|\[paste[^\]\n]*\])"
+    # "${JSON.stringify(findings.fixes)}" in a prompt string
     r"|\$\{[^}\n]{0,40}?\b(?:findings|results?|outputs?|reports?|fixes|issues)\b[^}\n]{0,40}\}",
     re.I,
 )
 # an earlier agent's output handed on whole: "complete reviewer finding objects verbatim"
-_VERBATIM = lazy(
+_VERBATIM = folded(
     r"\b(?:findings?|finding\s+objects?|outputs?|results?|reports?|json)\b[^.\n]{0,40}?\b(?:verbatim"
-    r"|unchanged)\b|\b(?:verbatim|unchanged)\b[^.\n]{0,20}?\b(?:findings?|outputs?|results?|reports?)\b",
-    re.I,
+    r"|unchanged)\b|\b(?:verbatim|unchanged)\b[^.\n]{0,20}?\b(?:findings?|outputs?|results?|reports?)\b"
 )
+# "Research findings: <paste>": the label before a paste slot, looked for only before one
+_PASTE_LABEL = lazy(r"\b(?:findings|results?|outputs?|reports?|analysis)\s*:\s*$")
+_PASTE_MARK = lazy(r"[<\[]paste\b")
+
+
+def _paste_label(lower: str) -> re.Match[str] | None:
+    for mark in _PASTE_MARK.finditer(lower):
+        if _PASTE_LABEL.search(lower, max(0, mark.start() - 40), mark.start()):
+            return mark
+    return None
+
+
 _PASTE = lazy(
     r"\b(?:insert|paste|include|embed|inline)\s+(?:the\s+)?(?:full\s+|whole\s+|complete\s+|entire\s+)"
     r"?(?:contents?|text|output|report)\s+of\b",
@@ -78,6 +88,7 @@ _PARTIAL = lazy(
 _SHELL_READ = lazy(r"^\s*(?:cat|less|more|bat)\s+[^|>\n]*reports?/[^|>\n]*$", re.I | re.M)
 
 
+_WRITES = Keywords("writ", "save", "store", "output", "append", "record", "persist", "dump")
 _STEM_WORD = lazy(r"[a-z][a-z0-9]+")
 _PLACEHOLDER = lazy(r"\$?\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\$\w+")
 
@@ -88,13 +99,15 @@ def _written_by_agents(a: Any) -> list[tuple[str, ...]]:
     memo = a.memo.get("written_by_agents")
     if memo is not None:
         return memo  # type: ignore[no-any-return]
-    texts = [b.text for p in a.prompts for b in p.blocks]
+    texts = [(b.text, b.lower) for p in a.prompts for b in p.blocks]
     texts += [
-        s.text for s in a.prose_where(AGENT_NOUN) if "agent" in s.lower or "worker" in s.lower
+        (s.text, s.lower)
+        for s in a.prose_where(AGENT_NOUN)
+        if ("agent" in s.lower or "worker" in s.lower) and _WRITES.any_in(s.lower)
     ]
     stems: list[tuple[str, ...]] = []
-    for text in texts:
-        for where in written_paths(text):
+    for text, lower in texts:
+        for where in written_paths(text, lower):
             if STATE_FILE.search(where):
                 continue
             name = _PLACEHOLDER.sub(" ", where.rstrip("/").rsplit("/", 1)[-1].lower())
@@ -124,6 +137,8 @@ def _pasted(a: Any) -> Iterator[Finding]:
     for prompt in a.prompts:
         for block in prompt.blocks:
             m = _PASTE_SLOT.search(block.text)
+            if m is None and "paste" in block.lower:
+                m = _paste_label(block.lower)
             if m and not STATE_FILE.search(m.group(0)) and not _NOT_AGENT_OUTPUT.search(m.group(0)):
                 yield Finding(a.report_line(block, block.line_of(m.start())), message)
                 seen = True
@@ -135,7 +150,11 @@ def _pasted(a: Any) -> Iterator[Finding]:
         if m and imperative(s.text, m.start()) and not NEGATION.search(s.text[m.end() :][:60]):
             yield Finding(a.report_line(s.block, s.line), message)
             return
-        m = _VERBATIM.search(s.text) if ("verbatim" in s.lower or "unchanged" in s.lower) else None
+        m = (
+            _VERBATIM.search(s.text, s.lower)
+            if ("verbatim" in s.lower or "unchanged" in s.lower)
+            else None
+        )
         if m and not NEGATION.search(s.text[: m.start()]) and "user" not in s.lower:
             yield Finding(a.report_line(s.block, s.line), message)
             return
