@@ -71,8 +71,6 @@ _PASTE = lazy(
     r"?(?:contents?|text|output|report)\s+of\b",
     re.I,
 )
-# words _REPORT cannot match without: sentences lacking all of them are skipped cheaply
-_OBJECT_WORDS = Keywords("report", "findings", "output", "notes", "results", "files")
 # output of a tool or a person, not of a sub-agent: "[test output]", "[PASTE THE git diff]"
 _NOT_AGENT_OUTPUT = lazy(
     r"\b(?:command|script|cli|tool|user|\$arguments|tests?|build|lint|logs?|errors?|stack|trace"
@@ -93,6 +91,9 @@ _STEM_WORD = lazy(r"[a-z][a-z0-9]+")
 _PLACEHOLDER = lazy(r"\$?\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\$\w+")
 
 
+_MAX_WRITTEN = 500  # paths looked at: a skill names a few; a huge file does not cost more
+
+
 def _written_by_agents(a: Any) -> list[tuple[str, ...]]:
     """The words naming each file sub-agents are told to write ("error-analysis.md" -> error,
     analysis), from their prompts and from sentences that say an agent writes it."""
@@ -106,8 +107,12 @@ def _written_by_agents(a: Any) -> list[tuple[str, ...]]:
         if ("agent" in s.lower or "worker" in s.lower) and _WRITES.any_in(s.lower)
     ]
     stems: list[tuple[str, ...]] = []
+    seen = 0
     for text, lower in texts:
         for where in written_paths(text, lower):
+            seen += 1
+            if seen > _MAX_WRITTEN:
+                break
             if STATE_FILE.search(where):
                 continue
             name = _PLACEHOLDER.sub(" ", where.rstrip("/").rsplit("/", 1)[-1].lower())
@@ -221,15 +226,13 @@ Tell the user the counts from the reply and the report path; do not open the rep
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         briefs = a.briefs
-        written = _written_by_agents(a)
-        words = Keywords(*_OBJECT_WORDS.items, *(w for stem in written for w in stem[:1]))
-        for s in a.prose_where(words):
-            if id(s.block) in briefs or not words.any_in(s.lower):
+        for s in a.prose_where(_READ):
+            if id(s.block) in briefs or not _READ.hit(s.text, s.lower):
                 continue  # a sub-agent's brief ("Spawn fix-planner:" over "- Read all reports")
             for m in _READ.finditer(s.text, s.lower):
                 obj = _CLAUSE_END.split(s.text[m.end() : m.end() + 90], maxsplit=1)[0]
                 if (
-                    not (_REPORT.search(obj) or _names_written(obj, written))
+                    not (_REPORT.search(obj) or _names_written(obj, _written_by_agents(a)))
                     or STATE_FILE.search(obj)
                     or _SKILL_FILE.match(obj)
                     or _PARTIAL.search(s.text)
