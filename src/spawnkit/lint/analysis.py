@@ -165,7 +165,7 @@ _LEAD_TO_BAD = folded(
     r"|reviewer|reviewers)\s+to)\s*$",
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
-_CELL = lazy(r"[^|]+")
+_CELL = lazy(r"[^|\n]+")
 _LEADING_PUNCTUATION = lazy(r"^[\W_]+")
 _AFTER_STOP = lazy(r"(?<=[.!?;])\s")
 _TOOL_OBJECT = lazy(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool")
@@ -346,13 +346,13 @@ def _split(block: Block) -> list[Sentence]:
     text = block.text
     out: list[Sentence] = []
     if block.kind == "table":
-        pos = 0
-        for row in text.split("\n"):
-            for cell in _CELL.finditer(row):
-                if cell.group().strip():
-                    cell_text = plain(cell.group())
-                    out.append(Sentence(block, pos + cell.start(), cell_text, cell_text.lower()))
-            pos += len(row) + 1
+        # emphasis blanked and case lowered once for the whole table, then cut into cells
+        flat = plain(text)
+        low = flat.lower()
+        for cell in _CELL.finditer(flat):
+            cell_text = cell.group()
+            if not cell_text.isspace():
+                out.append(Sentence(block, cell.start(), cell_text, low[cell.start() : cell.end()]))
         return out
     flat = plain(text)
     start = 0

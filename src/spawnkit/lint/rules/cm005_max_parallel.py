@@ -321,12 +321,14 @@ def _table_rows(a: Any, tables: list[Any]) -> list[_Facts]:
                 continue
             text = f"{cells[0]}: {cells[1]}"
             low = text.lower()
-            if _HINT.any_in(low):
-                f = _Facts(text, low, a.report_line(block, block.start + k), (id(block), k))
-                f.parallel = f.sequential = False
-                f.unbounded = ""
-                if f.caps:
-                    out.append(f)
+            if not (_CAP.hit(text, low) and (_DIGIT.search(low) or _NUMBER_WORDS.any_in(low))):
+                continue  # no number, or no word a cap needs: most rows
+            caps = _cap_values(text, low)
+            if caps:
+                f = _Facts("", "", a.report_line(block, block.start + k), (id(block), k))
+                f.caps = caps
+                f.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))
+                out.append(f)
     return out
 
 
