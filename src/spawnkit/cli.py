@@ -1,7 +1,8 @@
 """The ``spawnkit`` command line: click wiring only.
 
 Each verb parses its options and hands them to ``spawnkit.commands.<verb>.run``, which
-returns the exit code; ``SpawnkitError`` becomes one ``spawnkit: error: …`` line. Verb
+returns the exit code; ``spawnkit.commands.edge`` turns every refusal (spawnkit's, click's,
+the operating system's) into one ``spawnkit: error: …`` line and Ctrl-C into exit 130. Verb
 modules are imported inside the commands, so heavy modules (copier above all) load only
 for the verbs that need them.
 """
@@ -14,29 +15,45 @@ from pathlib import Path
 import click
 
 from spawnkit import __version__
-from spawnkit.errors import EXIT_USAGE, SpawnkitError
+from spawnkit.commands import edge
+from spawnkit.errors import EXIT_USAGE
 from spawnkit.tokens import CALIBRATED_MODEL
 
 
 class _Group(click.Group):
-    """Turn SpawnkitError into ``spawnkit: error: …`` and its exit code."""
+    """One way out for every verb: exit codes 0/1/2/130 and one-line errors (``commands.edge``)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        def call() -> object:
+            return super(_Group, self).main(
+                args, prog_name, complete_var, standalone_mode=False, **extra
+            )
+
+        return edge.run(call, standalone_mode)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
-        try:
+        with edge.past_click():
             return super().invoke(ctx)
-        except SpawnkitError as exc:
-            click.echo(f"spawnkit: error: {exc}", err=True)
-            ctx.exit(exc.exit_code)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="spawnkit")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Scaffold, lint and guard Claude Code skills that spawn sub-agents.
 
     Every sub-agent's final answer lands in the orchestrator's context window;
     spawnkit keeps those answers short and the full results on disk.
+
+    Exit codes: 0 done, 1 problems found, 2 refused (usage error, unreadable
+    input, nothing written), 130 aborted (Ctrl-C, SIGTERM, or no at a prompt).
     """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 # --- new (issue 2) -----------------------------------------------------------
@@ -377,11 +394,7 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
 
 
 def main() -> None:
-    try:
-        cli(prog_name="spawnkit")
-    except KeyboardInterrupt:
-        click.echo("spawnkit: interrupted", err=True)
-        sys.exit(130)
+    cli(prog_name="spawnkit")
 
 
 __all__ = ["cli", "main", "EXIT_USAGE"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import tempfile
-import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ import yaml
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.template import conflicts, fsutil, managed
-from spawnkit.template.gitutil import isolated_env
+from spawnkit.template.copier_run import copier_errors
 from spawnkit.template.retrofit import retrofit as add_protocol
 from spawnkit.template.store import Target, provisional_target
 
@@ -103,27 +102,20 @@ def render_answers(
 ) -> Path:
     """Render the target version into ``tmp/<folder_name>`` (the folder name is an answer default)."""
     from copier import run_copy
-    from copier.errors import CopierError
 
     dest = tmp / folder_name
-    try:
-        with isolated_env(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            run_copy(
-                target.src_path,
-                dest,
-                data=data,
-                vcs_ref=target.tag,
-                answers_file=answers_file,
-                defaults=True,
-                overwrite=True,
-                quiet=True,
-                unsafe=False,
-            )
-    except (CopierError, ValueError) as exc:
-        raise SpawnkitError(
-            f"the template rejected the answers: {exc}; fix them with --data KEY=VALUE"
-        ) from exc
+    with copier_errors("the template refused the answers: ", "; fix them with --data KEY=VALUE"):
+        run_copy(
+            target.src_path,
+            dest,
+            data=data,
+            vcs_ref=target.tag,
+            answers_file=answers_file,
+            defaults=True,
+            overwrite=True,
+            quiet=True,
+            unsafe=False,
+        )
     return dest
 
 

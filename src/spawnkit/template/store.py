@@ -31,7 +31,7 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from spawnkit import __version__, resources
+from spawnkit import __version__, interrupts, resources
 from spawnkit.errors import SpawnkitError
 from spawnkit.template.gitutil import EMAIL, FIXED_DATE, IDENTITY, git, out
 
@@ -367,28 +367,38 @@ def provisional_target(config_dir: Path, root: Path | None = None) -> Iterator[T
         store.exists(),
         frozenset(store.tags()),
     )
-    target = ensure_store(config_dir, root)
     try:
+        target = ensure_store(config_dir, root)
         yield target
     except BaseException:
-        # Take back only what was created, never a whole folder someone else may write into.
-        if not before.store_path:
-            shutil.rmtree(store.path, ignore_errors=True)
-        elif not before.store:
-            shutil.rmtree(store.path / ".git", ignore_errors=True)
-        elif target.tag not in before.tags:
-            git(["update-ref", "-d", f"refs/tags/{target.tag}"], store.path, check=False)
-            git(["prune", "--expire=now"], store.path, check=False)
-        if not before.lock_file:
-            (state_dir / LOCK_NAME).unlink(missing_ok=True)
-        if before.created_from is not None:
-            for folder in (state_dir, *state_dir.parents):
-                if not folder.is_dir() or any(folder.iterdir()):
-                    break
-                folder.rmdir()
-                if folder == before.created_from:
-                    break
+        with interrupts.shielded():
+            _take_back(store, state_dir, before)
         raise
+
+
+def _take_back(store: Store, state_dir: Path, before: _Before) -> None:
+    """Undo ``ensure_store``: only what it created, never a folder someone else may write into."""
+    if not before.store_path:
+        shutil.rmtree(store.path, ignore_errors=True)
+    elif not before.store:
+        shutil.rmtree(store.path / ".git", ignore_errors=True)
+    else:
+        try:
+            added = set(store.tags()) - before.tags
+        except SpawnkitError:
+            added = set()
+        for tag in added:
+            git(["update-ref", "-d", f"refs/tags/{tag}"], store.path, check=False)
+            git(["prune", "--expire=now"], store.path, check=False)
+    if not before.lock_file:
+        (state_dir / LOCK_NAME).unlink(missing_ok=True)
+    if before.created_from is not None:
+        for folder in (state_dir, *state_dir.parents):
+            if not folder.is_dir() or any(folder.iterdir()):
+                break
+            folder.rmdir()
+            if folder == before.created_from:
+                break
 
 
 def write_bundle(versions: list[tuple[str, Files]], out_path: Path, work_dir: Path) -> None:

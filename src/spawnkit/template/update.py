@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import tempfile
-import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,7 +17,8 @@ from typing import Any
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.template import conflicts, fsutil, managed
-from spawnkit.template.gitutil import init_snapshot_repo, isolated_env
+from spawnkit.template.copier_run import copier_errors
+from spawnkit.template.gitutil import init_snapshot_repo
 from spawnkit.template.store import (
     Store,
     Target,
@@ -224,25 +224,18 @@ def update(
 
 def _run_copier_update(work: Path, skill: managed.Skill, target: Target) -> None:
     from copier import run_update
-    from copier.errors import CopierError
 
-    try:
-        with isolated_env(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            run_update(
-                dst_path=work,
-                answers_file=skill.answers_file.name,
-                vcs_ref=target.tag,
-                overwrite=True,
-                defaults=True,
-                conflict="inline",
-                unsafe=False,
-                quiet=True,
-            )
-    except (CopierError, ValueError) as exc:
-        raise SpawnkitError(
-            f"copier could not update {skill.path}: {exc}; nothing was changed"
-        ) from exc
+    with copier_errors(f"copier could not update {skill.path}: ", "; nothing was changed"):
+        run_update(
+            dst_path=work,
+            answers_file=skill.answers_file.name,
+            vcs_ref=target.tag,
+            overwrite=True,
+            defaults=True,
+            conflict="inline",
+            unsafe=False,
+            quiet=True,
+        )
 
 
 def render(
@@ -251,8 +244,7 @@ def render(
     """The files template version ``tag`` produces for ``data`` (answers file excluded)."""
     from copier import run_copy
 
-    with isolated_env(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with copier_errors(f"could not render template version {tag}: "):
         run_copy(
             str(store),
             dest,
