@@ -170,7 +170,7 @@ def tokens_command(
 
 
 @cli.command("lint")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 @click.option(
     "--format",
     "fmt",
@@ -200,7 +200,7 @@ def tokens_command(
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(path_type=Path),
+    type=click.Path(path_type=Path, readable=False),
     default=None,
     help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).",
 )

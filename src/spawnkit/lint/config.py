@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from spawnkit import reading
 from spawnkit.errors import SpawnkitError
-from spawnkit.lint.rules import PROFILES
+from spawnkit.lint.rules import PROFILES, selector
 
 KEYS = {"select", "ignore", "profile", "exclude"}
 
@@ -75,15 +76,13 @@ def _read(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
+    text = reading.read_text(path, what="config file")
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpawnkitError(
             f"{path} is not valid TOML ({exc}); fix the file or remove it"
         ) from None
-    except OSError as exc:
-        raise SpawnkitError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
@@ -97,4 +96,15 @@ def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
 
 def _codes(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
     values = _strings(path, data, key)
-    return [v.upper() for v in values] if values is not None else None
+    if values is None:
+        return None
+    codes = []
+    for value in values:
+        code = selector(value)
+        if code is None:
+            raise SpawnkitError(
+                f"{path}: {key} = {value!r} is neither a rule name nor a code prefix; "
+                "`spawnkit rule` lists them"
+            )
+        codes.append(code)
+    return codes

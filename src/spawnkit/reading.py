@@ -1,0 +1,96 @@
+"""Read a file the user named or owns, refusing in one line what cannot be read.
+
+Regular files only: a FIFO would block ``open`` until someone writes to it, a device
+could stream forever, so the file is opened non-blocking and checked with ``fstat``
+before a byte is read. Sizes are bounded. Each refusal is a ``SpawnkitError`` naming
+the file, the problem and the fix, so every verb words these the same way.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from spawnkit.errors import SpawnkitError
+
+MAX_BYTES = 16 * 1024 * 1024  # far above any skill, config or answers file
+
+
+def read_bytes(path: str | os.PathLike[str], *, what: str = "", limit: int = MAX_BYTES) -> bytes:
+    """The bytes of the regular file ``path``; ``what`` names it in messages ("the answers file")."""
+    label = f"{what} {path}" if what else str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise SpawnkitError(open_error(label, exc)) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise SpawnkitError(f"{label} is a folder, not a file; pass a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise SpawnkitError(
+                f"{label} is not a regular file (a pipe, socket or device); pass a regular file"
+            )
+        if info.st_size > limit:
+            raise SpawnkitError(
+                f"{label} has {info.st_size:,} bytes, more than the {limit:,} spawnkit reads; "
+                "pass a smaller file"
+            )
+        chunks = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise SpawnkitError(f"{label} grew past {limit:,} bytes while being read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise SpawnkitError(open_error(label, exc)) from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | os.PathLike[str], *, what: str = "", limit: int = MAX_BYTES) -> str:
+    """``read_bytes`` decoded as UTF-8; invalid bytes are refused with their position."""
+    data = read_bytes(path, what=what, limit=limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        label = f"{what} {path}" if what else str(path)
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SpawnkitError(
+            f"{label} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+            "save it as UTF-8"
+        ) from None
+
+
+def open_error(label: str, exc: OSError) -> str:
+    """Why ``label`` could not be opened or read, and what to do."""
+    code = exc.errno
+    if code == errno.ENOENT:
+        return f"{label} does not exist; check the path"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"cannot read {label}: permission denied; check its permissions"
+    if code == errno.EISDIR:
+        return f"{label} is a folder, not a file; pass a file"
+    if code == errno.ENOTDIR:
+        return f"{label}: a file stands where a folder is expected in the path; check the path"
+    if code == errno.ELOOP:
+        return f"{label} is a symbolic link loop; fix the link"
+    return f"cannot read {label}: {exc.strerror or exc}"
+
+
+def regular_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (following links), without opening it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
