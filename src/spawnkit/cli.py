@@ -58,14 +58,8 @@ def cli(ctx: click.Context) -> None:
 
 # --- new (issue 2) -----------------------------------------------------------
 
-_NEW_EPILOG = """\b
-Where the skill goes:
-  --dest DIR        DIR itself; its folder name must equal NAME
-  --scope project   ./.claude/skills/NAME (the default)
-  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
-
-\b
-Template questions (answer with --data KEY=VALUE):
+_QUESTIONS = """\b
+Template questions (answer with -d/--data KEY=VALUE):
   purpose           what the skill orchestrates, one line
   description       frontmatter description, 1-1024 characters, no < >
   steps             YAML list of {name, job}, e.g. '[{name: scan, job: Scan the code}]'
@@ -75,12 +69,24 @@ Template questions (answer with --data KEY=VALUE):
   reports_dir       default .NAME-reports/
   profile           portable (default) or claude-code
   return_style      summary (default) or status-only
-  skill_hooks       true: register spawnkit-hook in the frontmatter (claude-code profile)
+  skill_hooks       true: register spawnkit-hook in the frontmatter (needs profile=claude-code)
+"""
 
+_NEW_EPILOG = (
+    """\b
+Where the skill goes:
+  --dest DIR        DIR itself; its folder name must equal NAME
+  --scope project   ./.claude/skills/NAME (the default)
+  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
+
+"""
+    + _QUESTIONS
+    + """
 \b
 Questions are asked on a terminal; with --defaults, or when stdin is not a
 terminal, the defaults are used. Nothing is written when an answer is refused.
 """
+)
 
 
 @cli.command("new", epilog=_NEW_EPILOG)
@@ -366,10 +372,11 @@ def update_cmd(
     sys.exit(command.run(skills, all_skills, check, dry_run, as_json))
 
 
-@cli.command("adopt")
-@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@cli.command("adopt", epilog=_QUESTIONS)
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path, readable=False))
 @click.option(
     "--data",
+    "-d",
     "pairs",
     multiple=True,
     metavar="KEY=VALUE",
@@ -383,10 +390,11 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
     """Put a hand-written skill under spawnkit management, so `spawnkit update` can update it.
 
     Without --retrofit the skill's files stay exactly as they are: only the answers
-    file is added. Answers come from the SKILL.md frontmatter (name, description),
-    then --data, then the template's defaults. With --retrofit the skill is backed up,
-    missing protocol sections are added and what the linter still reports is listed
-    (exit 1 if anything is left).
+    file is added (one left by plain copier is replaced, its answers kept). The skill
+    name is the folder's name; the other answers come from that answers file, the
+    SKILL.md description, --data, then the template's defaults. With --retrofit the
+    skill is backed up, missing protocol sections are added (never a line that would
+    hide a finding of yours) and what the linter still reports is listed (exit 1).
     """
     from spawnkit.commands import adopt as command
 

@@ -22,7 +22,9 @@ def _first_question() -> str:
 @pytest.mark.parametrize("action", ["ctrl-c", "sigterm"])
 def test_stopping_new_at_a_question_writes_nothing(sandbox: Sandbox, action: str):
     before = sandbox.snapshot()
-    run = run_on_terminal(sandbox, ("new", "my-audit", "--dest", "my-audit"), _first_question(), action)
+    run = run_on_terminal(
+        sandbox, ("new", "my-audit", "--dest", "my-audit"), _first_question(), action
+    )
     assert run.code == 130, run.output
     tail = run.output.strip().splitlines()[-1]
     assert tail == "spawnkit: error: aborted, nothing written", run.output

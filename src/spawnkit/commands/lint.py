@@ -108,7 +108,9 @@ def _check_given(path: Path) -> None:
         raise SpawnkitError(reading.open_error(str(path), exc)) from None
     if stat.S_ISDIR(info.st_mode):
         if not os.access(path, os.R_OK | os.X_OK):
-            raise SpawnkitError(f"cannot read the folder {path}: permission denied; check its permissions")
+            raise SpawnkitError(
+                f"cannot read the folder {path}: permission denied; check its permissions"
+            )
     elif not stat.S_ISREG(info.st_mode):
         raise SpawnkitError(
             f"{path} is not a regular file (a pipe, socket or device); pass a SKILL.md or a folder"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from spawnkit import resources
+from spawnkit import reading, resources
 from spawnkit.errors import SpawnkitError
 from spawnkit.paths import project_claude_dir
 from spawnkit.template.store import same_path, store_dir
@@ -59,13 +60,15 @@ def read_skill(path: Path, scope: str) -> Skill | None:
     """The skill at ``path`` if it has an answers file; None if it has none."""
     for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
         answers_file = path / name
-        if answers_file.is_file():
+        if os.path.lexists(answers_file):
+            text = reading.read_text(answers_file, what="the answers file")
             try:
-                data = yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
-            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+                data = yaml.safe_load(text) or {}
+            except yaml.YAMLError as exc:
+                first = str(exc).splitlines()[0]
                 raise SpawnkitError(
-                    f"cannot read {answers_file}: {exc.__class__.__name__}; fix or remove that file"
-                ) from exc
+                    f"the answers file {answers_file} is not valid YAML ({first}); fix or remove it"
+                ) from None
             if not isinstance(data, dict):
                 raise SpawnkitError(
                     f"{answers_file} is not a YAML mapping; fix or remove that file"
@@ -132,8 +135,9 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
         for skill in matches:
             if not skill.managed_by(config_dir):
                 raise SpawnkitError(
-                    f"{skill.path} was generated from {skill.src_path!r}, not spawnkit's template store; "
-                    "update it with `copier update`, or re-adopt it with `spawnkit adopt`"
+                    f"{skill.path} was made with plain copier from {skill.src_path!r}; run "
+                    f"`spawnkit adopt {skill.path}` so spawnkit updates it (your answers are "
+                    "kept), or keep updating it with `copier update`"
                 )
             if all(s.path.resolve() != skill.path.resolve() for s in chosen):
                 chosen.append(skill)

@@ -32,6 +32,7 @@ from pathlib import Path
 from packaging.version import InvalidVersion, Version
 
 from spawnkit import __version__, interrupts, resources
+from spawnkit.atomic import why_not_writable
 from spawnkit.errors import SpawnkitError
 from spawnkit.template.gitutil import EMAIL, FIXED_DATE, IDENTITY, git, out
 
@@ -301,6 +302,18 @@ def planned_target(config_dir: Path, version: str = __version__) -> Target:
     return Target(tag, store.path, src_path_for(store.path), tag in tags)
 
 
+def check_writable(config_dir: Path) -> None:
+    """Refuse, before writing, when the store or its lock cannot be written."""
+    store = store_dir(config_dir)
+    for probe in (Path(config_dir) / ".spawnkit" / LOCK_NAME, store / ".git" / "objects" / "x"):
+        problem = why_not_writable(probe)
+        if problem:
+            raise SpawnkitError(
+                f"cannot write spawnkit's template store in {store}: {problem}; make "
+                f"{config_dir} writable, or set CLAUDE_CONFIG_DIR to a folder you can write"
+            )
+
+
 @contextmanager
 def locked(config_dir: Path, name: str = LOCK_NAME) -> Iterator[None]:
     """Serialise writers of spawnkit's state under ``<config>/.spawnkit``."""
@@ -327,6 +340,7 @@ def ensure_store(config_dir: Path, root: Path | None = None, version: str = __ve
     store = Store(store_dir(config_dir))
     files = running_content(root)
     tree = tree_id(files)
+    check_writable(config_dir)
     with locked(config_dir):
         store.init()
         if BUNDLE_PATH.is_file():

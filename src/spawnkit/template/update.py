@@ -125,24 +125,44 @@ def _precheck(
             skill,
             target,
             ERROR,
-            "its answers file has no _commit; re-adopt it with `spawnkit adopt`",
+            f"its answers file has no _commit; run `spawnkit adopt {skill.path}` (your answers "
+            "are kept)",
         )
     if commit == target or store_tags.get(commit) == target_tree:
         return _result(skill, target, UP_TO_DATE)
-    have, want = parse_version(commit), parse_version(target)
-    if have is not None and want is not None and have.public > want.public:
+    if is_ahead(commit, target):
         return _result(
-            skill, target, AHEAD, f"made by spawnkit {commit}; upgrade spawnkit to update it"
+            skill,
+            target,
+            AHEAD,
+            f"made by spawnkit {commit}, newer than this one; updating to {target} would undo "
+            "template changes: use that spawnkit (or a newer one) to update it",
         )
     if commit not in store_tags and commit not in shipped:
         return _result(
             skill,
             target,
             UNKNOWN,
-            f"template version {commit} is not in the template store (made elsewhere from a source checkout?); "
-            f"remove {skill.answers_file.name} and run `spawnkit adopt {skill.path}`",
+            f"template version {commit} is not in the template store (made elsewhere from a "
+            f"source checkout?); run `spawnkit adopt {skill.path}` to adopt it at this version "
+            "(your answers are kept)",
         )
     return None
+
+
+def is_ahead(have_tag: str, want_tag: str) -> bool:
+    """Whether moving from ``have_tag`` to ``want_tag`` goes back in PEP 440 order.
+
+    ``0.1.0+d.<tree>`` (a modified checkout of 0.1.0) sorts after ``0.1.0``: going from it to
+    the plain release would strip the changes it was made with. Between two local versions
+    of the same release neither is older, so that move stays an update.
+    """
+    have, want = parse_version(have_tag), parse_version(want_tag)
+    if have is None or want is None:
+        return False
+    if have.public != want.public:
+        return have.public > want.public
+    return bool(have.local) and not want.local
 
 
 def _pinned(target: Target, tags: dict[str, str], to_tag: str | None) -> Target:
@@ -291,7 +311,7 @@ def _update_one(
                     tag,
                     skill.user_data(),
                     answers,
-                    Path(tmp) / f"render-{len(renders)}",
+                    Path(tmp) / f"render-{len(renders)}" / skill.name,
                 )
             return renders[tag]
 

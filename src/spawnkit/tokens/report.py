@@ -78,7 +78,9 @@ def read_text(source: str | None, stdin: BinaryIO | None = None) -> tuple[str, b
                     f"no such file: {source} (give an existing file, or - to read standard input)"
                 ) from None
             if os.path.isdir(source):
-                raise SpawnkitError(f"{source} is a directory; give a file, or - for stdin") from None
+                raise SpawnkitError(
+                    f"{source} is a directory; give a file, or - for stdin"
+                ) from None
             raise exc from None
     try:
         return data.decode("utf-8"), False

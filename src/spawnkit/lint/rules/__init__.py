@@ -70,4 +70,15 @@ def selector(token: str) -> str | None:
     return None
 
 
-__all__ = ["ALL", "BY_CODE", "BY_NAME", "DEFAULT_PROFILE", "PROFILES", "Context", "Finding", "Rule", "get", "selector"]
+__all__ = [
+    "ALL",
+    "BY_CODE",
+    "BY_NAME",
+    "DEFAULT_PROFILE",
+    "PROFILES",
+    "Context",
+    "Finding",
+    "Rule",
+    "get",
+    "selector",
+]
