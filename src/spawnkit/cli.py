@@ -37,6 +37,7 @@ class _Group(click.Group):
 
 
 @click.group(
+    "spawnkit",
     cls=_Group,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
