@@ -374,7 +374,7 @@ def update_cmd(
 
 
 @cli.command("adopt", epilog=_QUESTIONS)
-@click.argument("path", type=click.Path(file_okay=False, path_type=Path, readable=False))
+@click.argument("path", type=click.Path(path_type=Path, readable=False))
 @click.option(
     "--data",
     "-d",

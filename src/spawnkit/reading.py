@@ -20,8 +20,18 @@ from spawnkit.errors import SpawnkitError
 MAX_BYTES = 16 * 1024 * 1024  # far above any skill, config or answers file
 
 
-def read_bytes(path: str | os.PathLike[str], *, what: str = "", limit: int = MAX_BYTES) -> bytes:
-    """The bytes of the regular file ``path``; ``what`` names it in messages ("the answers file")."""
+def read_bytes(
+    path: str | os.PathLike[str],
+    *,
+    what: str = "",
+    limit: int = MAX_BYTES,
+    fix: str = "pass a file",
+) -> bytes:
+    """The bytes of the regular file ``path``.
+
+    ``what`` names it in messages ("the answers file"); ``fix`` is the advice when something
+    other than a regular file stands there ("pass a file" for a path the user gave).
+    """
     label = f"{what} {path}" if what else str(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -31,11 +41,9 @@ def read_bytes(path: str | os.PathLike[str], *, what: str = "", limit: int = MAX
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise SpawnkitError(f"{label} is a folder, not a file; pass a file")
+            raise SpawnkitError(f"{label} is a folder, not a file; {fix}")
         if not stat.S_ISREG(info.st_mode):
-            raise SpawnkitError(
-                f"{label} is not a regular file (a pipe, socket or device); pass a regular file"
-            )
+            raise SpawnkitError(f"{label} is not a regular file (a pipe, socket or device); {fix}")
         if info.st_size > limit:
             raise SpawnkitError(
                 f"{label} has {info.st_size:,} bytes, more than the {limit:,} spawnkit reads; "
@@ -58,9 +66,15 @@ def read_bytes(path: str | os.PathLike[str], *, what: str = "", limit: int = MAX
         os.close(fd)
 
 
-def read_text(path: str | os.PathLike[str], *, what: str = "", limit: int = MAX_BYTES) -> str:
+def read_text(
+    path: str | os.PathLike[str],
+    *,
+    what: str = "",
+    limit: int = MAX_BYTES,
+    fix: str = "pass a file",
+) -> str:
     """``read_bytes`` decoded as UTF-8; invalid bytes are refused with their position."""
-    data = read_bytes(path, what=what, limit=limit)
+    data = read_bytes(path, what=what, limit=limit, fix=fix)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

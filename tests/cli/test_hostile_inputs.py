@@ -366,6 +366,11 @@ def _replace_with_fifo(path: Path) -> Path:
     return fifo(path)
 
 
+def _with_fifo(folder: Path) -> Path:
+    fifo(folder / "pipe")
+    return folder
+
+
 def _answers(box: Sandbox, spoil: Callable[[Path], Path]) -> Path:
     folder = managed(box)
     spoil(folder / ".copier-answers.yml")
@@ -385,7 +390,6 @@ def test_hostile_input(sandbox: Sandbox, item: Case, request: pytest.FixtureRequ
     args = item.setup(sandbox)
     before = sandbox.snapshot()
     result = sandbox.run(*args, user=item.user, timeout=60)
-    print("SHOW", item.id, result.code, result.stderr.strip()[:400])
     assert "Traceback" not in result.stderr + result.stdout, result
     assert result.code in DOCUMENTED_EXIT_CODES, result
     assert result.code in item.codes, result

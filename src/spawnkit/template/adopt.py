@@ -137,11 +137,12 @@ def adopt(
 ) -> AdoptResult:
     path = Path(path).expanduser().resolve()
     if not path.is_dir():
-        raise SpawnkitError(f"{path} is not a folder; pass the folder of a skill")
+        what = "is a file" if os.path.lexists(path) else "does not exist"
+        raise SpawnkitError(f"{path} {what}; pass the folder of a skill (it holds {SKILL_FILE})")
     skill_md = path / SKILL_FILE
     if not os.path.lexists(skill_md):
         raise SpawnkitError(f"{path} has no {SKILL_FILE}; pass the folder of a skill")
-    text = reading.read_text(skill_md)
+    text = reading.read_text(skill_md, fix=f"a skill's {SKILL_FILE} must be a regular file")
     answers.check_name(path.name, f"the folder name of {path}")
     _check_name(path, text)
     previous = _previous(path, config_dir)

@@ -8,6 +8,7 @@ import stat
 from datetime import datetime
 from pathlib import Path
 
+from spawnkit import reading
 from spawnkit.atomic import atomic_write
 
 Snapshot = dict[str, tuple[int, bytes]]  # posix relpath -> (permission bits, content)
@@ -18,22 +19,34 @@ def _skipped(rel: Path) -> bool:
 
 
 def snapshot(root: Path) -> Snapshot:
-    """Every regular file under ``root`` except git metadata (symlinks are left alone)."""
+    """Every regular file under ``root`` except git metadata (symlinks, pipes and other special
+    files are left alone: reading a pipe would block)."""
     snap: Snapshot = {}
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d != ".git"]
         for name in filenames:
             path = Path(dirpath) / name
             rel = path.relative_to(root)
-            if _skipped(rel) or path.is_symlink():
+            info = path.lstat()
+            if _skipped(rel) or not stat.S_ISREG(info.st_mode):
                 continue
-            snap[rel.as_posix()] = (stat.S_IMODE(path.stat().st_mode), path.read_bytes())
+            snap[rel.as_posix()] = (stat.S_IMODE(info.st_mode), reading.read_bytes(path))
     return snap
 
 
+def _not_copied(folder: str, names: list[str]) -> set[str]:
+    """``.git`` and special files (a pipe would block the copy)."""
+    skipped = {".git"}
+    for name in names:
+        mode = os.lstat(os.path.join(folder, name)).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            skipped.add(name)
+    return skipped
+
+
 def copy_tree(src: Path, dst: Path) -> None:
-    """Copy a skill folder without any ``.git`` inside it."""
-    shutil.copytree(src, dst, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    """Copy a skill folder without any ``.git`` or special file inside it."""
+    shutil.copytree(src, dst, symlinks=True, ignore=_not_copied)
 
 
 def apply_snapshot(root: Path, before: Snapshot, after: Snapshot) -> None:
@@ -67,6 +80,6 @@ def backup(src: Path, backups_dir: Path, name: str) -> Path:
         dest = backups_dir / (f"{name}-{stamp}" + (f"-{n}" if n else ""))
         if dest.exists():
             continue
-        shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        shutil.copytree(src, dest, symlinks=True, ignore=_not_copied)
         return dest
     raise FileExistsError(f"too many backups named {name}-{stamp} in {backups_dir}")

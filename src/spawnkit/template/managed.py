@@ -61,7 +61,9 @@ def read_skill(path: Path, scope: str) -> Skill | None:
     for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
         answers_file = path / name
         if os.path.lexists(answers_file):
-            text = reading.read_text(answers_file, what="the answers file")
+            text = reading.read_text(
+                answers_file, what="the answers file", fix="move it aside and run the command again"
+            )
             try:
                 data = yaml.safe_load(text) or {}
             except yaml.YAMLError as exc:
@@ -117,7 +119,8 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
         path = Path(name).expanduser()
         if "/" in name or name in (".", "..") or (path.is_dir() and name not in by_name):
             if not path.is_dir():
-                raise SpawnkitError(f"{name}: no such folder; pass a skill folder or a skill name")
+                what = "is a file" if os.path.lexists(path) else "does not exist"
+                raise SpawnkitError(f"{name} {what}; pass a skill folder or a skill name")
             skill = read_skill(path.resolve(), "path")
             if skill is None:
                 raise SpawnkitError(

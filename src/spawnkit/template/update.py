@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spawnkit import interrupts
+from spawnkit.atomic import why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.template import conflicts, fsutil, managed
 from spawnkit.template.copier_run import copier_errors
@@ -346,6 +348,12 @@ def _update_one(
                 raise SpawnkitError(
                     f"{skill.path} changed while it was being updated; nothing was written, rerun"
                 )
+            for rel in (*result.modified, *result.added, *result.removed):
+                problem = why_not_writable(skill.path / rel)
+                if problem:
+                    raise SpawnkitError(
+                        f"cannot update {skill.path}: {problem}; nothing was written"
+                    )
             try:
                 backup = fsutil.backup(skill.path, Path(config_dir) / BACKUPS_REL, skill.name)
             except OSError as exc:
@@ -354,7 +362,8 @@ def _update_one(
                 ) from exc
             result.backup = str(backup)
             try:
-                fsutil.apply_snapshot(skill.path, before, after)
+                with interrupts.writing():
+                    fsutil.apply_snapshot(skill.path, before, after)
             except OSError as exc:
                 raise SpawnkitError(
                     f"writing {skill.path} failed midway ({exc}); restore it from {backup}"
