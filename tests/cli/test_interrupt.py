@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from spawnkit.template.scaffold import template_questions
+from spawnkit.template.answers import questions
 
 from .sandbox import Sandbox, run_on_terminal
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 
 
 def _first_question() -> str:
-    return str(template_questions()["purpose"]["help"])[:30]
+    return str(questions()["purpose"]["help"])[:30]
 
 
 @pytest.mark.parametrize("action", ["ctrl-c", "sigterm"])

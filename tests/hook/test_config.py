@@ -7,6 +7,7 @@ import os
 import pytest
 
 from spawnkit.hook import config
+from spawnkit.hook.config import config_dir_of
 
 ALIASES = {"return-budget": "CM001", "max-parallel": "CM005", "no-full-report-reads": "CM006"}
 
@@ -111,11 +112,11 @@ def test_config_dir_agrees_with_spawnkit_paths(monkeypatch, value):
     else:
         monkeypatch.setenv("CLAUDE_CONFIG_DIR", value)
         env["CLAUDE_CONFIG_DIR"] = value
-    assert config.claude_config_dir(env) == str(paths.claude_config_dir())
+    assert config_dir_of(env) == str(paths.claude_config_dir())
 
 
 def test_config_dir_and_project_dir():
-    assert config.claude_config_dir({"CLAUDE_CONFIG_DIR": "/x/cfg", "HOME": "/h"}) == "/x/cfg"
-    assert config.claude_config_dir({"HOME": "/h"}) == "/h/.claude"
+    assert config_dir_of({"CLAUDE_CONFIG_DIR": "/x/cfg", "HOME": "/h"}) == "/x/cfg"
+    assert config_dir_of({"HOME": "/h"}) == "/h/.claude"
     assert config.project_dir({"CLAUDE_PROJECT_DIR": "/p"}, "/cwd") == "/p"
     assert config.project_dir({}, "/cwd") == "/cwd"

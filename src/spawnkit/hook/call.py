@@ -61,7 +61,7 @@ class Call:
         cwd = self.text("cwd")
         self.cwd = cwd if lightos.isabs(cwd) and "\0" not in cwd else lightos.getcwd()
         self.project = config_mod.project_dir(env, self.cwd)
-        self.config_dir = config_mod.claude_config_dir(env)
+        self.config_dir = config_mod.config_dir_of(env)
         self.state_dir = lightos.join(self.config_dir, STATE_DIR_NAME)
         self._config: config_mod.Config | None = None
 

@@ -35,8 +35,8 @@ MAX_RETRIES_LIMIT = 5
 _MAX_CONFIG_BYTES = 64 * 1024
 
 
-def claude_config_dir(env: Mapping[str, str]) -> str:
-    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``: ``spawnkit.paths`` without pathlib."""
+def config_dir_of(env: Mapping[str, str]) -> str:
+    """``$CLAUDE_CONFIG_DIR`` (``~`` expanded, made absolute) if set, else ``$HOME/.claude``."""
     configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
     if configured:
         return lightos.absolute(configured, lightos.getcwd())

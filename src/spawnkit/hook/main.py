@@ -180,12 +180,12 @@ def _log(env: Mapping[str, str], call: Call | None, message: str) -> str:
     import os
 
     from spawnkit.hook.call import STATE_DIR_NAME
-    from spawnkit.hook.config import claude_config_dir
+    from spawnkit.hook.config import config_dir_of
     from spawnkit.hook.log import append, log_path
 
     try:
         state_dir = call.state_dir if call is not None else ""
-        state_dir = state_dir or os.path.join(claude_config_dir(env), STATE_DIR_NAME)
+        state_dir = state_dir or os.path.join(config_dir_of(env), STATE_DIR_NAME)
     except Exception:  # noqa: BLE001 - an environment odd enough to break this: use the default
         state_dir = os.path.join(os.path.expanduser("~"), ".claude", STATE_DIR_NAME)
     append(state_dir, message)

@@ -22,8 +22,7 @@ import yaml
 from spawnkit import interrupts, reading
 from spawnkit.atomic import atomic_write, why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.template import answers, conflicts, fsutil, managed
-from spawnkit.template.copier_run import copier_errors
+from spawnkit.template import answers, conflicts, copier_run, fsutil, managed
 from spawnkit.template.retrofit import retrofit as add_protocol
 from spawnkit.template.store import Store, Target, bundle_refs, provisional_target, store_dir
 
@@ -114,21 +113,15 @@ def render_answers(
     target: Target, folder_name: str, data: dict[str, Any], answers_file: str, tmp: Path
 ) -> Path:
     """Render the target version into ``tmp/<folder_name>`` (the folder name is an answer default)."""
-    from copier import run_copy
-
     dest = tmp / folder_name
-    with copier_errors("the template refused the answers: ", "; fix them with --data KEY=VALUE"):
-        run_copy(
-            target.src_path,
-            dest,
-            data=data,
-            vcs_ref=target.tag,
-            answers_file=answers_file,
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            unsafe=False,
+    try:
+        copier_run.copy(
+            target.src_path, dest, data=data, vcs_ref=target.tag, answers_file=answers_file
         )
+    except copier_run.CopierFailed as exc:
+        raise SpawnkitError(
+            f"the template rejected the answers: {exc}; fix them with --data KEY=VALUE"
+        ) from None
     return dest
 
 

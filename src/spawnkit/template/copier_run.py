@@ -1,54 +1,117 @@
-"""How spawnkit calls copier: isolated git, quiet, and copier's errors as one line each.
+"""The one place spawnkit calls copier: the same safe settings for new, adopt and update.
 
-Every ``run_copy``/``run_update`` of spawnkit goes through ``copier_errors``: a refused
-answer becomes ``invalid KEY: why``, any other copier error its first line (copier's
-messages can carry a 10 KB dump of the answers), and Ctrl-C stays Ctrl-C. copier turns
-Ctrl-C at a question into ``CopierAnswersInterrupt``, which is also a ``CopierError``.
+Every call runs with git's environment fixed (``gitutil.isolated_env``), ``unsafe=False``
+(the template needs no tasks, migrations or extensions, so no ``--trust``), copier's own
+warnings silenced and, unless questions are asked on a terminal, its notes on stderr kept
+out of the user's terminal. Copier's errors become :class:`CopierFailed` with a one-line
+message (at most ``MAX_MESSAGE`` characters: copier's can carry a 10 KB dump of the
+answers); each command words it for its own user. Ctrl-C stays ``KeyboardInterrupt``: copier
+turns it into ``CopierAnswersInterrupt`` at a question, which is also a ``CopierError``, and
+an abort must not read as a refused answer. ``import copier`` costs ~0.6 s, so it
+happens here, inside the calls.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-import re
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
 
-from spawnkit.errors import SpawnkitError
 from spawnkit.template.gitutil import isolated_env
 
-_VALIDATION = re.compile(r"^Validation error for question '(?P<key>[^']+)': (?P<msg>.*)$", re.S)
-_MAX_MESSAGE = 300
+
+class CopierFailed(Exception):
+    """Copier refused or failed; ``str()`` is its first line, ``question`` set for a validator."""
+
+    def __init__(self, message: str, question: str | None = None) -> None:
+        super().__init__(message)
+        self.question = question
 
 
-def describe(exc: BaseException) -> str:
-    """A copier error in one short line."""
+_VALIDATION_PREFIX = "Validation error for question '"
+MAX_MESSAGE = 300
+
+
+@contextlib.contextmanager
+def _quiet(interactive: bool) -> Iterator[None]:
+    with isolated_env(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if interactive:  # the questions need the real streams
+            yield
+        else:
+            with contextlib.redirect_stderr(io.StringIO()):
+                yield
+
+
+def _failed(exc: Exception) -> CopierFailed:
     message = str(exc).strip()
-    match = _VALIDATION.match(message)
-    if match:
-        message = f"invalid {match['key']}: {match['msg'].strip()}"
-    first = (message.splitlines() or [exc.__class__.__name__])[0]
-    return first if len(first) <= _MAX_MESSAGE else first[: _MAX_MESSAGE - 1] + "…"
+    if message.startswith(_VALIDATION_PREFIX):
+        key, _, rest = message[len(_VALIDATION_PREFIX) :].partition("': ")
+        return CopierFailed(_short(f"invalid {key}: {rest.strip().splitlines()[0]}"), key)
+    return CopierFailed(_short(message.splitlines()[0] if message else type(exc).__name__))
 
 
-@contextmanager
-def copier_errors(
-    prefix: str = "", suffix: str = "", *, interactive: bool = False
-) -> Iterator[None]:
-    """Run copier inside: errors as ``SpawnkitError(prefix + one line + suffix)``.
+def _short(line: str) -> str:
+    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
-    Not ``interactive``: copier's notes on stderr (e.g. "No git tags found") are dropped;
-    on a terminal its questions need the real streams.
-    """
+
+def copy(
+    src_path: str,
+    dest: Path,
+    *,
+    data: Mapping[str, Any],
+    vcs_ref: str | None,
+    answers_file: str | None = None,
+    interactive: bool = False,
+    overwrite: bool = True,
+) -> None:
+    """Render template ``src_path`` at ``vcs_ref`` into ``dest`` (defaults unless interactive)."""
+    import copier
     from copier.errors import CopierError
 
-    chatter = contextlib.nullcontext() if interactive else contextlib.redirect_stderr(io.StringIO())
+    options: dict[str, Any] = {}
+    if answers_file is not None:
+        options["answers_file"] = answers_file
     try:
-        with isolated_env(), warnings.catch_warnings(), chatter:
-            warnings.simplefilter("ignore")
-            yield
+        with _quiet(interactive):
+            copier.run_copy(
+                src_path,
+                dest,
+                data=dict(data),
+                vcs_ref=vcs_ref,
+                defaults=not interactive,
+                overwrite=overwrite,
+                quiet=True,
+                unsafe=False,
+                **options,
+            )
     except KeyboardInterrupt:
-        raise KeyboardInterrupt from None  # CopierAnswersInterrupt included: aborted, not refused
+        raise KeyboardInterrupt from None  # CopierAnswersInterrupt too: aborted, not refused
     except (CopierError, ValueError) as exc:
-        raise SpawnkitError(f"{prefix}{describe(exc)}{suffix}") from None
+        raise _failed(exc) from None
+
+
+def update(work: Path, *, answers_file: str, vcs_ref: str) -> None:
+    """``copier update`` of the git-tracked copy ``work`` to ``vcs_ref``, conflicts inline."""
+    import copier
+    from copier.errors import CopierError
+
+    try:
+        with _quiet(interactive=False):
+            copier.run_update(
+                dst_path=work,
+                answers_file=answers_file,
+                vcs_ref=vcs_ref,
+                overwrite=True,
+                defaults=True,
+                conflict="inline",
+                unsafe=False,
+                quiet=True,
+            )
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt from None
+    except (CopierError, ValueError) as exc:
+        raise _failed(exc) from None

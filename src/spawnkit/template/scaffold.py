@@ -22,8 +22,7 @@ from spawnkit import interrupts, resources
 from spawnkit.atomic import atomic_write, why_not_writable
 from spawnkit.errors import SpawnkitError
 from spawnkit.paths import claude_config_dir, project_claude_dir
-from spawnkit.template import answers
-from spawnkit.template.copier_run import copier_errors
+from spawnkit.template import answers, copier_run
 from spawnkit.template.managed import answers_filename
 from spawnkit.template.store import Target, provisional_target
 
@@ -125,18 +124,17 @@ def _check_target(target: Path, force: bool) -> None:
 
 
 def _render(source: Target, staging: Path, data: dict[str, str], interactive: bool) -> None:
-    import copier
-
-    with copier_errors(suffix="; nothing was written", interactive=interactive):
-        copier.run_copy(
+    try:
+        copier_run.copy(
             source.src_path,
             staging,
             data=data,
             vcs_ref=source.tag,
-            defaults=not interactive,
-            quiet=True,
-            unsafe=False,
+            interactive=interactive,
+            overwrite=False,
         )
+    except copier_run.CopierFailed as exc:
+        raise SpawnkitError(f"{exc}; nothing was written") from None
 
 
 def _place(staging: Path, target: Path) -> Path | None:

@@ -18,8 +18,7 @@ from typing import Any
 from spawnkit import interrupts
 from spawnkit.atomic import why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.template import conflicts, fsutil, managed
-from spawnkit.template.copier_run import copier_errors
+from spawnkit.template import conflicts, copier_run, fsutil, managed
 from spawnkit.template.gitutil import init_snapshot_repo
 from spawnkit.template.store import (
     Store,
@@ -245,39 +244,22 @@ def update(
 
 
 def _run_copier_update(work: Path, skill: managed.Skill, target: Target) -> None:
-    from copier import run_update
-
-    with copier_errors(f"copier could not update {skill.path}: ", "; nothing was changed"):
-        run_update(
-            dst_path=work,
-            answers_file=skill.answers_file.name,
-            vcs_ref=target.tag,
-            overwrite=True,
-            defaults=True,
-            conflict="inline",
-            unsafe=False,
-            quiet=True,
-        )
+    try:
+        copier_run.update(work, answers_file=skill.answers_file.name, vcs_ref=target.tag)
+    except copier_run.CopierFailed as exc:
+        raise SpawnkitError(
+            f"copier could not update {skill.path}: {exc}; nothing was changed"
+        ) from None
 
 
 def render(
     store: Path, tag: str, data: dict[str, Any], answers_file: str, dest: Path
 ) -> fsutil.Snapshot:
     """The files template version ``tag`` produces for ``data`` (answers file excluded)."""
-    from copier import run_copy
-
-    with copier_errors(f"could not render template version {tag}: "):
-        run_copy(
-            str(store),
-            dest,
-            data=data,
-            vcs_ref=tag,
-            answers_file=answers_file,
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            unsafe=False,
-        )
+    try:
+        copier_run.copy(str(store), dest, data=data, vcs_ref=tag, answers_file=answers_file)
+    except copier_run.CopierFailed as exc:
+        raise SpawnkitError(f"could not render template version {tag}: {exc}") from None
     snap = fsutil.snapshot(dest)
     snap.pop(answers_file, None)
     return snap
