@@ -11,38 +11,78 @@ Standard library only.
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 
-_state = {"depth": 0, "pending": None, "wrote": False}
+_state: dict = {"depth": 0, "pending": None, "wrote": False, "last": None}
 
 
 def _raise(signum: int, _frame: object) -> None:
+    _state["last"] = signum
     if _state["depth"]:
         _state["pending"] = signum  # finish the write first; raised when it is complete
         return
     raise KeyboardInterrupt
 
 
+def _unraisable(hook):  # type: ignore[no-untyped-def]
+    """An interrupt that lands inside a finalizer or weakref callback is swallowed by Python
+    (with a traceback on stderr): say nothing and deliver the signal again, so it takes
+    effect at the next ordinary line."""
+
+    def handle(info) -> None:  # type: ignore[no-untyped-def]
+        if issubclass(info.exc_type, KeyboardInterrupt) and _state["last"] is not None:
+            signal.raise_signal(_state["last"])
+            return
+        hook(info)
+
+    return handle
+
+
+def until_started() -> None:
+    """Before the command starts nothing is written: a signal then just says so and exits."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def leave(_signum: int, _frame: object) -> None:
+        os.write(2, b"spawnkit: error: aborted, nothing written\n")
+        os._exit(EXIT_INTERRUPTED)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, leave)
+
+
 @contextmanager
-def handled() -> Iterator[None]:
-    """Route SIGINT and SIGTERM through ``_raise`` for the duration of one command."""
+def handled(exiting: bool = False) -> Iterator[None]:
+    """Route SIGINT and SIGTERM through ``_raise`` for the duration of one command.
+
+    ``exiting``: the process ends right after (the ``spawnkit`` command): a signal that comes
+    once the command is over is ignored rather than killing the exit half-way, so the exit
+    code and the last line stay those of the finished command.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    _state.update(depth=0, pending=None, wrote=False)
+    hook = sys.unraisablehook
+    _state.update(depth=0, pending=None, wrote=False, last=None)
+    sys.unraisablehook = _unraisable(hook)
     for sig in previous:
         signal.signal(sig, _raise)
     try:
         yield
     finally:
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            signal.signal(sig, signal.SIG_IGN if exiting else handler)
+        sys.unraisablehook = hook
 
 
 @contextmanager
@@ -64,6 +104,26 @@ def writing() -> Iterator[None]:
     _state["wrote"] = True
     with shielded():
         yield
+
+
+@contextmanager
+def temporary_folder(prefix: str) -> Iterator[str]:
+    """A temporary folder that is gone afterwards, even when Ctrl-C or SIGTERM lands while it is
+    being made or removed (``tempfile.TemporaryDirectory`` can leave it half-deleted then)."""
+    folder = None
+    try:
+        with shielded():
+            folder = tempfile.mkdtemp(prefix=prefix)
+        yield folder
+    finally:
+        if folder is not None:
+            with shielded():
+                shutil.rmtree(folder, ignore_errors=True)
+                if os.path.exists(folder):  # read-only leftovers (git makes some): once more
+                    for root, dirs, _files in os.walk(folder):
+                        for name in dirs:
+                            os.chmod(os.path.join(root, name), 0o700)
+                    shutil.rmtree(folder, ignore_errors=True)
 
 
 def wrote_anything() -> bool:

@@ -109,5 +109,6 @@ def test_the_top_level_holds_only_shared_modules():
         "interrupts",
         "paths",
         "protocol",
+        "reading",
         "resources",
     ]

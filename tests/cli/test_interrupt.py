@@ -33,7 +33,7 @@ def test_stopping_new_at_a_question_writes_nothing(sandbox: Sandbox, action: str
     assert sandbox.snapshot() == before  # no skill, no template store, no temp folder
 
 
-@pytest.mark.parametrize("delay", [0.2, 0.6, 1.2, 2.0])
+@pytest.mark.parametrize("delay", [0.3, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5])
 def test_sigterm_while_new_renders_leaves_no_temp_folder(sandbox: Sandbox, delay: float):
     proc = subprocess.Popen(
         sandbox.command(("new", "my-audit", "--defaults", "--dest", "my-audit"), user=False),
@@ -47,10 +47,13 @@ def test_sigterm_while_new_renders_leaves_no_temp_folder(sandbox: Sandbox, delay
     time.sleep(delay)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode in (0, 130), err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
     assert list(sandbox.tmp.iterdir()) == [], "temporary folders left behind"
     skill = sandbox.work / "my-audit"
+    if proc.returncode == -signal.SIGTERM:  # still inside Python's own start-up: nothing ran
+        assert not err and not skill.exists()
+        return
+    assert proc.returncode in (0, 130), err
     if proc.returncode == 130:
         assert err.strip().splitlines() == ["spawnkit: error: aborted, nothing written"]
         assert not skill.exists()

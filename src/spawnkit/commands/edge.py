@@ -10,6 +10,7 @@ traceback. An unexpected exception is one line too, with the traceback in the lo
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import sys
 import traceback
@@ -52,15 +53,33 @@ def say(message: str) -> None:
 
 def run(call: Callable[[], object], standalone: bool) -> int:
     """Run ``call`` (click's main in non-standalone mode) and turn how it ended into an exit code."""
-    code = _outcome(call)
+    code = _outcome(call, standalone)
     if standalone:
+        if code == interrupts.EXIT_INTERRUPTED:
+            _exit_now(code)
         sys.exit(code)
     return code
 
 
-def _outcome(call: Callable[[], object]) -> int:
+def _exit_now(code: int) -> None:
+    """End an interrupted process with exactly ``code``.
+
+    Every ``with`` block has unwound by now (temporary folders gone, writes whole); what is
+    left is the interpreter's own shutdown, where CPython turns an interrupt it saw into a
+    death by SIGINT (exit -2 instead of 130) in some timings. So flush and leave at once.
+    """
+    gc.collect()  # a temporary folder object dropped mid-way removes its folder when collected
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def _outcome(call: Callable[[], object], exiting: bool) -> int:
     try:
-        with interrupts.handled():
+        with interrupts.handled(exiting):
             try:
                 value = call()
             except _PastClick as exc:

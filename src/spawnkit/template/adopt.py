@@ -12,7 +12,6 @@ been generated at the adopted version.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,7 +147,7 @@ def adopt(
     # What the store gains is taken back if the template refuses the answers.
     with (
         provisional_target(config_dir) as target,
-        tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp,
+        interrupts.temporary_folder("spawnkit-adopt-") as tmp,
     ):
         data = {**seeds(text, previous), **given}
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import tempfile
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spawnkit import interrupts
 from spawnkit.template.gitutil import isolated_env
 
 
@@ -36,8 +38,21 @@ MAX_MESSAGE = 300
 
 
 @contextlib.contextmanager
+def _own_temp() -> Iterator[None]:
+    """Copier's temporary folders (its clone of the template) inside one folder of ours,
+    removed whatever happens: copier leaks its clone when Ctrl-C or SIGTERM lands mid-clone."""
+    saved = tempfile.tempdir
+    with interrupts.temporary_folder("spawnkit-copier-") as parent:
+        tempfile.tempdir = parent
+        try:
+            yield
+        finally:
+            tempfile.tempdir = saved
+
+
+@contextlib.contextmanager
 def _quiet(interactive: bool) -> Iterator[None]:
-    with isolated_env(), warnings.catch_warnings():
+    with _own_temp(), isolated_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if interactive:  # the questions need the real streams
             yield

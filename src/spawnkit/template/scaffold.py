@@ -12,7 +12,6 @@ import os
 import shutil
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,7 +85,7 @@ def new_skill(
     # what that adds to the store is taken back if the command is refused or fails.
     with (
         provisional_target(claude_config_dir(), template_source()) as source,
-        tempfile.TemporaryDirectory(prefix="spawnkit-new-") as tmp,
+        interrupts.temporary_folder("spawnkit-new-") as tmp,
     ):
         staging = Path(tmp) / name
         _render(source, staging, {answers.NAME_QUESTION: name, **given}, interactive)

@@ -9,7 +9,6 @@ frontmatter), backed up, and only then synced back. The user's folder never gets
 from __future__ import annotations
 
 import difflib
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -278,7 +277,7 @@ def _update_one(
 ) -> SkillResult:
     result = _result(skill, target.tag, WOULD_UPDATE if dry_run else UPDATED)
     answers = skill.answers_file.name
-    with tempfile.TemporaryDirectory(prefix="spawnkit-update-") as tmp:
+    with interrupts.temporary_folder("spawnkit-update-") as tmp:
         work = Path(tmp) / "work" / skill.name
         fsutil.copy_tree(skill.path, work)
         before = fsutil.snapshot(work)
