@@ -20,6 +20,22 @@ from spawnkit.errors import SpawnkitError
 MAX_BYTES = 16 * 1024 * 1024  # far above any skill, config or answers file
 
 
+class NotRegular(SpawnkitError):
+    """A pipe, socket, device or folder where a file was expected."""
+
+
+class TooLarge(SpawnkitError):
+    """Over the size limit; ``size`` is the file's."""
+
+    def __init__(self, message: str, size: int) -> None:
+        super().__init__(message)
+        self.size = size
+
+
+class NotUtf8(SpawnkitError):
+    """Bytes that are not UTF-8 text."""
+
+
 def read_bytes(
     path: str | os.PathLike[str],
     *,
@@ -41,13 +57,14 @@ def read_bytes(
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise SpawnkitError(f"{label} is a folder, not a file; {fix}")
+            raise NotRegular(f"{label} is a folder, not a file; {fix}")
         if not stat.S_ISREG(info.st_mode):
-            raise SpawnkitError(f"{label} is not a regular file (a pipe, socket or device); {fix}")
+            raise NotRegular(f"{label} is not a regular file (a pipe, socket or device); {fix}")
         if info.st_size > limit:
-            raise SpawnkitError(
+            raise TooLarge(
                 f"{label} has {info.st_size:,} bytes, more than the {limit:,} spawnkit reads; "
-                "pass a smaller file"
+                "pass a smaller file",
+                info.st_size,
             )
         chunks = []
         size = 0
@@ -57,7 +74,7 @@ def read_bytes(
                 break
             size += len(chunk)
             if size > limit:
-                raise SpawnkitError(f"{label} grew past {limit:,} bytes while being read")
+                raise TooLarge(f"{label} grew past {limit:,} bytes while being read", size)
             chunks.append(chunk)
         return b"".join(chunks)
     except OSError as exc:
@@ -80,7 +97,7 @@ def read_text(
     except UnicodeDecodeError as exc:
         label = f"{what} {path}" if what else str(path)
         line = data.count(b"\n", 0, exc.start) + 1
-        raise SpawnkitError(
+        raise NotUtf8(
             f"{label} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
             "save it as UTF-8"
         ) from None

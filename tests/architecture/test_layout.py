@@ -107,6 +107,7 @@ def test_the_top_level_holds_only_shared_modules():
         "cli",
         "errors",
         "interrupts",
+        "main",
         "paths",
         "protocol",
         "reading",

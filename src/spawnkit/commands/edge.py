@@ -5,6 +5,9 @@ choice), spawnkit or the operating system (a read-only folder, a file where a fo
 expected) refused; ``aborted, nothing written`` and exit 130 on Ctrl-C or SIGTERM; never a
 traceback. An unexpected exception is one line too, with the traceback in the log file
 ``<config>/.spawnkit/spawnkit.log`` (or on stderr with ``SPAWNKIT_DEBUG=1``).
+
+click is never imported here: the plain ``spawnkit lint PATH`` runs without it
+(``spawnkit.main``); its exceptions are recognised only when click is already loaded.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import click
+if TYPE_CHECKING:
+    import click
 
 from spawnkit import interrupts, paths
 from spawnkit.errors import EXIT_OK, EXIT_USAGE, SpawnkitError
@@ -48,7 +53,11 @@ def past_click() -> Iterator[None]:
 def say(message: str) -> None:
     """One line on stderr, whatever the message holds."""
     line = " ".join(str(message).split()) or "unknown error"
-    click.echo(PREFIX + line, err=True)
+    try:
+        sys.stderr.write(PREFIX + line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def run(call: Callable[[], object], standalone: bool) -> int:
@@ -86,42 +95,54 @@ def _outcome(call: Callable[[], object], exiting: bool) -> int:
                 raise exc.original from None
     except SystemExit as exc:
         return _code(exc.code)
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except (KeyboardInterrupt, click.exceptions.Abort):
-        _fresh_line()
-        say(interrupts.aborted_message())
-        return interrupts.EXIT_INTERRUPTED
-    except click.UsageError as exc:
-        say(usage_message(exc))
-        return EXIT_USAGE
-    except click.ClickException as exc:
-        say(_sentence(exc.format_message()))
-        return exc.exit_code if exc.exit_code else EXIT_USAGE
-    except SpawnkitError as exc:
+    except KeyboardInterrupt:
+        return _interrupted()
+    except Exception as exc:
+        return _refused(exc)
+    return _code(value)
+
+
+def _interrupted() -> int:
+    _fresh_line()
+    say(interrupts.aborted_message())
+    return interrupts.EXIT_INTERRUPTED
+
+
+def _refused(exc: Exception) -> int:
+    """The exit code for ``exc``, after saying it in one line."""
+    click = sys.modules.get("click")
+    if click is not None:
+        if isinstance(exc, click.exceptions.Exit):
+            return exc.exit_code
+        if isinstance(exc, click.exceptions.Abort):
+            return _interrupted()
+        if isinstance(exc, click.UsageError):
+            say(usage_message(exc))
+            return EXIT_USAGE
+        if isinstance(exc, click.ClickException):
+            say(_sentence(exc.format_message()))
+            return exc.exit_code if exc.exit_code else EXIT_USAGE
+    if isinstance(exc, SpawnkitError):
         say(str(exc))
         return exc.exit_code
-    except BrokenPipeError:
+    if isinstance(exc, BrokenPipeError):
         _silence_stdout()
         return EXIT_USAGE
-    except OSError as exc:
+    if isinstance(exc, OSError):
         say(os_message(exc))
         return EXIT_USAGE
-    except UnicodeError as exc:
-        say(
-            f"{exc.reason} in input that must be UTF-8 text ({exc.__class__.__name__}); "
-            "convert the file to UTF-8"
-        )
+    if isinstance(exc, UnicodeError):
+        reason = getattr(exc, "reason", exc.__class__.__name__)
+        say(f"{reason} in input that must be UTF-8 text; convert the file to UTF-8")
         return EXIT_USAGE
-    except Exception as exc:  # the last resort: a bug, said in one line, detailed in the log
-        where = _log_traceback()
-        say(
-            f"internal error ({exc.__class__.__name__}: {exc}); "
-            + (f"the traceback is in {where}; " if where else "")
-            + "please report it"
-        )
-        return EXIT_USAGE
-    return _code(value)
+    # the last resort: a bug, said in one line, detailed in the log
+    where = _log_traceback()
+    say(
+        f"internal error ({exc.__class__.__name__}: {exc}); "
+        + (f"the traceback is in {where}; " if where else "")
+        + "please report it"
+    )
+    return EXIT_USAGE
 
 
 def _code(value: object) -> int:

@@ -11,7 +11,7 @@ from typing import TextIO
 from spawnkit import reading
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.lint import config as lint_config
-from spawnkit.lint.discovery import default_roots, discover
+from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
 from spawnkit.lint.rules import selector
@@ -35,6 +35,30 @@ def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     return codes
 
 
+# what an option left out means; the click command and the plain fast path both use these
+DEFAULTS: dict[str, object] = {
+    "fmt": "text",
+    "select": None,
+    "ignore": None,
+    "profile": None,
+    "config_path": None,
+    "max_file_size": None,
+    "pre_commit": False,
+}
+
+
+def size_option(value: str | None) -> int | None:
+    """``--max-file-size`` in bytes; a usage error when it is not a size."""
+    if value is None:
+        return None
+    try:
+        return lint_config.parse_size(value)
+    except ValueError:
+        raise SpawnkitError(
+            f"--max-file-size {value!r} is not a size; use e.g. 4MB, 500k or 1000000"
+        ) from None
+
+
 def run(
     paths: list[Path],
     fmt: str = "text",
@@ -45,16 +69,27 @@ def run(
     out: TextIO | None = None,
     err: TextIO | None = None,
     cwd: Path | None = None,
+    max_file_size: int | None = None,
+    pre_commit: bool = False,
 ) -> int:
+    """Lint ``paths`` (or the default roots); the exit code.
+
+    ``pre_commit``: the mode the pre-commit hook runs in. Files pre-commit passes that Claude
+    Code would not load (an ``agents/`` file outside ``.claude/``, a plugin or the config dir)
+    are skipped without a word, and a commit with nothing to check passes.
+    """
     out = out or sys.stdout
     err = err or sys.stderr
     cwd = cwd or Path.cwd()
+    if select is not None and not select:
+        raise SpawnkitError("--select '' selects no rule; name codes or prefixes, e.g. CM,SP")
     if config_path is not None and not os.path.lexists(config_path):
         raise SpawnkitError(
             f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
             f"pyproject.toml"
         )
     cfg = lint_config.load(config_path or lint_config.find(cwd))
+    limit = max_file_size or cfg.max_file_size or lint_config.DEFAULT_MAX_FILE_SIZE
     for path in paths:
         _check_given(path)
     roots = paths or default_roots(cwd)
@@ -63,25 +98,31 @@ def run(
             "spawnkit: nothing to lint: no path given and neither the Claude config dir nor "
             "./.claude exists\n"
         )
-    files = list(discover(roots, cfg.exclude))
-    if roots and not files:
-        err.write(
-            "spawnkit: no SKILL.md, commands/*.md or agents/*.md found under "
-            + ", ".join(str(r) for r in roots)
-            + "\n"
-        )
+        return EXIT_USAGE
+    walk = Walk()
+    named = [p for p in paths if not p.is_dir()]
+    if pre_commit:
+        roots = [p for p in roots if p.is_dir() or is_lintable(p)]
+    files = list(discover(roots, cfg.exclude, walk))
+    for path, reason in walk.unreadable:
+        err.write(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked\n")
+    for path in walk.cycles:
+        err.write(f"spawnkit: warning: {path} links back to a folder already checked; skipped\n")
     results: list[FileResult] = []
     unreadable = 0
+    skips: list[str] = []  # files not linted on purpose (special, too big): warnings
     for path in files:
-        try:
-            text = reading.read_text(path)
-        except SpawnkitError as exc:
-            err.write(f"spawnkit: error: {exc}\n")
-            unreadable += 1
+        text, problem, skipped = _read(path, limit)
+        if problem is not None:
+            if skipped:
+                skips.append(problem)
+            else:
+                err.write(f"spawnkit: error: {problem}\n")
+                unreadable += 1
             continue
         results.append(
             lint_document(
-                text,
+                text or "",
                 _display(path, cwd),
                 profile=profile or cfg.profile,
                 select=select if select is not None else cfg.select,
@@ -89,12 +130,73 @@ def run(
                 reader="pyyaml",
             )
         )
-    text = render(results, fmt, unreadable)
+    if not results and not unreadable:
+        if pre_commit:
+            return EXIT_OK
+        if len(skips) == 1:  # one line saying it all
+            err.write(f"spawnkit: error: no file was checked: {skips[0]}\n")
+            return EXIT_USAGE
+        for skip in skips:
+            err.write(f"spawnkit: warning: {skip}\n")
+        err.write(_why_nothing(roots, named, walk, len(skips)) + "\n")
+        return EXIT_USAGE
+    for skip in skips:
+        err.write(f"spawnkit: warning: {skip}\n")
+    text = render(results, fmt, unreadable + len(skips))
     if text:
         out.write(text + "\n")
     if unreadable:
         return EXIT_USAGE
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
+
+
+def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:
+    """(text, None, False), or (None, why it was not linted, whether it was skipped on purpose).
+
+    The one reader of user files (``reading``) never opens a FIFO or device named like a
+    skill (it would hang the run), and reads at most ``limit`` bytes.
+    """
+    try:
+        return reading.read_text(path, limit=limit), None, False
+    except reading.NotRegular:
+        return None, f"{path} is not a regular file (a FIFO, socket or device); skipped", True
+    except reading.TooLarge as exc:
+        return (
+            None,
+            f"{path} has {exc.size:,} bytes, over the {limit:,}-byte limit; skipped (raise it "
+            "with --max-file-size or max-file-size in the config)",
+            True,
+        )
+    except SpawnkitError as exc:
+        return None, str(exc), False
+
+
+def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int) -> str:
+    """One line saying why a run checked no file, and what to do."""
+    if skipped:
+        return "spawnkit: error: no file was checked: every file found was skipped (see above)"
+    for path in named:
+        if path.suffix != ".md":
+            return (
+                f"spawnkit: error: {path} is not a Markdown file; pass a SKILL.md, a commands/ or "
+                "agents/ .md file, or a folder"
+            )
+    if walk.unreadable and len(walk.unreadable) >= len([r for r in roots if r.is_dir()]):
+        return (
+            "spawnkit: error: no file was checked: the folder could not be read; check its "
+            "permissions"
+        )
+    where = ", ".join(str(r) for r in roots)
+    hint = ""
+    if walk.not_agents:
+        hint = (
+            f" ({walk.not_agents[0]} is under agents/ but not in .claude/, a plugin or the "
+            "Claude config dir, so it is not a Claude Code agent)"
+        )
+    return (
+        f"spawnkit: error: no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
+        "pass a skill, command or agent file, or a folder holding them"
+    )
 
 
 def _check_given(path: Path) -> None:
@@ -105,21 +207,30 @@ def _check_given(path: Path) -> None:
         )
     try:
         info = path.stat()
-    except OSError as exc:
-        raise SpawnkitError(reading.open_error(str(path), exc)) from None
+    except OSError:
+        return  # a dangling link: reported when it is read
     if stat.S_ISDIR(info.st_mode):
         if not os.access(path, os.R_OK | os.X_OK):
             raise SpawnkitError(
-                f"cannot read the folder {path}: permission denied; check its permissions"
+                f"cannot read folder {path}: permission denied; check its permissions"
             )
     elif not stat.S_ISREG(info.st_mode):
         raise SpawnkitError(
-            f"{path} is not a regular file (a pipe, socket or device); pass a SKILL.md or a folder"
+            f"{path} is not a regular file (a FIFO, socket or device); pass a SKILL.md or a folder"
         )
 
 
 def _display(path: Path, cwd: Path) -> str:
-    """Paths relative to the working directory when below it, as given otherwise."""
+    """Paths relative to the working directory when below it, as given otherwise.
+
+    Links are not resolved: a skill linked into ``~/.claude/skills`` shows where it was found.
+    """
+    import os
+
+    here = os.path.abspath(cwd)
+    absolute = os.path.abspath(path)
+    if absolute.startswith(here + os.sep):
+        return absolute[len(here) + 1 :]
     try:
         return str(path.resolve().relative_to(cwd.resolve()))
     except ValueError:
