@@ -2,8 +2,9 @@
 
 Regular files only: a FIFO would block ``open`` until someone writes to it, a device
 could stream forever, so the file is opened non-blocking and checked with ``fstat``
-before a byte is read. Sizes are bounded. Each refusal is a ``SpawnkitError`` naming
-the file, the problem and the fix, so every verb words these the same way.
+before a byte is read (``hook.lightos.read_regular``, shared with the hook). Sizes are
+bounded. Each refusal is a ``SpawnkitError`` naming the file, the problem and the fix, so
+every verb words these the same way.
 
 Standard library only.
 """
@@ -16,6 +17,7 @@ import stat
 from pathlib import Path
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.hook.lightos import FileTooLarge, NotRegularFile, read_regular
 
 MAX_BYTES = 16 * 1024 * 1024  # far above any skill, config or answers file
 
@@ -32,6 +34,10 @@ class TooLarge(SpawnkitError):
         self.size = size
 
 
+class Missing(SpawnkitError):
+    """Nothing at that path (or a link to nothing)."""
+
+
 class NotUtf8(SpawnkitError):
     """Bytes that are not UTF-8 text."""
 
@@ -42,45 +48,38 @@ def read_bytes(
     what: str = "",
     limit: int = MAX_BYTES,
     fix: str = "pass a file",
+    follow: bool = True,
 ) -> bytes:
-    """The bytes of the regular file ``path``.
+    """The bytes of the regular file ``path`` (read by ``lightos.read_regular``, the hook's own
+    non-blocking reader), or one ``SpawnkitError`` saying why not.
 
     ``what`` names it in messages ("the answers file"); ``fix`` is the advice when something
-    other than a regular file stands there ("pass a file" for a path the user gave).
+    other than a regular file stands there ("pass a file" for a path the user gave);
+    ``follow=False`` refuses a symlink.
     """
     label = f"{what} {path}" if what else str(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, flags)
+        return read_regular(os.fspath(path), limit, follow=follow)
+    except (NotRegularFile, IsADirectoryError):
+        if os.path.isdir(path):
+            raise NotRegular(f"{label} is a folder, not a file; {fix}") from None
+        raise NotRegular(
+            f"{label} is not a regular file (a pipe, socket or device); {fix}"
+        ) from None
+    except FileTooLarge:
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = limit + 1
+        raise TooLarge(
+            f"{label} has {size:,} bytes, more than the {limit:,} spawnkit reads; "
+            "check it, or pass a smaller file",
+            size,
+        ) from None
+    except FileNotFoundError as exc:
+        raise Missing(open_error(label, exc)) from None
     except OSError as exc:
         raise SpawnkitError(open_error(label, exc)) from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise NotRegular(f"{label} is a folder, not a file; {fix}")
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegular(f"{label} is not a regular file (a pipe, socket or device); {fix}")
-        if info.st_size > limit:
-            raise TooLarge(
-                f"{label} has {info.st_size:,} bytes, more than the {limit:,} spawnkit reads; "
-                "pass a smaller file",
-                info.st_size,
-            )
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > limit:
-                raise TooLarge(f"{label} grew past {limit:,} bytes while being read", size)
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise SpawnkitError(open_error(label, exc)) from None
-    finally:
-        os.close(fd)
 
 
 def read_text(

@@ -11,9 +11,9 @@ from spawnkit.install.doctor import BROKEN, OK, WARN, as_dict, run_checks
 from spawnkit.install.install import Target
 
 
-def run(target: Target, as_json: bool) -> int:
+def run(target: Target, as_json: bool, run_hook: bool = False) -> int:
     """Print every check; exit 1 when one is broken."""
-    results = run_checks(target)
+    results = run_checks(target, run_hook=run_hook)
     broken = sum(r.status == BROKEN for r in results)
     warned = sum(r.status == WARN for r in results)
     if as_json:

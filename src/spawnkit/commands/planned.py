@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,33 @@ import click
 
 from spawnkit import paths
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.install import journal
 from spawnkit.install.changes import Plan, apply, check_writable, display
 from spawnkit.install.install import CONFIG_NAME, Target
+from spawnkit.install.lock import locked
+
+
+@contextmanager
+def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
+    """Hold the config folder's lock and roll back an interrupted run; yields notes.
+
+    Plan, confirmation and apply all happen inside, so two spawnkits never plan
+    from the same state. A dry run writes nothing: it only says that a real run
+    would roll back first.
+    """
+    if dry_run:
+        pending = journal.find(target.config_dir)
+        yield (
+            [
+                f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
+                " first, so this plan may differ from what it does"
+            ]
+            if pending
+            else []
+        )
+        return
+    with locked(target.config_dir):
+        yield journal.recover(target.config_dir, target.trusted)
 
 
 def store_config(target: Target) -> Path:

@@ -2,29 +2,31 @@
 
 from __future__ import annotations
 
-from spawnkit.commands.planned import run_plan, store_config
+from spawnkit.commands.planned import prepared, run_plan, store_config
 from spawnkit.errors import EXIT_OK
 from spawnkit.install.install import Target
 from spawnkit.install.uninstall import plan_uninstall
 from spawnkit.template import store
 
 
-def run(target: Target, dry_run: bool, yes: bool, as_json: bool) -> int:
-    plan = plan_uninstall(target)
-    store_home = store_config(target)
-    note = store.uninstall_note(store_home)
-    if note:
-        plan.notes.append(note)
-    code = run_plan(
-        "uninstall",
-        target,
-        plan,
-        dry_run,
-        yes,
-        as_json,
-        done="Uninstalled. Start a new Claude Code session to drop the hooks.",
-        idle="Nothing to remove.",
-    )
+def run(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool = False) -> int:
+    with prepared(target, dry_run) as notes:
+        plan = plan_uninstall(target, force=force)
+        plan.notes[:0] = notes
+        store_home = store_config(target)
+        note = store.uninstall_note(store_home)
+        if note:
+            plan.notes.append(note)
+        code = run_plan(
+            "uninstall",
+            target,
+            plan,
+            dry_run,
+            yes,
+            as_json,
+            done="Uninstalled. Start a new Claude Code session to drop the hooks.",
+            idle="Nothing to remove.",
+        )
     if code == EXIT_OK and not dry_run:
         store.remove_if_restorable(store_home)
     return code

@@ -4,7 +4,7 @@ Layers, lowest first; a higher layer overrides whatever it sets:
 
 1. default ``warn``;
 2. ``<config dir>/spawnkit.json`` (config dir: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``);
-3. ``<project>/.claude/spawnkit.json`` (project: ``$CLAUDE_PROJECT_DIR`` or the payload's ``cwd``);
+3. ``<project>/.claude/spawnkit.json`` (project: ``$CLAUDE_PROJECT_DIR``, else the hook's folder);
 4. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
    (e.g. ``SPAWNKIT_MODE_CM001=off``), ``SPAWNKIT_MAX_RETRIES``.
 
@@ -49,7 +49,7 @@ def config_dir_of(env: Mapping[str, str]) -> str:
 
 
 def project_dir(env: Mapping[str, str], cwd: str) -> str:
-    """``$CLAUDE_PROJECT_DIR`` if set, else the payload's ``cwd``, else the process's."""
+    """``$CLAUDE_PROJECT_DIR`` if set, else ``cwd`` (the hook passes the folder it runs in)."""
     base = cwd or lightos.getcwd()
     return lightos.absolute(env.get("CLAUDE_PROJECT_DIR") or base, base)
 
@@ -100,15 +100,17 @@ def load(env: Mapping[str, str], config_dir: str, project: str, aliases: dict[st
 def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:
     layer = Layer()
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(_MAX_CONFIG_BYTES + 1)
+        raw = lightos.read_regular(path, _MAX_CONFIG_BYTES)
     except FileNotFoundError:
+        return layer
+    except lightos.FileTooLarge:
+        problems.append(f"ignored {path}: larger than 64 KiB")
+        return layer
+    except lightos.NotRegularFile:
+        problems.append(f"ignored {path}: not a regular file")
         return layer
     except OSError as exc:
         problems.append(f"cannot read {path} ({exc.strerror}); fix its permissions")
-        return layer
-    if len(raw) > _MAX_CONFIG_BYTES:
-        problems.append(f"ignored {path}: larger than 64 KiB")
         return layer
     try:
         data = fastjson.loads(raw.decode("utf-8", "replace"))

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 KINDS = {"skills": "skill", "commands": "command", "agents": "agent"}
 MAX_BYTES = 1024 * 1024
+MAX_PATH = 4096  # bytes in a path Linux accepts (PATH_MAX)
 MAX_SHOWN = 15
 PROFILE = "claude-code"
 
@@ -60,16 +61,15 @@ def _is_root(root: str, config_dir: str) -> bool:
 
 def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
     raw = call.tool_input().get("file_path")
-    if not isinstance(raw, str) or not raw or "\0" in raw:
-        return
+    if not isinstance(raw, str) or not raw or len(raw) > MAX_PATH or "\0" in raw:
+        return  # no system writes a path longer than MAX_PATH: nothing was written
     path = lightos.absolute(raw, call.cwd)
     if file_kind(path, call.config_dir) is None:
         return
-    try:
-        with open(path, "rb") as fh:
-            text = fh.read(MAX_BYTES).decode("utf-8", "replace")
+    try:  # a FIFO or device in its place is refused, never waited on
+        text = lightos.read_regular(path, MAX_BYTES).decode("utf-8", "replace")
     except OSError:
-        return  # gone or unreadable after the tool ran: nothing to lint
+        return  # gone, unreadable, not a plain file or over 1 MiB: nothing to lint
     if lint is None:
         from spawnkit.lint.engine import lint_text as lint
     found = [d for d in lint(text, path, profile=PROFILE) if call.mode(d.code) != "off"]

@@ -1,20 +1,22 @@
 """A set of file changes that is shown, checked, and then applied all or nothing.
 
 install and uninstall first compute every byte they would write; ``--dry-run``
-prints that as a diff, a real run checks that every target is writable before
-touching any, backs up what it replaces, and undoes the finished writes if a
-later one fails.
+prints that as a diff, a real run checks that every target is writable and
+inside its folder before touching any, writes a journal (see ``journal``), backs
+up what it replaces, and undoes the finished writes if a later one fails. A run
+killed at any point is rolled back by the next one.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.atomic import atomic_write, backup, backup_path, why_not_writable
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import journal
+from spawnkit.install import manifest as mf
 
 
 @dataclass
@@ -45,6 +47,9 @@ class Plan:
     changes: list[Change] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # things the user should know (kept files, …)
     prune_dirs: list[Path] = field(default_factory=list)  # remove when left empty, deepest first
+    config_dir: Path | None = None  # the folder every change is inside (the journal's)
+    install_id: str | None = None  # written into the journal of an untrusted folder
+    trusted: bool = True  # the user's own config folder: symlinks in it are the user's
 
     @property
     def pending(self) -> list[Change]:
@@ -102,24 +107,51 @@ def check_unchanged(plan: Plan) -> None:
 
 
 def apply(plan: Plan) -> list[Path]:
-    """Write the plan; return the folders it created. Nothing is written if a check fails."""
+    """Write the plan; return the folders it created. Nothing is written if a check fails.
+
+    Order: journal, folders, then each change (its backup first), pruned folders,
+    and last the journal's removal. Every step is one write the crash tests can
+    stop after.
+    """
     check_writable(plan)
     check_unchanged(plan)
+    assert plan.config_dir is not None, "a plan names its config folder"
+    if plan.install_id is not None and mf.ensure_install_id(plan.install_id) != plan.install_id:
+        raise SpawnkitError("this machine's install id appeared meanwhile; run the command again")
+    root = plan.config_dir
     pending = plan.pending
-    done: list[Change] = []
-    made_dirs: list[Path] = []
+    steps = journal.Steps()
+    made = _missing_parents([c.path for c in pending if c.after is not None])
+    record = journal.Journal(root, install_id=plan.install_id, trusted=plan.trusted)
+    for change in pending:
+        record.entries.append(
+            journal.entry_for(root, change.path, change.before, change.after, change.backup_path)
+        )
+    record.dirs = [journal.rel_to(root, d) if d != root else "." for d in made]
+    where = journal.home_for(root, set(made), set(plan.prune_dirs))
+    journal.require_writable_home(where)
+    journal.write(record, where, steps)
     try:
+        for folder in made:
+            folder.mkdir()
+            steps.done()
         for change in pending:
             if change.backup_path is not None:
-                backup(change.path, change.backup_stamp)
+                backup(
+                    change.path,
+                    change.backup_stamp,
+                    data=change.before,
+                    before_replace=steps.done,
+                )
+                steps.done()
             if change.after is None:
                 change.path.unlink()
             else:
-                made_dirs += _make_parents(change.path)
-                atomic_write(change.path, change.after)
-            done.append(change)
+                atomic_write(change.path, change.after, before_replace=steps.done)
+            steps.done()
     except OSError as exc:
-        _roll_back(done, made_dirs)
+        journal.roll_back(record)
+        where.unlink(missing_ok=True)
         raise SpawnkitError(
             f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc}); every change"
             " already made was undone"
@@ -127,9 +159,12 @@ def apply(plan: Plan) -> list[Path]:
     for folder in plan.prune_dirs:
         try:
             folder.rmdir()
+            steps.done()
         except OSError:
             pass  # not empty (the user keeps something there) or already gone
-    return made_dirs
+    where.unlink()
+    steps.done()
+    return made
 
 
 def display(path: Path, root: Path) -> str:
@@ -145,28 +180,14 @@ def _lines(data: bytes | None) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines(keepends=True)
 
 
-def _make_parents(path: Path) -> list[Path]:
-    missing = []
-    folder = Path(os.path.realpath(path)).parent
-    while not folder.exists():
-        missing.append(folder)
-        folder = folder.parent
-    for folder in reversed(missing):
-        folder.mkdir()
-    return list(reversed(missing))
-
-
-def _roll_back(done: list[Change], made_dirs: list[Path]) -> None:
-    for change in reversed(done):
-        try:
-            if change.before is None:
-                change.path.unlink(missing_ok=True)
-            else:
-                atomic_write(change.path, change.before)
-        except OSError:
-            pass  # the backup taken before the change still holds the old content
-    for folder in reversed(made_dirs):
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+def _missing_parents(paths: list[Path]) -> list[Path]:
+    """Folders that must be created for ``paths``, outermost first, each once."""
+    missing: list[Path] = []
+    for path in paths:
+        chain = []
+        folder = path.parent
+        while not folder.exists() and not folder.is_symlink():
+            chain.append(folder)
+            folder = folder.parent
+        missing += [f for f in reversed(chain) if f not in missing]
+    return missing

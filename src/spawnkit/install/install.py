@@ -8,12 +8,14 @@ moves. Running it twice changes nothing the second time.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from spawnkit import __version__, paths, resources
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
@@ -36,6 +38,18 @@ class Target:
     config_dir: Path
     settings_path: Path
 
+    @property
+    def trusted(self) -> bool:
+        """The user scope: the config folder the user runs Claude Code with (or names with
+        ``--config-dir``). A project's ``.claude`` may have come with ``git clone``: its
+        records need this machine's install id, and every write must stay inside it."""
+        return self.scope == "user"
+
+    @property
+    def settings_bounds(self) -> Path:
+        """Where a symlinked settings file of a project may point: inside the project."""
+        return self.config_dir.parent
+
 
 def resolve_target(
     scope: str = "user", config_dir: str | Path | None = None, cwd: str | Path | None = None
@@ -54,15 +68,39 @@ def resolve_target(
     return Target(scope, base, base / name)
 
 
-def plan_install(target: Target, mode: str | None = None, python: str | None = None) -> Plan:
-    """Every change an install would make; ``mode`` None keeps the configured mode."""
+def plan_install(
+    target: Target,
+    mode: str | None = None,
+    python: str | None = None,
+    *,
+    force: bool = False,
+    install_id: str | None = None,
+) -> Plan:
+    """Every change an install would make; ``mode`` None keeps the configured mode.
+
+    ``force`` replaces marked hook entries someone changed (by default they are kept
+    and reported). ``install_id`` is recorded in an untrusted folder's record (default:
+    this machine's, or a placeholder for a dry run on a machine that has none yet).
+    """
     if mode is not None and mode not in MODES:
         raise SpawnkitError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
     stamp = timestamp()
-    old = mf.read(target.config_dir) or mf.Manifest()
-    new = mf.Manifest(__version__, dict(old.settings), dict(old.files), list(old.dirs))
-    plan = Plan()
-    plan.changes.append(_settings_change(target, old, new, python, stamp, plan))
+    plan = Plan(config_dir=target.config_dir, trusted=target.trusted)
+    if not target.trusted:
+        plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
+    found = mf.read(target.config_dir)
+    old = found if found is None or target.trusted or found.written_here() else None
+    if found is not None and old is None:
+        plan.notes.append(
+            f"{mf.path_in(target.config_dir)} was not written by spawnkit on this machine"
+            " (copied or cloned?): it is replaced, and the files it lists are not deleted by a"
+            " later uninstall"
+        )
+    old = old or mf.Manifest()
+    new = mf.Manifest(
+        __version__, dict(old.settings), dict(old.files), list(old.dirs), plan.install_id
+    )
+    plan.changes.append(_settings_change(target, old, new, python, stamp, plan, force))
     for rel, data, label in _bundled_files():
         plan.changes.append(
             _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
@@ -86,7 +124,33 @@ def plan_install(target: Target, mode: str | None = None, python: str | None = N
     plan.changes.append(record)
     new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.config_dir, plan.changes))
     record.after = new.to_bytes()
+    check_paths(target, plan)
     return plan
+
+
+def check_paths(target: Target, plan: Plan) -> None:
+    """Refuse, before anything is written, a change that would land outside its folder.
+
+    A dangling or looping symlink is refused everywhere. In an untrusted folder no
+    file may be a symlink or sit below one that leads out of the folder (the settings
+    file may link elsewhere inside the project).
+    """
+    for change in plan.pending:
+        path = change.path
+        guard.check_link(path)
+        if target.trusted:
+            continue
+        if path == target.settings_path:
+            bounds, ok = target.settings_bounds, guard.inside(path, target.settings_bounds)
+        else:
+            bounds = target.config_dir
+            ok = not path.is_symlink() and guard.inside(path, bounds)
+        if not ok:
+            raise SpawnkitError(
+                f"{path} leads to {os.path.realpath(path)}, outside {bounds}: refused, nothing"
+                " was changed (a symlink in a project folder must not send spawnkit's writes"
+                " elsewhere); remove the link, then run the command again"
+            )
 
 
 def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
@@ -107,16 +171,8 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
 
 
 def read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise SpawnkitError(f"{path} is a folder, expected a file; move it aside") from None
-    except PermissionError:
-        raise SpawnkitError(
-            f"cannot read {path} (permission denied); fix its permissions, nothing was changed"
-        ) from None
+    """A file install reads: plain, bounded, None when missing (see ``guard.read_file``)."""
+    return guard.read_file(path)
 
 
 def decode(data: bytes | None, path: Path) -> str | None:
@@ -132,14 +188,21 @@ def decode(data: bytes | None, path: Path) -> str | None:
 
 
 def _settings_change(
-    target: Target, old: mf.Manifest, new: mf.Manifest, python: str | None, stamp: str, plan: Plan
+    target: Target,
+    old: mf.Manifest,
+    new: mf.Manifest,
+    python: str | None,
+    stamp: str,
+    plan: Plan,
+    force: bool,
 ) -> Change:
     path = target.settings_path
+    guard.check_link(path)
     before = read_bytes(path)
     text = decode(before, path)
     try:
-        result = sm.install(text, regs.installed_command(python), name=str(path))
-        problems = sm.hook_problems(result.text)
+        result = sm.install(text, regs.installed_command(python), name=str(path), force=force)
+        problems = sm.problems_of(result.value)
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)
@@ -148,6 +211,7 @@ def _settings_change(
         record = mf.SettingsRecord([], blank)
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
+    plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
         plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
     if target.scope == "project" and result.text != text:
@@ -159,6 +223,36 @@ def _settings_change(
     return Change(
         path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
     )
+
+
+def entry_notes(name: str, result: sm.MergeResult | sm.RemovalResult, verb: str) -> list[str]:
+    """One line per hook entry changed or kept, so nothing happens to an entry unsaid."""
+    notes = []
+    if isinstance(result, sm.MergeResult):
+        for entry in result.updated:
+            notes.append(
+                f"{name}: updates spawnkit's {entry.slot} entry in place (it ran"
+                f" {_short(entry.command)})"
+            )
+        for entry in result.removed:
+            notes.append(
+                f"{name}: removes a stale or duplicate spawnkit {entry.slot} entry"
+                f" ({_short(entry.command)})"
+            )
+    else:
+        for entry in result.removed:
+            notes.append(f"{name}: removes spawnkit's {entry.slot} entry")
+    for entry in result.kept:
+        notes.append(
+            f"{name}: keeps the {entry.slot} entry marked as spawnkit's: modified by you"
+            f" ({_short(entry.command)}); remove it by hand or run `spawnkit {verb} --force`"
+            + (" to replace it" if verb == "install" else " to remove it")
+        )
+    return notes
+
+
+def _short(command: str, limit: int = 100) -> str:
+    return command if len(command) <= limit else command[: limit - 1] + "…"
 
 
 def _file_change(
@@ -178,7 +272,10 @@ def _file_change(
     change = Change(path, current, desired, label)
     if current is None or current == desired:
         new.files[key] = mf.FileRecord(
-            mf.sha256(desired), record.replaced_backup if record else None
+            mf.sha256(desired),
+            record.replaced_backup if record else None,
+            # the same bytes were there already (committed to a project?): not install's
+            preexisting=record.preexisting if record else current is not None,
         )
     elif record is not None and mf.sha256(current) == record.sha256:
         new.files[key] = mf.FileRecord(mf.sha256(desired), record.replaced_backup)  # upgrade

@@ -73,6 +73,9 @@ def load(path: Path | None) -> LintConfig:
     )
 
 
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def parse_size(text: str) -> int:
     """``"4MB"``, ``"512k"``, ``"1000000"`` -> bytes; ValueError otherwise."""
     raw = text.strip().lower().replace(" ", "")
@@ -108,7 +111,8 @@ def _read(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
-    text = reading.read_text(path, what="config file")
+    # a plain file of sane size: a FIFO in a cloned repository must not hang lint
+    text = reading.read_text(path, what="config file", limit=MAX_CONFIG_BYTES)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -16,6 +16,7 @@ from spawnkit.paths import project_claude_dir
 from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
+MAX_ANSWERS_BYTES = 256 * 1024  # a few answers; anything bigger is not an answers file
 
 
 def answers_filename() -> str:
@@ -61,13 +62,17 @@ def read_skill(path: Path, scope: str) -> Skill | None:
     for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
         answers_file = path / name
         if os.path.lexists(answers_file):
+            # a plain file of sane size (a project's skills arrive with git clone)
             text = reading.read_text(
-                answers_file, what="the answers file", fix="move it aside and run the command again"
+                answers_file,
+                what="the answers file",
+                limit=MAX_ANSWERS_BYTES,
+                fix="move it aside and run the command again",
             )
             try:
                 data = yaml.safe_load(text) or {}
-            except yaml.YAMLError as exc:
-                first = str(exc).splitlines()[0]
+            except (yaml.YAMLError, RecursionError) as exc:
+                first = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
                 raise SpawnkitError(
                     f"the answers file {answers_file} is not valid YAML ({first}); fix or remove it"
                 ) from None
