@@ -114,7 +114,7 @@ def open_error(label: str, exc: OSError) -> str:
     if code == errno.ENOTDIR:
         return f"{label}: a file stands where a folder is expected in the path; check the path"
     if code == errno.ELOOP:
-        return f"{label} is a symbolic link loop; fix the link"
+        return f"{label} is a symlink loop; fix or remove the link"
     return f"cannot read {label}: {exc.strerror or exc}"
 
 
