@@ -330,7 +330,11 @@ def install_command(
     from spawnkit.commands import install as command
     from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), mode, dry_run, yes, as_json, force))
+    target = resolve_target(scope, config_dir)
+    code = command.run(
+        target, mode, dry_run, yes, as_json, force, explicit_dir=config_dir is not None
+    )
+    sys.exit(code)
 
 
 @cli.command("uninstall")

@@ -27,8 +27,10 @@ def plain_lint_paths(argv: list[str]) -> list[str] | None:
 
 def main() -> None:
     from spawnkit import interrupts
+    from spawnkit.commands import edge
 
     interrupts.until_started()
+    edge.own_process()
     paths = plain_lint_paths(sys.argv[1:])
     if paths is None:
         from spawnkit.cli import main as click_main
@@ -37,7 +39,6 @@ def main() -> None:
         return
     from pathlib import Path
 
-    from spawnkit.commands import edge
     from spawnkit.commands import lint as command
 
     edge.run(lambda: command.run([Path(p) for p in paths], **command.DEFAULTS), standalone=True)

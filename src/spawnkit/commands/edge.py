@@ -60,11 +60,21 @@ def say(message: str) -> None:
         pass
 
 
+_process = {"own": False}
+
+
+def own_process() -> None:
+    """This process is the ``spawnkit`` command (not a test calling the CLI): it ends when the
+    command does, so it may ignore late signals and leave with ``os._exit`` after Ctrl-C."""
+    _process["own"] = True
+
+
 def run(call: Callable[[], object], standalone: bool) -> int:
     """Run ``call`` (click's main in non-standalone mode) and turn how it ended into an exit code."""
-    code = _outcome(call, standalone)
+    owned = standalone and _process["own"]
+    code = _outcome(call, owned)
     if standalone:
-        if code == interrupts.EXIT_INTERRUPTED:
+        if owned and code == interrupts.EXIT_INTERRUPTED:
             _exit_now(code)
         sys.exit(code)
     return code
