@@ -98,8 +98,10 @@ def check_writable(plan: Plan) -> None:
         if reason:
             problems.append(reason)
     if problems:
+        in_the_way = any(p.endswith(("is not a directory", "is a directory")) for p in problems)
+        fix = "Move it out of the way" if in_the_way else "Make it writable (chmod u+w)"
         raise SpawnkitError(
-            f"cannot write: {'; '.join(dict.fromkeys(problems))}. Make it writable (chmod u+w)"
+            f"cannot write: {'; '.join(dict.fromkeys(problems))}. {fix}"
             " or choose another place with --config-dir; nothing was changed"
         )
 
