@@ -166,18 +166,26 @@ def test_the_quick_start_works_on_a_fresh_machine(sandbox: Sandbox):
     subprocess.run(["git", "add", "-A"], cwd=clone, check=True)
     git_id = ["-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run(["git", *git_id, "commit", "-qm", "clone"], cwd=clone, check=True)
+    # `python3` is the interpreter under the test environment (the wheels below are its), seen
+    # as on a fresh machine: no virtual environment active, none of the test tools on PATH.
+    base = Path(getattr(sys, "_base_executable", sys.executable))
+    if subprocess.run([str(base), "-c", "import ensurepip, venv"]).returncode != 0:
+        pytest.skip(
+            f"{base} cannot make a virtual environment: install python3-venv (.ci/run does)"
+        )
+    shims = sandbox.root / "bin"
+    shims.mkdir()
+    (shims / "python3").symlink_to(base)
     wheels = _wheelhouse(sandbox.root / "wheels")
+    outside = [
+        p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != Path(sys.executable).parent
+    ]
     env = sandbox.env(
         {
             "PIP_NO_INDEX": "1",
             "PIP_FIND_LINKS": str(wheels),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-            # a fresh machine: only the system's tools, not the test environment's
-            "PATH": os.pathsep.join(
-                p
-                for p in os.environ["PATH"].split(os.pathsep)
-                if Path(sys.executable).parent != Path(p)
-            ),
+            "PATH": os.pathsep.join([str(shims), *outside]),
         }
     )
     env.pop("VIRTUAL_ENV", None)
