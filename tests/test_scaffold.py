@@ -254,10 +254,41 @@ def test_a_file_in_the_way_is_refused(runner, tmp_path):
     assert (tmp_path / "busy").read_text() == "not a folder"
 
 
-def test_help_lists_the_template_questions():
-    result = CliRunner().invoke(cli, ["new", "--help"])
+@pytest.mark.parametrize("verb", ["new", "adopt"])
+def test_help_lists_the_template_questions(verb):
+    from spawnkit.template import answers
+
+    result = CliRunner().invoke(cli, [verb, "--help"])
     assert result.exit_code == 0
-    for question in scaffold.template_questions():
-        if question != scaffold.NAME_QUESTION:
-            assert question in result.output
-    assert "--scope" in result.output and "--force" in result.output
+    for question in answers.answerable():
+        assert question in result.output
+    assert "-d, --data" in result.output
+
+
+# --- issue 14 ---
+
+
+def test_dest_dot_fills_the_working_folder_and_never_replaces_it(runner, tmp_path, monkeypatch):
+    folder = tmp_path / "my-audit"
+    folder.mkdir()
+    inode = folder.stat().st_ino
+    monkeypatch.chdir(folder)
+    result = runner.invoke(cli, ["new", "my-audit", "--defaults", "--dest", "."])
+    assert result.exit_code == 0, result.output
+    assert Path.cwd() == folder and folder.stat().st_ino == inode  # the shell's folder survived
+    assert (folder / "SKILL.md").is_file() and (folder / "scripts" / "state.py").is_file()
+
+
+def test_an_answer_whose_question_is_not_asked_is_refused(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "x", "--defaults", "--dest", "x", "-d", "skill_hooks=true"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "spawnkit: error: --data skill_hooks needs profile=claude-code; add --data "
+        "profile=claude-code, or drop --data skill_hooks"
+    )
+    assert not (tmp_path / "x").exists() and not (tmp_path / "config").exists()
+    args = ["new", "x", "--defaults", "--dest", "x", "-d", "skill_hooks=true"]
+    result = runner.invoke(cli, [*args, "-d", "profile=claude-code"])
+    assert result.exit_code == 0, result.output
+    assert "hooks" in split_skill(tmp_path / "x")[0]
+    assert yaml.safe_load((tmp_path / "x" / ".copier-answers.yml").read_text())["skill_hooks"]

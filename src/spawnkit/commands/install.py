@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
+from spawnkit.commands import planned
 from spawnkit.commands.planned import prepared, run_plan, store_config
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.install.install import Target, plan_install
@@ -11,11 +14,26 @@ from spawnkit.template import store
 
 
 def run(
-    target: Target, mode: str | None, dry_run: bool, yes: bool, as_json: bool, force: bool = False
+    target: Target,
+    mode: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    force: bool = False,
+    *,
+    explicit_dir: bool = False,
 ) -> int:
+    missing = explicit_dir and not os.path.lexists(target.config_dir)
+    if missing and not dry_run:
+        confirm_new_folder(target, yes, as_json)
     with prepared(target, dry_run) as notes:
         plan = plan_install(target, mode, force=force)
         plan.notes[:0] = notes
+        if missing and dry_run and not yes:
+            plan.notes.append(
+                f"{target.config_dir} does not exist: a real install asks before creating it"
+                " (without a terminal it needs --yes)"
+            )
         store_home = store_config(target)
         note = store.install_note(store_home)
         if note:
@@ -31,7 +49,7 @@ def run(
             " `spawnkit doctor` checks them.",
             idle=f"spawnkit is already installed and up to date in {target.config_dir}.",
         )
-    if code == EXIT_OK and not dry_run:
+    if code in (EXIT_OK, EXIT_FINDINGS) and not dry_run:
         try:
             store.ensure_store(store_home)  # what `spawnkit update` needs; idempotent
         except SpawnkitError as exc:
@@ -41,3 +59,18 @@ def run(
             )
             return EXIT_FINDINGS
     return code
+
+
+def confirm_new_folder(target: Target, yes: bool, as_json: bool) -> None:
+    """``--config-dir`` naming a folder that does not exist is more often a typo than a wish:
+    ask on a terminal, accept ``--yes``, refuse otherwise (writing nothing)."""
+    folder = target.config_dir
+    if yes:
+        return
+    if not as_json and planned.interactive():
+        if click.confirm(f"{folder} does not exist. Create it and install there?", default=False):
+            return
+        raise click.exceptions.Abort
+    raise SpawnkitError(
+        f"--config-dir {folder} does not exist; check the path, or pass --yes to create it"
+    )

@@ -15,11 +15,18 @@ from typing import Any
 
 import click
 
-from spawnkit import paths
+from spawnkit import interrupts, paths
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
 from spawnkit.install import journal
-from spawnkit.install.changes import Plan, apply, check_writable, display
-from spawnkit.install.install import CONFIG_NAME, Target
+from spawnkit.install.changes import (
+    Plan,
+    apply,
+    check_writable,
+    display,
+    move_personal_backups,
+    personal_backup_path,
+)
+from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target
 from spawnkit.install.lock import locked
 
 
@@ -61,36 +68,54 @@ def run_plan(
     done: str,
     idle: str,
 ) -> int:
+    """Show the plan, ask on a terminal, apply it; exit 0, or 1 when ``plan.warnings`` remain.
+
+    Answering no is an abort like Ctrl-C (exit 130, nothing written), not a finding.
+    """
     pending = plan.pending
     if not dry_run:
         check_writable(plan)  # refuse before printing a plan that cannot happen
+    code = EXIT_FINDINGS if plan.warnings else EXIT_OK
     if as_json:
         if pending and not dry_run:
-            apply(plan)
+            _apply(plan, target)
         _emit_json(verb, target, plan, applied=bool(pending) and not dry_run, dry_run=dry_run)
-        return EXIT_OK
+        return code
     click.echo(f"spawnkit {verb}: {target.scope} scope, {target.config_dir}")
     if dry_run:
         click.echo(plan.diff(target.config_dir), nl=False)
         _summary(plan, target)
+        _warn(plan)
         click.echo(f"dry run: {len(pending)} file(s) would change; nothing was written.")
-        return EXIT_OK
+        return code
     _summary(plan, target)
+    _warn(plan)
     if (
         pending
         and not yes
-        and _interactive()
+        and interactive()
         and not click.confirm("Apply these changes?", default=True)
     ):
-        click.echo("Cancelled; nothing was changed.")
-        return EXIT_FINDINGS
+        raise click.exceptions.Abort  # "aborted, nothing written", exit 130
     if pending:
-        apply(plan)
+        _apply(plan, target)
     click.echo(done if pending else idle)
-    return EXIT_OK
+    return code
 
 
-def _interactive() -> bool:
+def _apply(plan: Plan, target: Target) -> None:
+    with interrupts.writing():  # a Ctrl-C waits until every file is whole (the journal too)
+        apply(plan)
+    if not target.trusted:
+        move_personal_backups(plan, target.config_dir)
+
+
+def _warn(plan: Plan) -> None:
+    for warning in plan.warnings:
+        click.echo(f"spawnkit: warning: {warning}", err=True)
+
+
+def interactive() -> bool:
     try:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):
@@ -103,9 +128,14 @@ def _summary(plan: Plan, target: Target) -> None:
     for change in rows:
         name = display(change.path, target.config_dir)
         extra = ""
-        if change.backup_path is not None:
-            extra = f" (backup: {change.backup_path.name})"
-        if change.path.name == CONFIG_NAME and change.after is not None:
+        if change.action in ("create", "delete"):
+            size = len(change.after if change.after is not None else change.before or b"")
+            extra = f" ({size:,} bytes)"
+        saved = personal_backup_path(change, target.config_dir)
+        if saved is not None:
+            shown = saved.name if saved.parent == change.path.parent else str(saved)
+            extra += f" (backup: {shown})"
+        if change.path.name in (CONFIG_NAME, LOCAL_CONFIG_NAME) and change.after is not None:
             extra += f" (mode: {_mode(change.after)})"
         action = {"create": "create", "update": "update", "delete": "remove"}[change.action]
         click.echo(f"  {action:<7} {name:<{width}}  {change.label}{extra}")
@@ -133,11 +163,17 @@ def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bo
                 "path": str(c.path),
                 "action": c.action,
                 "what": c.label,
-                "backup": str(c.backup_path) if c.backup_path and applied else None,
+                "backup": (
+                    str(personal_backup_path(c, target.config_dir))
+                    if c.backup_path and applied
+                    else None
+                ),
+                "bytes": len(c.after if c.after is not None else c.before or b""),
             }
             for c in plan.pending
         ],
         "notes": plan.notes,
+        "warnings": plan.warnings,
     }
     if dry_run:
         data["diff"] = plan.diff(target.config_dir)

@@ -13,8 +13,10 @@ def run(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool = F
     with prepared(target, dry_run) as notes:
         plan = plan_uninstall(target, force=force)
         plan.notes[:0] = notes
-        store_home = store_config(target)
-        note = store.uninstall_note(store_home)
+        # The template store serves every skill of the user's: only a user-scope uninstall
+        # (spawnkit leaving this machine) takes it away, never a project's or a local one.
+        store_home = store_config(target) if target.scope == "user" else None
+        note = store.uninstall_note(store_home) if store_home is not None else None
         if note:
             plan.notes.append(note)
         code = run_plan(
@@ -27,6 +29,6 @@ def run(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool = F
             done="Uninstalled. Start a new Claude Code session to drop the hooks.",
             idle="Nothing to remove.",
         )
-    if code == EXIT_OK and not dry_run:
+    if code == EXIT_OK and not dry_run and store_home is not None:
         store.remove_if_restorable(store_home)
     return code

@@ -5,7 +5,9 @@ Layers, lowest first; a higher layer overrides whatever it sets:
 1. default ``warn``;
 2. ``<config dir>/spawnkit.json`` (config dir: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``);
 3. ``<project>/.claude/spawnkit.json`` (project: ``$CLAUDE_PROJECT_DIR``, else the hook's folder);
-4. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
+4. ``<project>/.claude/spawnkit.local.json``: this machine's mode for the project
+   (``spawnkit install --scope local``; never committed, like ``settings.local.json``);
+5. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
    (e.g. ``SPAWNKIT_MODE_CM001=off``), ``SPAWNKIT_MAX_RETRIES``.
 
 Within a layer a rule's own entry beats that layer's ``mode``. File format::
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 MODES = ("off", "warn", "enforce")
 DEFAULT_MODE = "warn"
 CONFIG_NAME = "spawnkit.json"
+LOCAL_CONFIG_NAME = "spawnkit.local.json"
 CONFIG_VERSION = 1
 DEFAULT_MAX_RETRIES = 2
 # Claude Code lets a stop through after 8 consecutive blocks; stay well below it,
@@ -90,11 +93,12 @@ class Config:
 
 
 def load(env: Mapping[str, str], config_dir: str, project: str, aliases: dict[str, str]) -> Config:
-    """Read both config files and the environment. ``aliases`` maps rule names to codes."""
+    """Read the config files and the environment. ``aliases`` maps rule names to codes."""
     problems: list[str] = []
     user = _read_file(lightos.join(config_dir, CONFIG_NAME), aliases, problems)
     proj = _read_file(lightos.join(project, ".claude", CONFIG_NAME), aliases, problems)
-    return Config([_read_env(env, aliases, problems), proj, user], problems)
+    local = _read_file(lightos.join(project, ".claude", LOCAL_CONFIG_NAME), aliases, problems)
+    return Config([_read_env(env, aliases, problems), local, proj, user], problems)
 
 
 def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:

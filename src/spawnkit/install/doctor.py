@@ -35,7 +35,6 @@ from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.install import (
-    CONFIG_NAME,
     MODES,
     SKILL,
     STANDARD,
@@ -77,7 +76,7 @@ class Context:
     @cached_property
     def manifest(self) -> mf.Manifest | None:
         try:
-            return mf.read(self.target.config_dir)
+            return mf.read(self.target.config_dir, self.target.local)
         except SpawnkitError:
             return None
 
@@ -105,7 +104,7 @@ def check_config_dir(ctx: Context) -> CheckResult:
 
 
 def check_mode(ctx: Context) -> CheckResult:
-    path = ctx.target.config_dir / CONFIG_NAME
+    path = ctx.target.config_dir / ctx.target.config_name
     try:
         raw = guard.read_file(path, CONFIG_LIMIT)
         data = None if raw is None else json.loads(raw.decode("utf-8"))
@@ -423,6 +422,18 @@ def as_dict(result: CheckResult) -> dict[str, str]:
 
 
 def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> CheckResult:
+    if ctx.target.local:  # the local scope uses the user's own copy (it copies none)
+        path = paths.claude_config_dir() / rel
+        current = read_bytes(path)
+        if current is None:
+            return CheckResult(name, WARN, f"{path} is missing", "spawnkit install")
+        fresh = packaged.is_file() and current == packaged.read_bytes()
+        return CheckResult(
+            name,
+            OK if fresh else WARN,
+            f"{'current' if fresh else 'not current'} ({path}, the user scope's)",
+            "" if fresh else "spawnkit install",
+        )
     path = ctx.target.config_dir / rel
     current = read_bytes(path)
     if current is None:

@@ -25,6 +25,7 @@ SCOPES = ("user", "project", "local")
 MODES = ("warn", "enforce")
 DEFAULT_MODE = "warn"
 CONFIG_NAME = "spawnkit.json"
+LOCAL_CONFIG_NAME = "spawnkit.local.json"  # the local scope's mode; read by the hook too
 CONFIG_FORMAT = 1
 STANDARD = Path("standards") / "CONTEXT_MANAGEMENT.md"
 SKILL = Path("skills") / "spawnkit"
@@ -44,6 +45,21 @@ class Target:
         ``--config-dir``). A project's ``.claude`` may have come with ``git clone``: its
         records need this machine's install id, and every write must stay inside it."""
         return self.scope == "user"
+
+    @property
+    def local(self) -> bool:
+        """This machine only: it touches ``settings.local.json``, ``spawnkit.local.json`` and its
+        own record, never a file a project commits (the shared settings, config, standard, skill
+        or record)."""
+        return self.scope == "local"
+
+    @property
+    def config_name(self) -> str:
+        return LOCAL_CONFIG_NAME if self.local else CONFIG_NAME
+
+    @property
+    def record_path(self) -> Path:
+        return mf.path_in(self.config_dir, self.local)
 
     @property
     def settings_bounds(self) -> Path:
@@ -88,11 +104,11 @@ def plan_install(
     plan = Plan(config_dir=target.config_dir, trusted=target.trusted)
     if not target.trusted:
         plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
-    found = mf.read(target.config_dir)
+    found = mf.read(target.config_dir, target.local)
     old = found if found is None or target.trusted or found.written_here() else None
     if found is not None and old is None:
         plan.notes.append(
-            f"{mf.path_in(target.config_dir)} was not written by spawnkit on this machine"
+            f"{target.record_path} was not written by spawnkit on this machine"
             " (copied or cloned?): it is replaced, and the files it lists are not deleted by a"
             " later uninstall"
         )
@@ -101,25 +117,31 @@ def plan_install(
         __version__, dict(old.settings), dict(old.files), list(old.dirs), plan.install_id
     )
     plan.changes.append(_settings_change(target, old, new, python, stamp, plan, force))
-    for rel, data, label in _bundled_files():
-        plan.changes.append(
-            _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
+    if target.local:
+        plan.notes.append(
+            "local scope: the standard and the spawnkit skill are not copied into the project"
+            " (its files are shared); `spawnkit install` puts them in your own folder"
         )
-    config = target.config_dir / CONFIG_NAME
+    else:
+        for rel, data, label in _bundled_files():
+            plan.changes.append(
+                _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
+            )
+    config = target.config_dir / target.config_name
     current = read_bytes(config)
     plan.changes.append(
         _file_change(
             target.config_dir,
-            Path(CONFIG_NAME),
+            Path(target.config_name),
             config_bytes(current, mode, config),
-            label_for(CONFIG_NAME),
+            label_for(target.config_name),
             old,
             new,
             stamp,
             plan,
         )
     )
-    manifest_path = mf.path_in(target.config_dir)
+    manifest_path = target.record_path
     record = Change(manifest_path, read_bytes(manifest_path), b"", "install record")
     plan.changes.append(record)
     new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.config_dir, plan.changes))
@@ -213,7 +235,11 @@ def _settings_change(
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
     plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
-        plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
+        plan.warnings.append(
+            f"{path} {problem}"
+            + ("; spawnkit's hooks will not run either" if problem.fatal else "")
+            + ": fix or remove that entry of yours, then start a new Claude Code session"
+        )
     if target.scope == "project" and result.text != text:
         plan.notes.append(
             f"{path.name} is usually committed: its hook command names this machine's Python"
@@ -221,7 +247,12 @@ def _settings_change(
             " --scope local)"
         )
     return Change(
-        path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
+        path,
+        before,
+        result.text.encode("utf-8"),
+        "hook registrations",
+        backup_stamp=stamp,
+        personal_backup=not target.trusted,
     )
 
 
@@ -298,6 +329,8 @@ def label_for(rel: str) -> str:
         return "context-management standard"
     if rel == CONFIG_NAME:
         return "spawnkit config"
+    if rel == LOCAL_CONFIG_NAME:
+        return "spawnkit config (this machine)"
     return "spawnkit skill" if rel.startswith(SKILL.as_posix() + "/") else "spawnkit file"
 
 

@@ -253,13 +253,14 @@ def _sweep(config_dir: Path, touched: set[Path]) -> None:
     names: dict[Path, set[str]] = {}
     targets = set(touched) | {config_dir / "settings.json", config_dir / "settings.local.json"}
     targets |= set(candidates(config_dir))
-    try:
-        record = mf.read(config_dir)
-    except SpawnkitError:
-        record = None
-    if record is not None:
-        targets |= {config_dir / rel for rel in record.files}
-    targets.add(mf.path_in(config_dir))
+    for local in (False, True):  # the shared record and the local scope's own
+        try:
+            record = mf.read(config_dir, local)
+        except SpawnkitError:
+            record = None
+        if record is not None:
+            targets |= {config_dir / rel for rel in record.files}
+        targets.add(mf.path_in(config_dir, local))
     for target in targets:
         names.setdefault(target.parent, set()).add(target.name)
     for folder, wanted in names.items():

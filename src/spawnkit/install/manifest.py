@@ -31,6 +31,8 @@ from spawnkit.install.settings_merge import MISSING
 
 FORMAT = 1
 RELATIVE_PATH = Path(".spawnkit") / "install.json"
+# The local scope's own record: it must not touch the shared one a project commits.
+LOCAL_RELATIVE_PATH = Path(".spawnkit") / "install.local.json"
 INSTALL_ID_PATH = Path(".spawnkit") / "install-id"
 _ID = re.compile(r"[0-9a-f]{32}")
 _SHA = re.compile(r"[0-9a-f]{64}")
@@ -81,17 +83,17 @@ class Manifest:
         return bool(self.install_id and local and hmac.compare_digest(self.install_id, local))
 
 
-def path_in(config_dir: Path) -> Path:
-    return config_dir / RELATIVE_PATH
+def path_in(config_dir: Path, local: bool = False) -> Path:
+    return config_dir / (LOCAL_RELATIVE_PATH if local else RELATIVE_PATH)
 
 
-def read(config_dir: Path) -> Manifest | None:
+def read(config_dir: Path, local: bool = False) -> Manifest | None:
     """The record in ``config_dir``, checked; None when there is none.
 
     Refused (``SpawnkitError``, nothing acted on) when damaged or when any path in
     it could point outside ``config_dir``.
     """
-    path = path_in(config_dir)
+    path = path_in(config_dir, local)
     raw = guard.read_file(path, guard.MAX_RECORD_BYTES)
     if raw is None:
         return None

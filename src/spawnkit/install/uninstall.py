@@ -33,7 +33,7 @@ def plan_uninstall(target: Target, *, force: bool = False, install_id: str | Non
     plan = Plan(config_dir=target.config_dir, trusted=target.trusted)
     if not target.trusted:
         plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
-    found = mf.read(target.config_dir)
+    found = mf.read(target.config_dir, target.local)
     ours = found is not None and (target.trusted or found.written_here())
     old = found if ours else None
     path = target.settings_path
@@ -59,9 +59,10 @@ def plan_uninstall(target: Target, *, force: bool = False, install_id: str | Non
             "hook registrations",
             # a file install created and that holds nothing else now needs no backup
             backup_stamp=None if result.text is None else timestamp(),
+            personal_backup=not target.trusted,
         )
     )
-    manifest_path = mf.path_in(target.config_dir)
+    manifest_path = target.record_path
     if found is not None and old is None:
         kept = ", ".join(sorted(found.files)) or "no files"
         plan.notes.append(
