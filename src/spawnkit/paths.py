@@ -1,6 +1,7 @@
-"""Where Claude Code keeps its configuration, resolved the way Claude Code itself does.
+"""Where the hosts keep their configuration, resolved the way each host itself does.
 
-Standard library only, so every command (and the hook path) can share it.
+The rules live in the host descriptions (``spawnkit.hosts``); this wraps them in
+``pathlib`` for the commands. Standard library only.
 """
 
 from __future__ import annotations
@@ -8,13 +9,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from spawnkit import hosts
+
+
+def config_dir(host: str = hosts.DEFAULT) -> Path:
+    """A host's user folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``$CODEX_HOME`` or ``~/.codex``."""
+    return Path(hosts.get(host).config_dir(os.environ))
+
 
 def claude_config_dir() -> Path:
     """The user's Claude Code folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``~/.claude``."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
-    if configured:
-        return Path(configured).expanduser()
-    return Path.home() / ".claude"
+    return config_dir("claude-code")
 
 
 def project_claude_dir(cwd: str | os.PathLike[str] | None = None) -> Path:

@@ -230,13 +230,24 @@ def test_help_version_and_usage_errors(hook):
     run = [sys.executable, "-I", "-S", str(SCRIPT)]
     helped = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and helped.stdout.startswith(
-        "usage: spawnkit-hook < payload.json"
+        "usage: spawnkit-hook [--host claude-code|codex] < payload.json"
     )
     version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("spawnkit-hook 0.")
     bad = subprocess.run([*run, "--frobnicate"], capture_output=True, text=True, timeout=60)
     assert (bad.returncode, bad.stdout) == (2, "")
     assert bad.stderr == "spawnkit-hook: error: unexpected argument '--frobnicate'; see --help\n"
+    # An unknown host: exit 1 (a non-blocking error for both hosts), nothing on stdout.
+    odd = subprocess.run(
+        [*run, "--host", "cursor"], input="{}", capture_output=True, text=True, timeout=60
+    )
+    assert (odd.returncode, odd.stdout) == (1, "")
+    assert odd.stderr == (
+        "spawnkit-hook: error: unknown host 'cursor'; use one of claude-code, codex\n"
+    )
+    for form in (["--host", "codex", "--version"], ["--host=codex", "--version"]):
+        shown = subprocess.run([*run, *form], capture_output=True, text=True, timeout=60)
+        assert shown.stdout.startswith("spawnkit-hook 0.")
 
 
 def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):

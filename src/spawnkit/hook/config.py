@@ -3,8 +3,10 @@
 Layers, lowest first; a higher layer overrides whatever it sets:
 
 1. default ``warn``;
-2. ``<config dir>/spawnkit.json`` (config dir: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``);
-3. ``<project>/.claude/spawnkit.json`` (project: ``$CLAUDE_PROJECT_DIR`` or the payload's ``cwd``);
+2. ``<config dir>/spawnkit.json`` (the host's folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``
+   for Claude Code, ``$CODEX_HOME`` or ``~/.codex`` for Codex);
+3. ``<project>/.claude/spawnkit.json`` (``.codex/`` for Codex; project: ``$CLAUDE_PROJECT_DIR``
+   or the payload's ``cwd``);
 4. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
    (e.g. ``SPAWNKIT_MODE_CM001=off``), ``SPAWNKIT_MAX_RETRIES``.
 
@@ -33,25 +35,6 @@ DEFAULT_MAX_RETRIES = 2
 # also leaving room for other hooks that block the same stop.
 MAX_RETRIES_LIMIT = 5
 _MAX_CONFIG_BYTES = 64 * 1024
-
-
-def claude_config_dir(env: Mapping[str, str]) -> str:
-    """``$CLAUDE_CONFIG_DIR`` if set, else ``~/.claude``: ``spawnkit.paths`` without pathlib."""
-    configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
-    if configured:
-        return lightos.absolute(configured, lightos.getcwd())
-    home = env.get("HOME")
-    if not home:
-        import os
-
-        home = os.path.expanduser("~")
-    return lightos.join(home, ".claude")
-
-
-def project_dir(env: Mapping[str, str], cwd: str) -> str:
-    """``$CLAUDE_PROJECT_DIR`` if set, else the payload's ``cwd``, else the process's."""
-    base = cwd or lightos.getcwd()
-    return lightos.absolute(env.get("CLAUDE_PROJECT_DIR") or base, base)
 
 
 class Layer:
@@ -89,11 +72,18 @@ class Config:
         return DEFAULT_MAX_RETRIES
 
 
-def load(env: Mapping[str, str], config_dir: str, project: str, aliases: dict[str, str]) -> Config:
-    """Read both config files and the environment. ``aliases`` maps rule names to codes."""
+def load(
+    env: Mapping[str, str],
+    config_dir: str,
+    project: str,
+    aliases: dict[str, str],
+    project_folder: str = ".claude",
+) -> Config:
+    """Read both config files and the environment. ``aliases`` maps rule names to codes;
+    ``project_folder`` is the host's folder in the project (``.claude``, ``.codex``)."""
     problems: list[str] = []
     user = _read_file(lightos.join(config_dir, CONFIG_NAME), aliases, problems)
-    proj = _read_file(lightos.join(project, ".claude", CONFIG_NAME), aliases, problems)
+    proj = _read_file(lightos.join(project, project_folder, CONFIG_NAME), aliases, problems)
     return Config([_read_env(env, aliases, problems), proj, user], problems)
 
 
