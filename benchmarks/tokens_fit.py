@@ -1,7 +1,7 @@
 """Re-derive ``spawnkit.tokens.WEIGHTS`` from the calibration samples (standard library only).
 
     python benchmarks/tokens_fit.py            # fit, report held-out error, print WEIGHTS
-    python benchmarks/tokens_fit.py --write    # ... and write them into src/spawnkit/tokens/estimate.py
+    python benchmarks/tokens_fit.py --write    # ... and write them into src/spawnkit/tokens/__init__.py
     python benchmarks/tokens_fit.py --check    # exit 1 if tokens.py's WEIGHTS are not a fresh fit
 
 Method, kept simple so it generalises from 23 texts:
@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO / "src"))
 from spawnkit import tokens  # noqa: E402
 from spawnkit.tokens import count_api as token_count_api  # noqa: E402
 
-MODULE = REPO / "src" / "spawnkit" / "tokens" / "estimate.py"
+MODULE = REPO / "src" / "spawnkit" / "tokens" / "__init__.py"
 SAMPLES = REPO / "benchmarks" / "data" / "token-calibration" / "samples.jsonl"
 OVERHEAD_4_7 = token_count_api.MESSAGE_OVERHEAD[tokens.CALIBRATED_MODEL]
 #: Extra safety on top of "no calibration sample under-counted"; see the leave-one-out report.

@@ -4,6 +4,8 @@ from spawnkit import protocol
 
 
 def test_numbers_match_the_standard_defaults():
+    """The one pin of the standard's numbers: every other test builds its expectations from
+    protocol.json (so changing a number there changes them all, and only this test)."""
     assert protocol.return_budget() == 500
     assert protocol.max_parallel() == 2
     assert protocol.checkpoint_every() == 3

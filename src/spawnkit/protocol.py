@@ -13,7 +13,6 @@ from spawnkit.resources import protocol_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 
@@ -69,6 +68,16 @@ def resume_window_minutes() -> int:
     return int(load()["resume_window_minutes"])
 
 
+def numbers() -> dict[str, int]:
+    """The protocol's numbers by name, for texts written as ``{max_parallel}`` templates."""
+    return {
+        "return_budget": return_budget(),
+        "max_parallel": max_parallel(),
+        "checkpoint_every": checkpoint_every(),
+        "resume_window_minutes": resume_window_minutes(),
+    }
+
+
 def reports_dir(skill: str) -> str:
     """The reports folder a skill named ``skill`` uses, e.g. ``.demo-reports/``."""
     return load()["reports_dir_pattern"].format(skill=skill)
@@ -111,9 +120,3 @@ def handoff_block(
 
 def skill_spec() -> dict[str, Any]:
     return load()["skill_spec"]
-
-
-def data_file() -> Path:
-    from spawnkit.resources import protocol_path
-
-    return protocol_path()

@@ -71,10 +71,6 @@ def standard_doc_path() -> Path:
     return standards_dir() / "CONTEXT_MANAGEMENT.md"
 
 
-def schemas_dir() -> Path:
-    return standards_dir() / "schemas"
-
-
 def bundled_skills_dir() -> Path:
     """Skills spawnkit ships (the ``spawnkit`` skill ``spawnkit install`` copies into Claude Code)."""
     return data_root() / "skills"

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from spawnkit import protocol
 from spawnkit.hook import parallel_cap
 
 from .conftest import SCRIPT, payload, session_file
@@ -30,14 +31,15 @@ def stop(agent: str) -> dict:
     return payload("SubagentStop_foreground") | {"session_id": SESSION, "agent_id": agent}
 
 
+CAP = protocol.max_parallel()
 DENY = (
-    "spawnkit max-parallel (CM005): 2 sub-agents are already running in this session and the "
-    "limit is 2. Do not launch another one now: wait until a running sub-agent has returned, "
-    "then launch this one again."
+    f"spawnkit max-parallel (CM005): {CAP} sub-agents are already running in this session and "
+    f"the limit is {CAP}. Do not launch another one now: wait until a running sub-agent has "
+    "returned, then launch this one again."
 )
 WARN = (
-    "spawnkit max-parallel (CM005): this launch makes 3 sub-agents run at once; the protocol "
-    "allows at most 2. Wait for running sub-agents to return before launching more."
+    f"spawnkit max-parallel (CM005): this launch makes {CAP + 1} sub-agents run at once; the "
+    f"protocol allows at most {CAP}. Wait for running sub-agents to return before launching more."
 )
 
 
@@ -111,9 +113,9 @@ def test_batch_over_the_cap_warns_even_in_enforce(hook):
         "hookSpecificOutput": {
             "hookEventName": "PostToolBatch",
             "additionalContext": (
-                "spawnkit max-parallel (CM005): you launched 3 sub-agents in one message; the "
-                "protocol allows at most 2 at a time. Launch at most 2 per message and wait for "
-                "them to return before starting more."
+                f"spawnkit max-parallel (CM005): you launched {CAP + 1} sub-agents in one message; "
+                f"the protocol allows at most {CAP} at a time. Launch at most {CAP} per message and "
+                "wait for them to return before starting more."
             ),
         }
     }

@@ -10,11 +10,12 @@ from spawnkit.hook.return_block import contract_problem, stated_caps
 from .conftest import payload
 
 SESSION = "12b7445c-960b-42b8-a9f4-c3f9c33f404e"
+BUDGET = protocol.return_budget()
 
 
 def block_for(hook) -> str:
     report = hook.project / ".spawnkit" / "reports" / SESSION / "probe-sub-2ab80d.md"
-    return protocol.return_block(budget=500, report=str(report))
+    return protocol.return_block(budget=BUDGET, report=str(report))
 
 
 def test_warn_tells_the_orchestrator_with_the_block_to_use(hook):
@@ -61,7 +62,7 @@ def test_contract_above_the_budget_is_named(hook):
     data["tool_input"]["prompt"] += "\nRETURN CONTRACT: reply in at most 2,000 tokens."
     answer = hook(data, {"SPAWNKIT_MODE_CM005": "off"})
     assert (
-        "caps the reply at 2000 tokens, above the 500-token budget"
+        f"caps the reply at 2000 tokens, above the {BUDGET}-token budget"
         in (answer["hookSpecificOutput"]["additionalContext"])
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import tokens
+from spawnkit import protocol, tokens
 from spawnkit.hook import return_budget
 
 from .conftest import payload, session_file
@@ -17,7 +17,7 @@ FORMAT = (
 
 
 def long_stop(active: bool = False, text: str | None = None) -> dict:
-    """The real first-stop payload, its reply grown well past the 500-token budget."""
+    """The real first-stop payload, its reply grown well past the token budget."""
     data = payload("SubagentStop_first_blocked")
     data["last_assistant_message"] = text or data["last_assistant_message"] * 12
     data["stop_hook_active"] = active
@@ -27,13 +27,15 @@ def long_stop(active: bool = False, text: str | None = None) -> dict:
 def block_reason(size: int, saved: str) -> str:
     return (
         f"spawnkit return budget (CM001): your reply is ~{size} tokens but a sub-agent may return "
-        f"at most 500 tokens, so it was NOT delivered. It is saved in full at {saved} - do not "
-        f"repeat it. Reply again with at most 500 tokens in exactly this format (REPORT: that "
+        f"at most {BUDGET} tokens, so it was NOT delivered. It is saved in full at {saved} - do "
+        f"not repeat it. Reply again with at most {BUDGET} tokens in exactly this format (REPORT: "
+        f"that "
         f"file, or your own fuller report file):\n{FORMAT}"
     )
 
 
 SESSION = "c9c85ebb-3db8-4e54-9798-e7db35ef8778"
+BUDGET = protocol.return_budget()
 AGENT = "a41e3766856c21cbb"
 
 
@@ -46,10 +48,10 @@ def test_reply_within_budget_is_silent(hook, mode):
 def test_warn_names_agent_type_and_size(hook):
     data = long_stop()
     size = tokens.estimate(data["last_assistant_message"])
-    assert size > 500
+    assert size > BUDGET
     assert hook(data) == {
         "systemMessage": (
-            f"spawnkit: the general-purpose sub-agent returned ~{size} tokens, over the 500-token "
+            f"spawnkit: the general-purpose sub-agent returned ~{size} tokens, over the {BUDGET}-token "
             f"return budget (CM001); its whole reply went into the orchestrator's context. Set "
             f"CM001 to enforce to hold such replies back."
         )
@@ -80,7 +82,7 @@ def test_enforce_retries_then_lets_through_with_a_warning(hook):
     size = tokens.estimate("y" * 5000)
     assert hook(third, env) == {
         "systemMessage": (
-            f"spawnkit: the general-purpose sub-agent still replied ~{size} tokens (budget 500) "
+            f"spawnkit: the general-purpose sub-agent still replied ~{size} tokens (budget {BUDGET}) "
             f"after 2 retries; let it through so the session is not stuck. Its earlier full "
             f"replies are in {folder}."
         )
@@ -131,7 +133,7 @@ def test_unsaveable_reply_is_let_through(hook):
     folder = hook.project / ".spawnkit" / "returns" / SESSION
     assert answer == {
         "systemMessage": (
-            f"spawnkit: the general-purpose sub-agent returned ~{size} tokens (budget 500); it was "
+            f"spawnkit: the general-purpose sub-agent returned ~{size} tokens (budget {BUDGET}); it was "
             f"let through because its reply could not be saved in {folder} (Not a directory)."
         )
     }

@@ -267,3 +267,26 @@ def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):
         os.close(terminal)
     assert proc.returncode == 2
     assert proc.stderr == "spawnkit-hook: error: expects a hook payload on stdin; see --help\n"
+
+
+def test_importing_the_hook_loads_only_the_standard_library_and_the_hook_package():
+    """The hot-path rule, visible in the tree: ``spawnkit.hook`` needs nothing else at import."""
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules);"
+        "import spawnkit.hook.main;"
+        "print('\\n'.join(sorted(set(sys.modules) - before)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(REPO / "src")],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    loaded = set(proc.stdout.decode().split())
+    ours = {m for m in loaded if m == "spawnkit" or m.startswith("spawnkit.")}
+    assert "spawnkit.hook.main" in ours
+    assert {m for m in ours if m not in ("spawnkit", "spawnkit.hook")} <= {
+        m for m in ours if m.startswith("spawnkit.hook.")
+    }
+    foreign = {m for m in loaded - ours if m.split(".")[0] not in sys.stdlib_module_names}
+    assert not foreign, f"non-stdlib modules on the hook's import path: {sorted(foreign)}"

@@ -87,6 +87,7 @@ def run(
                 profile=profile or cfg.profile,
                 select=select if select is not None else cfg.select,
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
+                reader="pyyaml",
             )
         )
     text = render(results, fmt, unreadable)

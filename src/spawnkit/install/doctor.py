@@ -215,7 +215,9 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     errors = warnings = 0
     flagged: list[str] = []
     for path in found:
-        diagnostics = lint_text(path.read_text(encoding="utf-8", errors="replace"), str(path))
+        diagnostics = lint_text(
+            path.read_text(encoding="utf-8", errors="replace"), str(path), reader="pyyaml"
+        )
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity != "error" for d in diagnostics)
         if diagnostics:

@@ -53,7 +53,7 @@ class Sibling(NamedTuple):
 class Document:
     """A file's text split into frontmatter and body, with its kind taken from its path."""
 
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, reader: str = "strict") -> None:
         self.path = path
         self.text = text
         self.kind = kind_of(path)
@@ -69,7 +69,7 @@ class Document:
         if fence is not None:
             self.body_start = fence[1] + 1
             try:
-                self.front = frontmatter.parse(self.lines)
+                self.front = frontmatter.parse(self.lines, reader)
             except frontmatter.YamlError as exc:
                 self.front_error = exc
 

@@ -65,14 +65,19 @@ def lint_document(
     profile: str | None = None,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
+    reader: str = "strict",
 ) -> FileResult:
-    """Every diagnostic for one file, after selection and inline suppression."""
+    """Every diagnostic for one file, after selection and inline suppression.
+
+    ``reader`` picks the frontmatter reader (``spawnkit.lint.frontmatter.READERS``): the CLI
+    passes ``pyyaml``; the hook keeps the default stdlib ``strict`` reader.
+    """
     profile = profile or DEFAULT_PROFILE
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
     select = list(select) if select is not None else None
     ignore = list(ignore) if ignore is not None else None
-    doc = Document(path, text)
+    doc = Document(path, text, reader)
     ctx = Context(doc, profile)
     orchestrator = ctx.analysis.orchestrator
     frontmatter_broken = doc.front_error is not None
@@ -100,9 +105,11 @@ def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[
     return [rule for rule in ALL if selected(rule.code, select, ignore)]
 
 
-def lint_text(text: str, path: str, profile: str | None = None) -> list[Diagnostic]:
+def lint_text(
+    text: str, path: str, profile: str | None = None, reader: str = "strict"
+) -> list[Diagnostic]:
     """Diagnostics for one file's text; ``path`` decides the file kind and the folder-name check."""
-    return lint_document(text, path, profile).diagnostics
+    return lint_document(text, path, profile, reader=reader).diagnostics
 
 
 def _diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:

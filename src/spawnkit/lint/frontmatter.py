@@ -1,11 +1,12 @@
-"""A strict reader for the YAML subset that skill frontmatter uses.
+"""A strict reader for the YAML subset that skill frontmatter uses, and the one splitter.
 
-The lint-on-write hook cannot import PyYAML, so this module reads the subset by
-hand: plain, single- and double-quoted scalars (also over several lines), block
-scalars (``|`` and ``>`` with chomping and indentation indicators), flow and
-block lists, flow and block maps nested to any depth, comments. Plain scalars
-resolve like PyYAML's ``safe_load`` (YAML 1.1: ``yes``/``on`` are booleans,
-``0x1F`` is an int, ``2024-01-31`` a date).
+The lint-on-write hook cannot import PyYAML (and the plugin may run where it is not
+installed), so this module reads the subset by hand: plain, single- and double-quoted
+scalars (also over several lines), block scalars (``|`` and ``>`` with chomping and
+indentation indicators), flow and block lists, flow and block maps nested to any depth,
+comments. Plain scalars resolve like PyYAML's ``safe_load`` (YAML 1.1: ``yes``/``on`` are
+booleans, ``0x1F`` is an int, ``2024-01-31`` a date). Everything the CLI runs reads with
+PyYAML instead (``reader="pyyaml"``).
 
 Anything outside the subset (anchors, aliases, tags, complex keys, directives,
 several documents, sexagesimal numbers, full timestamps, tabs as indentation)
@@ -45,35 +46,104 @@ class Frontmatter(NamedTuple):
     key_lines: dict[str, int]  # top-level key -> 1-based line
 
 
-_DELIM = re.compile(r"^---[ \t]*$")
+_DELIM = re.compile(r"^---[ \t]*\r?$")
+
+#: The two ways to read a frontmatter block: ``strict`` (this module, standard library only,
+#: for the hook path and the plugin) and ``pyyaml`` (PyYAML, for everything the CLI runs).
+READERS = ("strict", "pyyaml")
 
 
-def split(lines: list[str]) -> tuple[int, int] | None:
-    """(open, close) 0-based indexes of the frontmatter fences, or None without frontmatter."""
+def is_fence(line: str) -> bool:
+    """Whether ``line`` (with or without its line ending) is a ``---`` frontmatter fence."""
+    return _DELIM.match(line) is not None
+
+
+def split(lines: list[str], strict: bool = True) -> tuple[int, int] | None:
+    """(open, close) 0-based indexes of the frontmatter fences, or None without frontmatter.
+
+    The one frontmatter splitter: lint, update, adopt and retrofit all use it. ``lines`` may
+    keep their line endings. With ``strict`` an unclosed block or a ``...`` end marker raises
+    :class:`YamlError`; without, such a file simply has no frontmatter.
+    """
     if not lines or not _DELIM.match(lines[0]):
         return None
     for i in range(1, len(lines)):
         if _DELIM.match(lines[i]):
             return 0, i
-        if lines[i].rstrip() == "...":
+        if strict and lines[i].rstrip() == "...":
             raise Unsupported(
                 i + 1,
                 "the '...' document end marker is not supported; close the frontmatter with '---'",
             )
+    if not strict:
+        return None
     raise YamlError(
         1, "the frontmatter opened with '---' on line 1 is never closed by a second '---' line"
     )
 
 
-def parse(lines: list[str]) -> Frontmatter | None:
-    """Parse the frontmatter at the top of ``lines`` (the file's lines, no newlines)."""
+def parse(lines: list[str], reader: str = "strict") -> Frontmatter | None:
+    """Parse the frontmatter at the top of ``lines`` (the file's lines, no newlines).
+
+    ``reader`` ``strict`` uses this module's subset reader, which raises :class:`Unsupported`
+    outside the subset; ``pyyaml`` gives PyYAML's safe-loader answer for any YAML. Where both
+    answer they give the same value (tests/lint/test_frontmatter.py and test_readers.py check
+    it), so ``pyyaml`` lets the subset reader answer first and imports PyYAML (about 20 ms)
+    only for what lies outside the subset: ``spawnkit lint`` on a plain skill stays fast.
+    """
     fence = split(lines)
     if fence is None:
         return None
     start, end = fence
     parser = _Parser(lines[start + 1 : end], first_line=start + 2)
-    data = parser.document()
+    try:
+        data = parser.document()
+    except Unsupported:
+        if reader != "pyyaml":
+            raise
+        data, top_keys = _pyyaml(lines[start + 1 : end], first_line=start + 2)
+        return Frontmatter(data=data, start=start + 1, end=end + 1, key_lines=top_keys)
     return Frontmatter(data=data, start=start + 1, end=end + 1, key_lines=parser.top_keys)
+
+
+def _pyyaml(lines: list[str], first_line: int) -> tuple[Any, dict[str, int]]:
+    """(value, top-level key -> line) read with PyYAML; its errors become :class:`YamlError`."""
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_class("".join(line + "\n" for line in lines))  # each line ends, as in the file
+    top_keys: dict[str, int] = {}
+    try:
+        node = loader.get_single_node()
+        if isinstance(node, yaml.MappingNode):
+            for key, _value in node.value:  # keys as constructed values, like the strict reader
+                name = str(loader.construct_object(key, deep=True))
+                top_keys.setdefault(name, first_line + key.start_mark.line)
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + (mark.line if mark is not None else 0)
+        raise YamlError(line, " ".join(str(exc.problem or exc).split())) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(first_line, " ".join(str(exc).split())) from None
+    finally:
+        loader.dispose()
+    return data, top_keys
+
+
+def read(text: str) -> dict[str, Any] | None:
+    """A file's frontmatter as a mapping, read with PyYAML; None if missing, unclosed or invalid.
+
+    What update, adopt and retrofit use: they need the values, not diagnostics.
+    """
+    lines = text.splitlines()
+    try:
+        front = parse(lines, reader="pyyaml")
+    except YamlError:
+        return None
+    if front is None or not isinstance(front.data, dict):
+        return None
+    return front.data
 
 
 def loads(text: str) -> Any:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import tempfile
-import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,7 @@ import yaml
 
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.template import conflicts, fsutil, managed
-from spawnkit.template.gitutil import isolated_env
+from spawnkit.template import conflicts, copier_run, fsutil, managed
 from spawnkit.template.retrofit import retrofit as add_protocol
 from spawnkit.template.store import Target, provisional_target
 
@@ -102,28 +100,15 @@ def render_answers(
     target: Target, folder_name: str, data: dict[str, Any], answers_file: str, tmp: Path
 ) -> Path:
     """Render the target version into ``tmp/<folder_name>`` (the folder name is an answer default)."""
-    from copier import run_copy
-    from copier.errors import CopierError
-
     dest = tmp / folder_name
     try:
-        with isolated_env(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            run_copy(
-                target.src_path,
-                dest,
-                data=data,
-                vcs_ref=target.tag,
-                answers_file=answers_file,
-                defaults=True,
-                overwrite=True,
-                quiet=True,
-                unsafe=False,
-            )
-    except (CopierError, ValueError) as exc:
+        copier_run.copy(
+            target.src_path, dest, data=data, vcs_ref=target.tag, answers_file=answers_file
+        )
+    except copier_run.CopierFailed as exc:
         raise SpawnkitError(
             f"the template rejected the answers: {exc}; fix them with --data KEY=VALUE"
-        ) from exc
+        ) from None
     return dest
 
 

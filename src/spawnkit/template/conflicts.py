@@ -10,8 +10,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from spawnkit.lint.frontmatter import is_fence, read, split
 from spawnkit.template.gitutil import git
 
 OURS = "before updating"  # the user's lines
@@ -83,25 +82,13 @@ class FrontmatterOutcome:
 
 def _split(lines: list[str]) -> int | None:
     """Index of the closing ``---`` of a frontmatter block, or None if there is none."""
-    if not lines or lines[0].rstrip() != "---":
-        return None
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() == "---":
-            return i
-    return None
+    fence = split(lines, strict=False)
+    return None if fence is None else fence[1]
 
 
 def frontmatter(text: str) -> dict | None:
     """SKILL.md's frontmatter as a mapping, or None if it is missing or does not load."""
-    lines = text.splitlines(keepends=True)
-    end = _split(lines)
-    if end is None:
-        return None
-    try:
-        data = yaml.safe_load("".join(lines[1:end]))
-    except yaml.YAMLError:
-        return None
-    return data if isinstance(data, dict) else None
+    return read(text)
 
 
 def frontmatter_ok(text: str) -> bool:
@@ -128,7 +115,7 @@ def _block(lines: list[str], start: int) -> tuple[list[str], list[str], int] | N
 
 def _take_ours_in_frontmatter(lines: list[str]) -> tuple[list[str], list[str]]:
     """Resolve conflict blocks inside the frontmatter to the user's side."""
-    if not lines or lines[0].rstrip() != "---":
+    if not lines or not is_fence(lines[0]):
         return lines, []
     out, dropped = [lines[0]], []
     i = 1
@@ -142,12 +129,12 @@ def _take_ours_in_frontmatter(lines: list[str]) -> tuple[list[str], list[str]]:
             out.extend(ours)
             dropped.extend(theirs)
             i = end + 1
-            if any(x.rstrip() == "---" for x in ours):
+            if any(is_fence(x) for x in ours):
                 break
             continue
         out.append(line)
         i += 1
-        if line.rstrip() == "---":
+        if is_fence(line):
             break
     out.extend(lines[i:])
     return out, dropped

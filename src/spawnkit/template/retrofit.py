@@ -18,6 +18,7 @@ from pathlib import Path
 
 from spawnkit.atomic import atomic_write
 from spawnkit.lint.engine import lint_text
+from spawnkit.lint.frontmatter import split
 from spawnkit.template import fsutil
 
 SKILL_FILE = "SKILL.md"
@@ -47,11 +48,8 @@ def heading_key(title: str) -> str:
 
 def _body_start(lines: list[str]) -> int:
     """Index of the first line after the frontmatter."""
-    if lines and lines[0].rstrip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].rstrip() == "---":
-                return i + 1
-    return 0
+    fence = split(lines, strict=False)
+    return 0 if fence is None else fence[1] + 1
 
 
 def split_sections(text: str) -> tuple[str, list[Section]]:
@@ -143,6 +141,6 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str) -> R
     result.sections_added = [s.heading for s in missing]
     result.lint_left = [
         f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}"
-        for d in lint_text(new_text, str(skill_md))
+        for d in lint_text(new_text, str(skill_md), reader="pyyaml")
     ]
     return result

@@ -7,9 +7,7 @@ inside the function that renders (``import copier`` costs ~0.6 s).
 
 from __future__ import annotations
 
-import contextlib
 import filecmp
-import io
 import os
 import re
 import shutil
@@ -28,13 +26,12 @@ from spawnkit import protocol, resources
 from spawnkit.atomic import atomic_write
 from spawnkit.errors import SpawnkitError
 from spawnkit.paths import claude_config_dir, project_claude_dir
-from spawnkit.template.gitutil import isolated_env
+from spawnkit.template import copier_run
 from spawnkit.template.store import provisional_target
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
 NAME_QUESTION = "skill_name"
-_VALIDATION = re.compile(r"^Validation error for question '(?P<key>[^']+)': (?P<msg>.*)$", re.S)
 _BOOL_WORDS = {"true", "false", "yes", "no", "y", "n", "on", "off", "1", "0"}
 
 
@@ -182,32 +179,20 @@ def _check_target(target: Path, force: bool) -> None:
 
 
 def _render(staging: Path, data: dict[str, str], interactive: bool) -> None:
-    import copier
-    from copier.errors import CopierError
-
-    # Copier's own notes (e.g. "No git tags found" for a source checkout) are noise here; its
-    # errors arrive as exceptions. On a terminal the questions need the real streams.
-    chatter = contextlib.nullcontext() if interactive else contextlib.redirect_stderr(io.StringIO())
     # Rendered through the template store, so the answers file records _src_path and _commit;
     # what that adds to the store is taken back if copier refuses the answers.
     with provisional_target(claude_config_dir(), template_source()) as source:
         try:
-            with isolated_env(), chatter:
-                copier.run_copy(
-                    source.src_path,
-                    staging,
-                    data=data,
-                    vcs_ref=source.tag,
-                    defaults=not interactive,
-                    quiet=True,
-                    unsafe=False,
-                )
-        except (ValueError, CopierError) as exc:
-            message = str(exc).strip()
-            match = _VALIDATION.match(message)
-            if match:
-                message = f"invalid {match['key']}: {match['msg'].strip()}"
-            raise SpawnkitError(message.splitlines()[0] + "; nothing was written") from None
+            copier_run.copy(
+                source.src_path,
+                staging,
+                data=data,
+                vcs_ref=source.tag,
+                interactive=interactive,
+                overwrite=False,
+            )
+        except copier_run.CopierFailed as exc:
+            raise SpawnkitError(f"{exc}; nothing was written") from None
 
 
 def _place(staging: Path, target: Path) -> Path | None:

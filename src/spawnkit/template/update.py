@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import difflib
 import tempfile
-import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.template import conflicts, fsutil, managed
-from spawnkit.template.gitutil import init_snapshot_repo, isolated_env
+from spawnkit.template import conflicts, copier_run, fsutil, managed
+from spawnkit.template.gitutil import init_snapshot_repo
 from spawnkit.template.store import (
     Store,
     Target,
@@ -223,47 +222,19 @@ def update(
 
 
 def _run_copier_update(work: Path, skill: managed.Skill, target: Target) -> None:
-    from copier import run_update
-    from copier.errors import CopierError
-
     try:
-        with isolated_env(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            run_update(
-                dst_path=work,
-                answers_file=skill.answers_file.name,
-                vcs_ref=target.tag,
-                overwrite=True,
-                defaults=True,
-                conflict="inline",
-                unsafe=False,
-                quiet=True,
-            )
-    except (CopierError, ValueError) as exc:
+        copier_run.update(work, answers_file=skill.answers_file.name, vcs_ref=target.tag)
+    except copier_run.CopierFailed as exc:
         raise SpawnkitError(
             f"copier could not update {skill.path}: {exc}; nothing was changed"
-        ) from exc
+        ) from None
 
 
 def render(
     store: Path, tag: str, data: dict[str, Any], answers_file: str, dest: Path
 ) -> fsutil.Snapshot:
     """The files template version ``tag`` produces for ``data`` (answers file excluded)."""
-    from copier import run_copy
-
-    with isolated_env(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        run_copy(
-            str(store),
-            dest,
-            data=data,
-            vcs_ref=tag,
-            answers_file=answers_file,
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            unsafe=False,
-        )
+    copier_run.copy(str(store), dest, data=data, vcs_ref=tag, answers_file=answers_file)
     snap = fsutil.snapshot(dest)
     snap.pop(answers_file, None)
     return snap

@@ -1,7 +1,9 @@
 """What every rule is: a code, a name, a severity, a doc, and a check.
 
-Protocol rules (CM…) take their code, name, severity and summary from
-``standards/protocol.json``; spec rules (SP…) carry their own. A rule's doc has
+Protocol rules (CM…) take their name, severity and summary from
+``standards/protocol.json`` (the class names only the code) and write the
+protocol's numbers in their fix hint as ``{max_parallel}``-style fields, filled
+from the same file; spec rules (SP…) carry their own metadata. A rule's doc has
 the four parts ``spawnkit rule CODE`` prints: what it does, why it matters, a bad
 example and a good one (both complete files the tests lint).
 """
@@ -65,6 +67,8 @@ class Rule:
             if data is None:
                 raise RuntimeError(f"{cls.code} is missing from standards/protocol.json")
             cls.name, cls.severity, cls.summary = data.name, data.severity, data.summary
+            # fix hints name the protocol's numbers as {return_budget}, {max_parallel}, ...
+            cls.fix = cls.fix.format(**protocol.numbers())
 
     def check(self, ctx: Context) -> Iterator[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -107,13 +107,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 ```
 """
 
-    @property
-    def fix(self) -> str:  # type: ignore[override]
-        return (
-            f'Add a hard cap to each sub-agent prompt, e.g. "Reply with at most '
-            f'{protocol.return_budget()} tokens" '
-            "(or state it once in a Rules section for every sub-agent)."
-        )
+    fix = (
+        'Add a hard cap to each sub-agent prompt, e.g. "Reply with at most {return_budget} tokens" '
+        "(or state it once in a Rules section for every sub-agent)."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spawnkit import protocol
 from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
@@ -65,13 +64,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 ```
 """
 
-    @property
-    def fix(self) -> str:  # type: ignore[override]
-        return (
-            f"At start-up, look for an unfinished state file from the last "
-            f"{protocol.resume_window_minutes()} "
-            "minutes and resume from its next step."
-        )
+    fix = (
+        "At start-up, look for an unfinished state file from the last {resume_window_minutes} "
+        "minutes and resume from its next step."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis

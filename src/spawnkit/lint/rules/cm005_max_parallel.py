@@ -165,13 +165,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 ```
 """
 
-    @property
-    def fix(self) -> str:  # type: ignore[override]
-        return (
-            f'Run sub-agents one at a time, or state a cap: "at most {protocol.max_parallel()} '
-            f"sub-agents in "
-            'parallel; checkpoint after each batch".'
-        )
+    fix = (
+        'Run sub-agents one at a time, or state a cap: "at most {max_parallel} sub-agents in '
+        'parallel; checkpoint after each batch".'
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis

@@ -91,13 +91,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
 ```
 """
 
-    @property
-    def fix(self) -> str:  # type: ignore[override]
-        return (
-            f"Update the state file after every step (at least every {protocol.checkpoint_every()} "
-            f"steps), "
-            "before starting the next sub-agent."
-        )
+    fix = (
+        "Update the state file after every step (at least every {checkpoint_every} steps), "
+        "before starting the next sub-agent."
+    )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis

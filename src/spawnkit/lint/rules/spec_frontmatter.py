@@ -100,13 +100,15 @@ class FrontmatterUnsupported(Rule):
     name = "frontmatter-unsupported"
     severity = "warning"
     summary = (
-        "The frontmatter uses YAML that spawnkit's reader does not judge; spec rules were skipped."
+        "The frontmatter uses YAML the lint-on-write hook's reader does not judge; the hook "
+        "skips the spec rules (spawnkit lint reads it with PyYAML)."
     )
     what = """
-spawnkit reads frontmatter with a small strict reader (so the lint-on-write hook
-needs no YAML library). It covers what skills use; for anchors, aliases, tags,
+The lint-on-write hook reads frontmatter with a small strict reader (the hook
+imports no YAML library). It covers what skills use; for anchors, aliases, tags,
 complex keys, timestamps or tab indentation it says so here instead of guessing,
-and the other frontmatter rules are skipped for the file.
+and the other frontmatter rules are skipped for the file. `spawnkit lint` reads
+such YAML with PyYAML and checks the file fully, so it never reports this.
 """
     why = """
 An honest "not checked" beats a wrong verdict. Such YAML is also fragile across
