@@ -46,6 +46,8 @@ Where the skill goes:
   --dest DIR        DIR itself; its folder name must equal NAME
   --scope project   ./.claude/skills/NAME (the default)
   --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
+  --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
+                    $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
 
 \b
 Template questions (answer with --data KEY=VALUE):
@@ -77,6 +79,11 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
     help="Create it in the user's or the project's skills folder (default: project).",
 )
 @click.option(
+    "--host",
+    type=click.Choice(["claude-code", "codex"]),
+    help="Whose skills folder --scope means (default: claude-code). The skill works on both.",
+)
+@click.option(
     "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
@@ -87,6 +94,7 @@ def new(
     name: str,
     dest: str | None,
     scope: str | None,
+    host: str | None,
     data: tuple[str, ...],
     defaults: bool,
     force: bool,
@@ -94,7 +102,7 @@ def new(
     """Create the agent-spawning skill NAME from spawnkit's template."""
     from spawnkit.commands import new as command
 
-    sys.exit(command.run(name, dest, scope, data, defaults, force))
+    sys.exit(command.run(name, dest, scope, data, defaults, force, host))
 
 
 # --- tokens (issue 3) --------------------------------------------------------

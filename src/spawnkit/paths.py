@@ -35,3 +35,31 @@ def project_claude_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
     from pathlib import Path
 
     return Path(cwd if cwd is not None else os.getcwd()) / ".claude"
+
+
+def skill_dirs(host: hosts.Host, cwd: Path) -> dict[str, Path]:
+    """The folder spawnkit writes ``host``'s skills into, per scope (user, project)."""
+    import os
+    from pathlib import Path
+
+    user = Path(host.user_skill_dirs_in(os.environ)[0])
+    return {"user": user, "project": Path(cwd) / host.project_skill_dirs[0]}
+
+
+def all_skill_dirs(cwd: Path) -> list[tuple[str, Path]]:
+    """``(scope, folder)`` for every folder any host reads skills from, without duplicates:
+    Claude Code's user and project folders first, then Codex's."""
+    import os
+    from pathlib import Path
+
+    found: list[tuple[str, Path]] = []
+    seen: set[Path] = set()
+    for host in hosts.all_hosts():
+        pairs = [("user", Path(d)) for d in host.user_skill_dirs_in(os.environ)]
+        pairs += [("project", Path(cwd) / d) for d in host.project_skill_dirs]
+        for scope, folder in pairs:
+            key = folder.resolve()
+            if key not in seen:
+                seen.add(key)
+                found.append((scope, folder))
+    return found

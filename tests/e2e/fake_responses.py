@@ -71,9 +71,7 @@ def spawn_agent(message: str, *, task_name: str | None = None, call_id: str | No
         return function_call(
             "spawn_agent", {"message": message, "fork_context": False}, V1, call_id
         )
-    return function_call(
-        "spawn_agent", {"task_name": task_name, "message": message}, V2, call_id
-    )
+    return function_call("spawn_agent", {"task_name": task_name, "message": message}, V2, call_id)
 
 
 def wait_agent(targets: list[str] | None = None, timeout_ms: int = 120_000) -> Item:
@@ -242,7 +240,9 @@ class Request(BaseRequest):
     @property
     def text(self) -> str:
         """Everything the model is shown: instructions and every input item, as plain text."""
-        return "\n".join([str(self.body.get("instructions", ""))] + [_item_text(i) for i in self.input])
+        return "\n".join(
+            [str(self.body.get("instructions", ""))] + [_item_text(i) for i in self.input]
+        )
 
     def tool_outputs(self) -> list[ToolOutput]:
         return [
@@ -408,7 +408,9 @@ class FakeResponses(FakeServer):
             return handler.send(404, b'{"error": {"message": "not faked"}}', "application/json")
         turn = self.answer(req)
         response_id = f"resp_fake{uuid.uuid4().hex[:20]}"
-        handler.send(200, sse(stream_events(response_id, turn, _usage(req, turn))), "text/event-stream")
+        handler.send(
+            200, sse(stream_events(response_id, turn, _usage(req, turn))), "text/event-stream"
+        )
 
     def respond_get(self, handler: Any, req: Request) -> None:
         handler.send(404, b'{"error": {"message": "not faked"}}', "application/json")

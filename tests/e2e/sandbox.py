@@ -33,9 +33,6 @@ class ClientMisconfigured(RuntimeError):
     """The client's SPAWNKIT_*_BIN variable is set but unusable."""
 
 
-ClaudeMisconfigured = ClientMisconfigured
-
-
 def find_client(variable: str, name: str, hint: str) -> str | None:
     """``$variable``, else ``name`` on PATH; None when neither exists."""
     configured = os.environ.get(variable)

@@ -64,8 +64,9 @@ def test_codex_has_no_repeat_cap_so_ours_ends_the_loop(codex):
         assert blocks < 10, "the hook kept blocking"
         answer = codex(long_stop(active=True), ENFORCE)
     assert blocks == 2  # the default max_retries
-    assert "after 2 retries (max_retries; Codex CLI has no limit of its own)" in (
-        answer["systemMessage"]
+    assert (
+        "after 2 retries (max_retries; Codex CLI has no limit of its own)"
+        in (answer["systemMessage"])
     )
     saved = (codex.project / ".spawnkit" / "returns" / SESSION).glob("*.md")
     assert {p.name for p in saved} == {f"{AGENT}.md", f"{AGENT}-2.md"}

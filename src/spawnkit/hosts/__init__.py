@@ -133,7 +133,9 @@ class Host:
                 texts = [
                     i["text"]
                     for i in items
-                    if isinstance(i, dict) and i.get("type") == "text" and isinstance(i.get("text"), str)
+                    if isinstance(i, dict)
+                    and i.get("type") == "text"
+                    and isinstance(i.get("text"), str)
                 ]
                 if texts:
                     return "\n".join(texts)
