@@ -6,7 +6,13 @@ import pytest
 import tomlkit
 
 from spawnkit.install import codex_config as cc
-from spawnkit.install.codex_trust import expected_entries, trust_key, trusted_hash
+from spawnkit.install.codex_trust import (
+    expected_entries,
+    hooks_disabled,
+    trust_key,
+    trusted_hash,
+    untrusted,
+)
 
 SOURCE = "/home/u/.codex/hooks.json"
 GROUP = {"hooks": [{"type": "command", "command": "py -I -S hook.py --host codex", "timeout": 10}]}
@@ -161,3 +167,20 @@ def test_hash_is_the_documented_compact_sorted_json():
     body = '{"event_name":"stop","hooks":[{"async":false,"command":"x","timeout":600,"type":"command"}]}'
     assert plain == "sha256:" + hashlib.sha256(body.encode()).hexdigest()
     assert trust_key("/h/hooks.json", "PreToolUse", 2, 0) == "/h/hooks.json:pre_tool_use:2:0"
+
+
+def test_untrusted_names_missing_and_stale_entries():
+    hooks = {"SubagentStop": [{"matcher": "", **GROUP}, GROUP]}
+    good = expected_entries(SOURCE, hooks)
+    first, second = sorted(good)
+    assert untrusted(SOURCE, hooks, good) == []
+    assert untrusted(SOURCE, hooks, {first: good[first]}) == [second]
+    changed = {"SubagentStop": [{"matcher": "", **GROUP}, {"hooks": [{"command": "other"}]}]}
+    assert untrusted(SOURCE, changed, good) == [second]  # the command changed: hash stale
+
+
+def test_hooks_disabled_by_feature_flags():
+    assert hooks_disabled({}) is None
+    assert hooks_disabled({"features": {"hooks": True}}) is None
+    assert hooks_disabled({"features": {"hooks": False}}) == "[features] hooks = false"
+    assert hooks_disabled({"features": {"codex_hooks": False}}) == "[features] codex_hooks = false"

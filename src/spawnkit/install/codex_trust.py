@@ -72,3 +72,21 @@ def expected_entries(source: str, hooks: Mapping[str, Any]) -> dict[str, str]:
                 if isinstance(handler, dict) and handler.get("type", "command") == "command":
                     found[trust_key(source, event, gi, hi)] = trusted_hash(event, group, handler)
     return found
+
+
+def untrusted(source: str, hooks: Mapping[str, Any], trusted: Mapping[str, str]) -> list[str]:
+    """Trust keys of the handlers Codex would skip: no entry, or a hash that no longer matches."""
+    return [
+        key for key, value in expected_entries(source, hooks).items() if trusted.get(key) != value
+    ]
+
+
+def hooks_disabled(config: Mapping[str, Any]) -> str | None:
+    """The config.toml setting that turns hooks off (``[features] hooks = false``), if any."""
+    features = config.get("features")
+    if not isinstance(features, Mapping):
+        return None
+    for name in ("hooks", "codex_hooks"):  # codex_hooks: the feature's old name
+        if features.get(name) is False:
+            return f"[features] {name} = false"
+    return None
