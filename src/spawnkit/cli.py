@@ -237,19 +237,39 @@ def rule_command(code: str | None, show_all: bool) -> None:
 _SCOPE_HELP = (
     "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
     " local: ./.claude/settings.local.json (this machine only, not committed)."
+    " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
+    " ./.agents/skills."
 )
 _SCOPES = ("user", "project", "local")
+_HOST_HELP = (
+    "claude-code (default), codex, or all: every host. The default stays Claude Code, so a"
+    " plain `spawnkit install` never writes into another tool's config unasked."
+)
 
 
 def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this Claude Code folder instead of the scope's default.",
+        help="Use this folder (Claude Code's, or Codex's with --host codex) instead of the"
+        " scope's default.",
+    )(func)
+    func = click.option(
+        "--host",
+        type=click.Choice(("claude-code", "codex", "all")),
+        default="claude-code",
+        show_default=True,
+        help=_HOST_HELP,
     )(func)
     return click.option(
         "--scope", type=click.Choice(_SCOPES), default="user", show_default=True, help=_SCOPE_HELP
     )(func)
+
+
+def _targets(scope: str, config_dir: str | None, host: str):
+    from spawnkit.install.install import resolve_targets
+
+    return resolve_targets(scope, config_dir, host)
 
 
 @cli.command("install")
@@ -271,18 +291,24 @@ def _scope_options(func):
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
 def install_command(
-    scope: str, config_dir: str | None, mode: str | None, dry_run: bool, yes: bool, as_json: bool
+    scope: str,
+    host: str,
+    config_dir: str | None,
+    mode: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
 ) -> None:
-    """Install the standard, hooks, spawnkit skill and mode into Claude Code.
+    """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
 
-    Merges hook registrations into settings.json without touching anything of
-    yours: your keys, hooks and formatting stay as they are, the previous file
-    is backed up (last 5 kept), and running it again changes nothing.
+    Merges hook registrations into settings.json (Codex: hooks.json, plus their
+    trust entries in config.toml) without touching anything of yours: your keys,
+    hooks and formatting stay as they are, the previous file is backed up (last 5
+    kept), and running it again changes nothing.
     """
     from spawnkit.commands import install as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), mode, dry_run, yes, as_json))
+    sys.exit(command.run(_targets(scope, config_dir, host), mode, dry_run, yes, as_json))
 
 
 @cli.command("uninstall")
@@ -298,31 +324,31 @@ def install_command(
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
 def uninstall_command(
-    scope: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool
+    scope: str, host: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool
 ) -> None:
     """Remove exactly what `spawnkit install` added.
 
     Files you edited since the install are kept (and named); your own skills
-    and settings are never touched. settings.json is backed up first.
+    and settings are never touched. settings.json (Codex: hooks.json and
+    config.toml) is backed up first.
     """
     from spawnkit.commands import uninstall as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), dry_run, yes, as_json))
+    sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json))
 
 
 @cli.command("doctor")
 @_scope_options
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
-def doctor_command(scope: str, config_dir: str | None, as_json: bool) -> None:
-    """Check the installation: hooks registered and running, standard, mode, skills.
+def doctor_command(scope: str, host: str, config_dir: str | None, as_json: bool) -> None:
+    """Check the installation: hooks registered, trusted (Codex) and running, standard, mode,
+    skills.
 
     Exits 1 when anything is broken; each broken item names its fix.
     """
     from spawnkit.commands import doctor as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), as_json))
+    sys.exit(command.run(_targets(scope, config_dir, host), as_json))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------

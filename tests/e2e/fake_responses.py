@@ -97,7 +97,7 @@ def exec_command(cmd: str, call_id: str | None = None) -> Item:
 
 def add_file_patch(path: str, text: str) -> str:
     """A patch that creates ``path`` with ``text``."""
-    lines = "".join(f"+{line}\n" for line in text.split("\n"))
+    lines = "".join(f"+{line}\n" for line in text.splitlines())
     return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
 
 
@@ -119,12 +119,16 @@ def _item_text(item: Any) -> str:
     if not isinstance(item, dict):
         return ""
     kind = item.get("type")
-    if kind == "message" or (kind is None and "role" in item):
+    if kind in ("message", "agent_message") or (kind is None and "role" in item):
+        # agent_message: how v2 hands a task to a sub-agent (its payload as "encrypted" content,
+        # plain text against this fake).
         content = item.get("content")
         if isinstance(content, str):
             return content
-        return "\n".join(
-            c.get("text", "") for c in content or [] if isinstance(c, dict) and "text" in c
+        return "".join(
+            str(c.get("text", c.get("encrypted_content", "")))
+            for c in content or []
+            if isinstance(c, dict)
         )
     if kind == "function_call":
         return str(item.get("arguments", ""))
@@ -215,10 +219,22 @@ class Request(BaseRequest):
         return "\n".join(self.messages_of("developer"))
 
     @property
+    def own_input(self) -> list[dict[str, Any]]:
+        """The input without history a v2 sub-agent inherited: from its task message on."""
+        items = self.input
+        name = self.agent_name
+        if name.count("/") > 1:
+            for i in range(len(items) - 1, -1, -1):
+                item = items[i]
+                if item.get("type") == "agent_message" and item.get("recipient") == name:
+                    return items[i:]
+        return items
+
+    @property
     def assistant_turns(self) -> int:
-        """Model turns in the history: runs of consecutive model-made items."""
+        """Model turns in this conversation's own history: runs of consecutive model-made items."""
         turns, inside = 0, False
-        for item in self.input:
+        for item in self.own_input:
             kind = item.get("type", "message")
             made = kind in _MODEL_ITEMS and (kind != "message" or item.get("role") == "assistant")
             if made and not inside:
@@ -271,8 +287,9 @@ class Request(BaseRequest):
     def agent_result(self, call_id: str) -> str | None:
         """The sub-agent's final words the parent received for spawn call ``call_id``, or None.
 
-        v1: the ``completed`` status in a ``wait_agent`` output; v2 and both: the
-        ``<subagent_notification>`` Codex adds as a user message.
+        v1: the ``completed`` status in a ``wait_agent`` output, or the
+        ``<subagent_notification>`` Codex adds as a user message; v2: the ``FINAL_ANSWER``
+        ``agent_message`` whose author is the sub-agent's task path.
         """
         agent = self.spawned_agent_id(call_id)
         if agent is None:
@@ -293,10 +310,11 @@ class Request(BaseRequest):
                 done = (note.get("status") or {}).get("completed")
                 if isinstance(done, str):
                     return done
-        for text in self.messages_of("user") + self.messages_of("developer"):
-            found = re.search(r"FINAL_ANSWER.*?Payload:\s*(.*)", text, re.S)
-            if found and agent.rsplit("/", 1)[-1] in text:
-                return found.group(1).strip()
+        for item in self.input:  # v2: an agent_message from the sub-agent's task path
+            if item.get("type") == "agent_message" and item.get("author") == agent:
+                found = re.search(r"FINAL_ANSWER.*?Payload:\n(.*)", _item_text(item), re.S)
+                if found:
+                    return found.group(1)
         return None
 
     def notifications(self) -> list[dict[str, Any]]:

@@ -20,8 +20,11 @@ from spawnkit.install.install import CONFIG_NAME, Target
 
 
 def store_config(target: Target) -> Path:
-    """The template store lives in the user's folder whatever the scope: skills everywhere use it."""
-    return target.config_dir if target.scope == "user" else paths.claude_config_dir()
+    """The template store lives in the user's Claude Code folder whatever the scope or host:
+    skills everywhere use it."""
+    if target.scope == "user" and target.host == "claude-code":
+        return target.config_dir
+    return paths.claude_config_dir()
 
 
 def run_plan(
@@ -42,7 +45,7 @@ def run_plan(
             apply(plan)
         _emit_json(verb, target, plan, applied=bool(pending) and not dry_run, dry_run=dry_run)
         return EXIT_OK
-    click.echo(f"spawnkit {verb}: {target.scope} scope, {target.config_dir}")
+    click.echo(f"spawnkit {verb}: {target.label}, {target.scope} scope, {target.config_dir}")
     if dry_run:
         click.echo(plan.diff(target.config_dir), nl=False)
         _summary(plan, target)
@@ -96,6 +99,7 @@ def _mode(config: bytes) -> str:
 def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bool) -> None:
     data: dict[str, Any] = {
         "command": verb,
+        "host": target.host,
         "scope": target.scope,
         "config_dir": str(target.config_dir),
         "settings": str(target.settings_path),

@@ -1,25 +1,31 @@
-"""``spawnkit install``: put the standard, the hooks, the skill and the mode into Claude Code.
+"""``spawnkit install``: put the standard, the hooks, the skill and the mode into a host.
 
 Everything is planned first (``plan_install``) and written by ``changes.apply``,
 so a dry run, a confirmation prompt and a refusal all happen before any byte
-moves. Running it twice changes nothing the second time.
+moves. Running it twice changes nothing the second time. The host description
+(``spawnkit.hosts``) says where each piece goes: Claude Code's hooks live in
+settings.json; Codex's in hooks.json, and each of them also needs a trust entry in
+the user's config.toml (``codex_config``), written in the same plan.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnkit import __version__, paths, resources
+from spawnkit import __version__, hosts, paths, resources
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import codex_config, codex_trust
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import Change, Plan
 
 SCOPES = ("user", "project", "local")
+HOSTS = (*hosts.NAMES, "all")
 MODES = ("warn", "enforce")
 DEFAULT_MODE = "warn"
 CONFIG_NAME = "spawnkit.json"
@@ -30,28 +36,68 @@ SKILL = Path("skills") / "spawnkit"
 
 @dataclass(frozen=True)
 class Target:
-    """Where an install goes: the Claude Code folder and the settings file inside it."""
+    """Where an install goes: the host's folder and the hooks file inside it; for Codex
+    also where the spawnkit skill goes and the config.toml that must trust the hooks."""
 
     scope: str
     config_dir: Path
     settings_path: Path
+    host: str = hosts.DEFAULT
+    skills_dir: Path | None = None  # None: <config_dir>/skills
+    trust_path: Path | None = None  # Codex: the user's config.toml
+
+    @property
+    def skill_root(self) -> Path:
+        return self.skills_dir if self.skills_dir is not None else self.config_dir / "skills"
+
+    @property
+    def label(self) -> str:
+        return hosts.get(self.host).label
 
 
 def resolve_target(
-    scope: str = "user", config_dir: str | Path | None = None, cwd: str | Path | None = None
+    scope: str = "user",
+    config_dir: str | Path | None = None,
+    cwd: str | Path | None = None,
+    host: str = hosts.DEFAULT,
 ) -> Target:
-    """user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude; --config-dir wins."""
+    """Claude Code: user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude.
+    Codex: user: $CODEX_HOME or ~/.codex; project: ./.codex (hooks) and ./.agents/skills.
+    --config-dir wins over the scope's folder."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
+    if host not in hosts.NAMES:
+        raise SpawnkitError(f"unknown host {host!r}; use one of {', '.join(hosts.NAMES)}")
+    desc = hosts.get(host)
+    if scope == "local" and desc.local_hooks_file is None:
+        raise SpawnkitError(
+            f"{desc.label} has no local scope (a settings file kept out of git); use --scope"
+            " project or --scope user"
+        )
+    here = Path(cwd if cwd is not None else os.getcwd()).absolute()
     if config_dir is not None:
         base = Path(config_dir).expanduser()
     elif scope == "user":
-        base = paths.claude_config_dir()
+        base = paths.config_dir(host)
     else:
-        base = paths.project_claude_dir(cwd)
+        base = here / desc.project_folder
     base = base.absolute()
-    name = "settings.local.json" if scope == "local" else "settings.json"
-    return Target(scope, base, base / name)
+    if host == hosts.DEFAULT:
+        name = "settings.local.json" if scope == "local" else "settings.json"
+        return Target(scope, base, base / name)
+    skills = None if scope == "user" else base.parent / desc.project_skill_dirs[0]
+    trust = base / desc.trust_file if scope == "user" else paths.config_dir(host) / desc.trust_file
+    return Target(scope, base, base / desc.hooks_file, host, skills, trust)
+
+
+def resolve_targets(
+    scope: str = "user", config_dir: str | Path | None = None, host: str = hosts.DEFAULT
+) -> list[Target]:
+    """One target per host asked for: ``host`` is a host's name or ``all``."""
+    if host == "all" and config_dir is not None:
+        raise SpawnkitError("--config-dir names one host's folder; use it with one --host")
+    names = hosts.NAMES if host == "all" else (host,)
+    return [resolve_target(scope, config_dir, host=name) for name in names]
 
 
 def plan_install(target: Target, mode: str | None = None, python: str | None = None) -> Plan:
@@ -62,8 +108,11 @@ def plan_install(target: Target, mode: str | None = None, python: str | None = N
     old = mf.read(target.config_dir) or mf.Manifest()
     new = mf.Manifest(__version__, dict(old.settings), dict(old.files), list(old.dirs))
     plan = Plan()
-    plan.changes.append(_settings_change(target, old, new, python, stamp, plan))
-    for rel, data, label in _bundled_files():
+    settings = _settings_change(target, old, new, python, stamp, plan)
+    plan.changes.append(settings)
+    if target.trust_path is not None:
+        plan.changes.append(_trust_change(target, settings, old, new, stamp))
+    for rel, data, label in _bundled_files(target):
         plan.changes.append(
             _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
         )
@@ -138,7 +187,12 @@ def _settings_change(
     before = read_bytes(path)
     text = decode(before, path)
     try:
-        result = sm.install(text, regs.installed_command(python), name=str(path))
+        result = sm.install(
+            text,
+            regs.installed_command(python, target.host),
+            regs.registrations(target.host),
+            name=str(path),
+        )
         problems = sm.hook_problems(result.text)
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
@@ -148,17 +202,62 @@ def _settings_change(
         record = mf.SettingsRecord([], blank)
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
-    for problem in problems:
+    for problem in problems if target.host == hosts.DEFAULT else ():
         plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
     if target.scope == "project" and result.text != text:
-        plan.notes.append(
-            f"{path.name} is usually committed: its hook command names this machine's Python"
-            " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
-            " --scope local)"
-        )
+        if target.host == hosts.DEFAULT:
+            plan.notes.append(
+                f"{path.name} is usually committed: its hook command names this machine's Python"
+                " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
+                " --scope local)"
+            )
+        else:
+            plan.notes.append(
+                f"Codex reads {path} only in a project it trusts, and runs each hook only once"
+                f" {target.trust_path} trusts it (spawnkit writes that trust for this machine;"
+                " each teammate runs `spawnkit install --host codex --scope project`)"
+            )
     return Change(
         path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
     )
+
+
+def _trust_change(
+    target: Target, settings: Change, old: mf.Manifest, new: mf.Manifest, stamp: str
+) -> Change:
+    """config.toml trusting exactly spawnkit's handlers in the new hooks file (Codex)."""
+    assert target.trust_path is not None
+    path = target.trust_path
+    hooks_text = settings.after.decode("utf-8") if settings.after is not None else ""
+    wanted = _own_trust(str(target.settings_path), hooks_text)
+    before = read_bytes(path)
+    record = codex_config.TrustRecord.from_json(old.trust) if old.trust else None
+    try:
+        after, record = codex_config.install(decode(before, path), wanted, record, str(path))
+    except codex_config.ConfigError as exc:
+        raise SpawnkitError(str(exc)) from None
+    new.trust = {"path": str(path), **record.to_json()}
+    return Change(path, before, after.encode("utf-8"), "hook trust", backup_stamp=stamp)
+
+
+def _own_trust(source: str, hooks_text: str) -> dict[str, str]:
+    """Trust key -> hash for spawnkit's own handlers in a hooks.json text."""
+    try:
+        data = json.loads(hooks_text) if hooks_text.strip() else {}
+    except ValueError:
+        return {}
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(hooks, dict):
+        return {}
+    every = codex_trust.expected_entries(source, hooks)
+    own = set()
+    for event, groups in hooks.items():
+        for gi, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for hi, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if isinstance(handler, dict) and regs.is_managed(handler.get("command")):
+                    own.add(codex_trust.trust_key(source, event, gi, hi))
+    return {key: value for key, value in every.items() if key in own}
 
 
 def _file_change(
@@ -201,10 +300,17 @@ def label_for(rel: str) -> str:
         return "context-management standard"
     if rel == CONFIG_NAME:
         return "spawnkit config"
-    return "spawnkit skill" if rel.startswith(SKILL.as_posix() + "/") else "spawnkit file"
+    inside = f"/{rel}".find(f"/{SKILL.as_posix()}/") != -1
+    return "spawnkit skill" if inside else "spawnkit file"
 
 
-def _bundled_files() -> list[tuple[Path, bytes, str]]:
+def skill_rel(target: Target) -> Path:
+    """The spawnkit skill's folder relative to the config dir (``skills/spawnkit``; for a
+    Codex project ``../.agents/skills/spawnkit``, beside ``.codex``)."""
+    return Path(os.path.relpath(target.skill_root / SKILL.name, target.config_dir))
+
+
+def _bundled_files(target: Target | None = None) -> list[tuple[Path, bytes, str]]:
     standard = resources.standard_doc_path()
     skill = resources.bundled_skills_dir() / SKILL.name
     if not standard.is_file() or not (skill / "SKILL.md").is_file():
@@ -212,8 +318,9 @@ def _bundled_files() -> list[tuple[Path, bytes, str]]:
             f"spawnkit's packaged files are missing ({standard} or {skill}/SKILL.md);"
             " reinstall spawnkit"
         )
+    dest = skill_rel(target) if target is not None else SKILL
     pairs = [(STANDARD, standard)]
-    pairs += [(SKILL / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
+    pairs += [(dest / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
     return [(rel, src.read_bytes(), label_for(rel.as_posix())) for rel, src in pairs]
 
 
@@ -225,7 +332,7 @@ def _dirs_to_create(config_dir: Path, changes: list[Change]) -> set[str]:
             continue
         folder = change.path.parent
         while not folder.exists() and folder != config_dir:
-            made.add(folder.relative_to(config_dir).as_posix())
+            made.add(Path(os.path.relpath(folder, config_dir)).as_posix())
             folder = folder.parent
         if not config_dir.exists():
             made.add(".")

@@ -41,6 +41,9 @@ class Manifest:
     settings: dict[str, SettingsRecord] = field(default_factory=dict)  # by settings file name
     files: dict[str, FileRecord] = field(default_factory=dict)  # by path relative to config dir
     dirs: list[str] = field(default_factory=list)  # folders install created, relative
+    # Codex: the hook trust entries written into config.toml (``codex_config.TrustRecord``
+    # as JSON, plus "path": the config.toml they are in).
+    trust: dict[str, Any] | None = None
 
     def to_bytes(self) -> bytes:
         data: dict[str, Any] = {
@@ -56,6 +59,8 @@ class Manifest:
             },
             "dirs": sorted(set(self.dirs)),
         }
+        if self.trust:
+            data["trust"] = self.trust
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -82,6 +87,7 @@ def read(config_dir: Path) -> Manifest | None:
                 for name, rec in data.get("files", {}).items()
             },
             dirs=list(data.get("dirs", [])),
+            trust=dict(data["trust"]) if isinstance(data.get("trust"), dict) else None,
         )
     except (ValueError, TypeError, KeyError, AttributeError):
         raise SpawnkitError(

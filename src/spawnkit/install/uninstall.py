@@ -7,12 +7,15 @@ install had replaced comes back from its backup. User skills are never looked at
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import codex_config
 from spawnkit.install import manifest as mf
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import Change, Plan
-from spawnkit.install.install import Target, decode, label_for, read_bytes
+from spawnkit.install.install import Target, _own_trust, decode, label_for, read_bytes
 
 
 def plan_uninstall(target: Target) -> Plan:
@@ -39,6 +42,10 @@ def plan_uninstall(target: Target) -> Plan:
             backup_stamp=timestamp(),
         )
     )
+    if target.trust_path is not None:
+        trust = _trust_removal(target, old, decode(before, path))
+        if trust is not None:
+            plan.changes.append(trust)
     if old is None:
         if not plan.pending:
             plan.notes.append(f"spawnkit is not installed in {target.config_dir}; nothing to do")
@@ -83,3 +90,28 @@ def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None
         plan.changes.append(Change(saved, original, None, "backup (restored)"))
     else:
         plan.changes.append(Change(path, current, None, label_for(rel)))
+
+
+def _trust_removal(
+    target: Target, old: mf.Manifest | None, hooks_text: str | None
+) -> Change | None:
+    """config.toml without spawnkit's trust entries (Codex), byte for byte as before install.
+
+    Without an install record (deleted or damaged), the entries of spawnkit's handlers
+    still in the hooks file are found by their keys and removed as they stand."""
+    recorded = old.trust if old is not None and old.trust else None
+    path = Path(recorded["path"]) if recorded and recorded.get("path") else target.trust_path
+    assert path is not None
+    before = read_bytes(path)
+    if before is None:
+        return None
+    if recorded:
+        record = codex_config.TrustRecord.from_json(recorded)
+    else:
+        record = codex_config.TrustRecord(_own_trust(str(target.settings_path), hooks_text or ""))
+    try:
+        after = codex_config.remove(decode(before, path), record, str(path))
+    except codex_config.ConfigError as exc:
+        raise SpawnkitError(str(exc)) from None
+    data = None if after is None else after.encode("utf-8")
+    return Change(path, before, data, "hook trust", backup_stamp=timestamp())
