@@ -393,7 +393,9 @@ def checks_for(target: Target) -> list[Check]:
         return [c for c in CHECKS]
     extra = CODEX_CHECKS + (CODEX_PROJECT_CHECKS if target.scope == "project" else [])
     at = CHECKS.index(check_hooks_registered) + 1
-    return [c for c in CHECKS[:at] + extra + CHECKS[at:] if c is not check_plugin_overlap]
+    # The template store belongs to Claude Code's folder; a Codex install does not set it up.
+    skip = (check_plugin_overlap, check_template_store)
+    return [c for c in CHECKS[:at] + extra + CHECKS[at:] if c not in skip]
 
 
 def run_checks(target: Target, checks: list[Check] | None = None) -> list[CheckResult]:
