@@ -8,9 +8,10 @@
    same files from disk and parsing their frontmatter with PyYAML (what any
    frontmatter-aware tool pays at least).
 2. Process wall time: median of R runs of ``spawnkit lint <one SKILL.md>``,
-   against the baselines of a bare ``python -c pass`` and ``python -c "import click"``
-   (the CLI framework every spawnkit command loads) in the same run.
-Goals (issue 4): >= 1,000 files/s; <= 150 ms per process.
+   against the baselines of a bare ``python -c pass``, ``python -c "import click"``
+   and agnix (a Rust linter for agent files, ``pip install agnix``; ``--agnix PATH`` or
+   ``agnix`` on PATH; left out, and said so, when absent) on the same file in the same run.
+Goals: >= 1,000 files/s (issue 4); <= 3x agnix per process (issue 13).
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ def main() -> int:
     )
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--agnix", default=shutil.which("agnix"), help="agnix binary")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         files = make_tree(Path(tmp), args.files)
@@ -140,16 +142,15 @@ def main() -> int:
         # the heaviest kind of file: an orchestrator that every protocol rule reads
         one = next(f for f in files if f.parent.name == "dep-audit")
         spawnkit = shutil.which("spawnkit") or "spawnkit"
-        ms = process_ms(
-            {
-                "lint": [spawnkit, "lint", str(one)],
-                "bare": [sys.executable, "-c", "pass"],
-                "nosite": [sys.executable, "-S", "-c", "pass"],
-                "click": [sys.executable, "-c", "import click"],
-            },
-            args.runs,
-            Path(tmp),
-        )
+        commands = {
+            "lint": [spawnkit, "lint", str(one)],
+            "bare": [sys.executable, "-c", "pass"],
+            "nosite": [sys.executable, "-S", "-c", "pass"],
+            "click": [sys.executable, "-c", "import click"],
+        }
+        if args.agnix:
+            commands["agnix"] = [args.agnix, str(one)]
+        ms = process_ms(commands, args.runs, Path(tmp))
         (lint_w, lint_c), (bare_w, bare_c), (click_w, click_c) = ms["lint"], ms["bare"], ms["click"]
         print(
             f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
@@ -166,6 +167,14 @@ def main() -> int:
             f"CPU "
             f"(spawnkit's own share: {lint_c - click_c:.0f} ms CPU)"
         )
+        if "agnix" in ms:
+            agnix_w, agnix_c = ms["agnix"]
+            print(
+                f"  agnix on the same file: {agnix_w:.0f} ms wall, {agnix_c:.0f} ms CPU; "
+                f"spawnkit / agnix = {lint_w / agnix_w:.1f}x wall (goal <= 3x)"
+            )
+        else:
+            print("  agnix: not found (pip install agnix, or pass --agnix PATH); not compared")
         print(f"  load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 

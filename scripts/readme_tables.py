@@ -89,7 +89,7 @@ def rules_table() -> str:
     from spawnkit.lint.rules import ALL
 
     rows = ["| code | name | severity | checks |", "|---|---|---|---|"]
-    rows += [f"| {r.code} | {r.name} | {r.severity} | {_cell(r.summary)} |" for r in ALL]
+    rows += [f"| {r.code} | {r.name} | {r.severity_label()} | {_cell(r.summary)} |" for r in ALL]
     return "\n".join(rows)
 
 

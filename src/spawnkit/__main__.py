@@ -1,3 +1,3 @@
-from spawnkit.cli import main
+from spawnkit.main import main
 
 main()

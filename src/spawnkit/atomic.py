@@ -11,12 +11,57 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 BACKUP_TAG = ".spawnkit-"
 BACKUP_SUFFIX = ".bak"
 BACKUPS_KEPT = 5
+
+
+@contextmanager
+def atomic_writer(
+    path: str | os.PathLike[str],
+    mode: int | None = None,
+    *,
+    force_mode: bool = False,
+) -> Iterator[BinaryIO]:
+    """``with atomic_writer(path) as fh:`` write in pieces; ``path`` is replaced only when the
+    block ends without an error (else the temporary file is removed and the target untouched).
+
+    Same guarantees as ``atomic_write``, for output too large to hold in memory at once.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if mode is not None and (force_mode or old is None):
+        new_mode = mode
+    elif old is not None:
+        new_mode = stat.S_IMODE(old.st_mode)
+    else:
+        new_mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fchmod(fh.fileno(), new_mode)
+            if old is not None:
+                _keep_owner(fh.fileno(), old)
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(target.parent)
 
 
 def atomic_write(
@@ -33,36 +78,10 @@ def atomic_write(
     ``mode`` applies to a new file only (default: 0o666 minus the umask), or to
     any file with ``force_mode`` (a template update may change an executable bit).
     """
-    target = Path(os.path.realpath(path))
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        old = os.stat(target)
-    except FileNotFoundError:
-        old = None
-    if mode is not None and (force_mode or old is None):
-        new_mode = mode
-    elif old is not None:
-        new_mode = stat.S_IMODE(old.st_mode)
-    else:
-        new_mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fchmod(fh.fileno(), new_mode)
-            if old is not None:
-                _keep_owner(fh.fileno(), old)
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(target.parent)
-    return target
+    with atomic_writer(path, mode, force_mode=force_mode) as fh:
+        fh.write(payload)
+    return Path(os.path.realpath(path))
 
 
 def timestamp() -> str:

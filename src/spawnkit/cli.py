@@ -195,6 +195,20 @@ def tokens_command(
     default=None,
     help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).",
 )
+@click.option(
+    "--max-file-size",
+    "max_file_size",
+    metavar="SIZE",
+    default=None,
+    help="Skip (and report) files larger than this, e.g. 4MB (the default) or 500k.",
+)
+@click.option(
+    "--pre-commit",
+    "pre_commit",
+    is_flag=True,
+    help="The pre-commit hook's mode: skip named files Claude Code would not load; nothing to "
+    "check passes.",
+)
 def lint_command(
     paths: tuple[Path, ...],
     fmt: str,
@@ -202,12 +216,16 @@ def lint_command(
     ignore: tuple[str, ...],
     profile: str | None,
     config_path: Path | None,
+    max_file_size: str | None,
+    pre_commit: bool,
 ) -> None:
     """Check skills, commands and agents against the protocol and the skill spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
-    SKILL.md, commands/*.md and agents/*.md. Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and
-    ./.claude. Exit 0 clean, 1 problems found, 2 usage or I/O error.
+    SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
+    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and
+    devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
+    1 problems found, 2 usage or I/O error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -218,6 +236,8 @@ def lint_command(
         ignore=command.split_codes(ignore),
         profile=profile,
         config_path=config_path,
+        max_file_size=command.size_option(max_file_size),
+        pre_commit=pre_commit,
     )
     sys.exit(code)
 
@@ -408,6 +428,90 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
     from spawnkit.commands import adopt as command
 
     sys.exit(command.run(path, pairs, retrofit, as_json))
+
+
+# --- audit (issue 16) -------------------------------------------------------
+
+_AUDIT_EPILOG = """\b
+Where it looks (without PATH):
+  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl
+               and <project>/<session>/subagents/agent-<id>.jsonl
+  Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
+
+\b
+Per session: every sub-agent return (tokens the orchestrator received, whether spawnkit
+blocked it and where it saved the full answer), the orchestrator's context after each
+response, peak parallel sub-agents, report read-backs, state-file writes, and the
+standard's rules broken (CM001 budget, CM002 results on disk, CM003/CM007 state file
+and checkpoints, CM005 parallel cap, CM006 report read-back).
+
+\b
+Unreadable input (binary files, truncated or malformed lines, unknown record types) is
+counted and reported on stderr, never fatal. Symlinks under a root are not followed.
+Exit 0 no findings, 1 findings, 2 usage error (nothing written).
+
+\b
+Examples:
+  spawnkit audit --since 7d
+  spawnkit audit --project . --format html -o audit.html
+  spawnkit audit ~/.claude/projects/-home-me-app/1b2c....jsonl --format json
+"""
+
+
+@cli.command("audit", epilog=_AUDIT_EPILOG)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
+@click.option(
+    "--project",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Only the sessions run in this working directory.",
+)
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help="Only sessions written since then: 7d, 12h, 30m, 2w, or a date (2026-11-01).",
+)
+@click.option("--session", metavar="ID", help="Only the session whose id starts with ID.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "html"]),
+    default="text",
+    show_default=True,
+    help="text: a table per session; json: version 1 (standards/schemas/audit.schema.json); "
+    "html: one self-contained page with charts.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="Write the report to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=1),
+    metavar="TOKENS",
+    help="The model's context window, for 'closest to the limit' (default: what Codex "
+    "records; 200000 for Claude Code, whose transcripts do not say).",
+)
+def audit_command(
+    paths: tuple[Path, ...],
+    project: Path | None,
+    since: str | None,
+    session: str | None,
+    fmt: str,
+    output: Path | None,
+    context_window: int | None,
+) -> None:
+    """Show what sub-agent returns cost the orchestrator, from the session transcripts.
+
+    PATH is a transcript or a folder of them (a Claude Code project folder, a config
+    folder, Codex's sessions). Without PATH or --project: every session of this user.
+    """
+    from spawnkit.commands import audit as command
+
+    sys.exit(command.run(paths, project, since, session, fmt, output, context_window))
 
 
 def main() -> None:

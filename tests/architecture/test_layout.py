@@ -106,6 +106,7 @@ def test_the_top_level_holds_only_shared_modules():
         "atomic",
         "cli",
         "errors",
+        "main",
         "paths",
         "protocol",
         "resources",

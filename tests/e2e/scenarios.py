@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from spawnkit import protocol, tokens
 
 from . import fake_responses as responses
-from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text
+from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use
 
 SAVED_COPY = re.compile(r"\S*\.spawnkit/returns/\S+?\.md")
 
@@ -29,6 +29,19 @@ def long_answer(tag: str, target_tokens: int = 3000) -> str:
             "unused import or shadowed name; fix: remove it or document why it stays."
         )
     return "\n".join(lines)
+
+
+def received_tokens(conv: Conversation, call_id: str, rewrite=lambda text: text) -> int | None:
+    """Estimated tokens of the sub-agent's words the orchestrator's requests carried for Agent
+    call ``call_id`` (after ``rewrite``), or None when the launch was refused (an error result)."""
+    for req in conv.requests:
+        result = req.tool_result(call_id)
+        if result is not None and result.is_error:
+            return None
+        words = req.agent_result(call_id)
+        if words is not None:
+            return tokens.estimate(rewrite(words))
+    raise AssertionError(f"{conv.name}: no result for Agent call {call_id}")
 
 
 def compact_return(tag: str, report: str) -> str:
@@ -151,3 +164,68 @@ def codex_fan_out(
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
+
+
+@dataclass
+class Mixed:
+    """Background sub-agents, one too many for the cap, a state write and a report read-back."""
+
+    prompt: str
+    main: Conversation
+    subs: list[Conversation]
+    calls: list[Block]
+    state_file: str
+    report_read: str
+
+
+def mixed(api: FakeAnthropic, tag: str, project, enforced: bool) -> Mixed:
+    """Script an orchestrator that launches ``cap + 1`` background sub-agents in one message,
+    records a checkpoint in its state file once they are done, then reads a report back.
+
+    Each sub-agent writes its report, then answers: the first ones at length (~700 tokens),
+    the last one briefly. With ``enforced`` spawnkit blocks the long answers (one more request
+    each) and refuses one launch over the cap (whichever loses the race; it never starts)."""
+    cap = protocol.max_parallel()
+    running = cap if enforced else cap + 1
+    reports = project / f".{tag.lower()}-reports"
+    calls, subs, finals = [], [], []
+    for i in range(1, cap + 2):
+        name = f"{tag}-SUB-{i}"
+        report = str(reports / f"part-{i}.md")
+        size = 700 if i <= cap else 200
+        write = tool_use("Write", {"file_path": report, "content": long_answer(name, 800)})
+        answer = long_answer(name, size)
+
+        def reply(req: Request, answer: str = answer) -> str:
+            # answer only once every sub-agent that will run has started: they surely overlap
+            assert api.wait_for(lambda: sum(bool(s.requests) for s in subs) >= running, 60)
+            return answer
+
+        subs.append(api.conversation(name, [write], reply, obey_block(name), name=name))
+        calls.append(agent(f"{name}: review module {i}", f"review module {i}", background=True))
+        long = tokens.estimate(answer) > protocol.return_budget()
+        finals.append(3 if enforced and long else 2)
+
+    def all_done() -> bool:
+        started = [(s, n) for s, n in zip(subs, finals, strict=True) if s.requests]
+        return len(started) >= running and all(len(s.requests) >= n for s, n in started)
+
+    def checkpoint_when_done(req: Request) -> Block:
+        assert api.wait_for(all_done, timeout=90)
+        state = reports / "state-20261124-001600.json"
+        return tool_use(
+            "Write", {"file_path": str(state), "content": '{"steps": {"1": "complete"}}'}
+        )
+
+    read_back = str(reports / "part-1.md")
+    main_tag = f"{tag}-ORCH"
+    main = api.conversation(
+        main_tag,
+        [text("Fanning out."), *calls],
+        checkpoint_when_done,
+        tool_use("Read", {"file_path": read_back}),
+        "All reviews are in.",
+        name=main_tag,
+    )
+    state = str(reports / "state-20261124-001600.json")
+    return Mixed(f"{main_tag}: review every module.", main, subs, calls, state, read_back)

@@ -135,6 +135,8 @@ def test_default_paths_are_the_config_dir_and_project_claude(tmp_path):
 def test_plugin_folder_discovery_skips_reports_and_sibling_docs(tmp_path):
     plugin = tmp_path / "plugin"
     _skill(plugin, "notes", CLEAN)
+    (plugin / ".claude-plugin").mkdir()
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "plugin"}')
     (plugin / "skills" / "notes" / "reference.md").write_text("# not linted on its own\n")
     (plugin / "agents").mkdir()
     (plugin / "agents" / "helper.md").write_text(
@@ -155,7 +157,7 @@ def test_unreadable_file_is_an_io_error(tmp_path):
     result = run(["lint", str(path)], tmp_path)
     assert result.exit_code == 2 and "cannot read" in result.output
     assert "All checks passed" not in result.output
-    assert "1 file could not be read" in result.output
+    assert "1 file could not be checked" in result.output
 
 
 def test_rule_command(tmp_path):
@@ -163,8 +165,8 @@ def test_rule_command(tmp_path):
     assert doc.exit_code == 0 and doc.output.startswith("CM005 max-parallel (error)")
     assert "## Example (bad)" in doc.output and "## Use instead (good)" in doc.output
     listing = run(["rule"], tmp_path).output.splitlines()
-    assert len(listing) == 21 and listing[0].startswith("SP001")
-    assert run(["rule", "--all"], tmp_path).output.count("## What it does") == 21
+    assert len(listing) == 22 and listing[0].startswith("SP001")
+    assert run(["rule", "--all"], tmp_path).output.count("## What it does") == 22
     unknown = run(["rule", "XX999"], tmp_path)
     assert unknown.exit_code == 2
     assert (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import subprocess
 import sys
 import textwrap
@@ -15,7 +14,7 @@ BAD = HEAD + "Launch all sub-agents in parallel.\n\n" + GOOD_PROMPT
 
 
 def test_diagnostic_fields_are_the_contract():
-    assert [f.name for f in dataclasses.fields(Diagnostic)] == [
+    assert list(Diagnostic._fields) == [
         "path",
         "line",
         "col",

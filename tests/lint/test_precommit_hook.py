@@ -40,7 +40,7 @@ def test_hook_definition_matches_skills_commands_and_agents():
 
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     hook = next(h for h in hooks if h["id"] == "spawnkit-lint")
-    assert hook["entry"] == "spawnkit lint" and hook["language"] == "python"
+    assert hook["entry"] == "spawnkit lint --pre-commit" and hook["language"] == "python"
     pattern = re.compile(hook["files"])
     for path in (
         "SKILL.md",

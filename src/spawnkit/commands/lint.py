@@ -8,7 +8,7 @@ from typing import TextIO
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.lint import config as lint_config
-from spawnkit.lint.discovery import default_roots, discover
+from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
 from spawnkit.lint.rules import ALL
@@ -28,6 +28,30 @@ def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     return codes
 
 
+# what an option left out means; the click command and the plain fast path both use these
+DEFAULTS: dict[str, object] = {
+    "fmt": "text",
+    "select": None,
+    "ignore": None,
+    "profile": None,
+    "config_path": None,
+    "max_file_size": None,
+    "pre_commit": False,
+}
+
+
+def size_option(value: str | None) -> int | None:
+    """``--max-file-size`` in bytes; a usage error when it is not a size."""
+    if value is None:
+        return None
+    try:
+        return lint_config.parse_size(value)
+    except ValueError:
+        raise SpawnkitError(
+            f"--max-file-size {value!r} is not a size; use e.g. 4MB, 500k or 1000000"
+        ) from None
+
+
 def run(
     paths: list[Path],
     fmt: str = "text",
@@ -38,17 +62,28 @@ def run(
     out: TextIO | None = None,
     err: TextIO | None = None,
     cwd: Path | None = None,
+    max_file_size: int | None = None,
+    pre_commit: bool = False,
 ) -> int:
+    """Lint ``paths`` (or the default roots); the exit code.
+
+    ``pre_commit``: the mode the pre-commit hook runs in. Files pre-commit passes that Claude
+    Code would not load (an ``agents/`` file outside ``.claude/``, a plugin or the config dir)
+    are skipped without a word, and a commit with nothing to check passes.
+    """
     out = out or sys.stdout
     err = err or sys.stderr
     cwd = cwd or Path.cwd()
+    if select is not None and not select:
+        raise SpawnkitError("--select '' selects no rule; name codes or prefixes, e.g. CM,SP")
     if config_path is not None and not config_path.is_file():
         raise SpawnkitError(
             f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
             f"pyproject.toml"
         )
     cfg = lint_config.load(config_path or lint_config.find(cwd))
-    missing = [p for p in paths if not p.exists()]
+    limit = max_file_size or cfg.max_file_size or lint_config.DEFAULT_MAX_FILE_SIZE
+    missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing:
         raise SpawnkitError(
             f"{missing[0]} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a "
@@ -60,29 +95,31 @@ def run(
             "spawnkit: nothing to lint: no path given and neither the Claude config dir nor "
             "./.claude exists\n"
         )
-    files = list(discover(roots, cfg.exclude))
-    if roots and not files:
-        err.write(
-            "spawnkit: no SKILL.md, commands/*.md or agents/*.md found under "
-            + ", ".join(str(r) for r in roots)
-            + "\n"
-        )
+        return EXIT_USAGE
+    walk = Walk()
+    named = [p for p in paths if not p.is_dir()]
+    if pre_commit:
+        roots = [p for p in roots if p.is_dir() or is_lintable(p)]
+    files = list(discover(roots, cfg.exclude, walk))
+    for path, reason in walk.unreadable:
+        err.write(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked\n")
+    for path in walk.cycles:
+        err.write(f"spawnkit: warning: {path} links back to a folder already checked; skipped\n")
     results: list[FileResult] = []
-    unreadable = 0
+    unreadable = skipped = 0
     for path in files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            err.write(
-                f"spawnkit: error: cannot read {path}: {reason}; check the file's permissions and "
-                f"encoding\n"
-            )
-            unreadable += 1
+        text, problem = _read(path, limit)
+        if problem is not None:
+            level = "error" if problem.startswith("cannot read") else "warning"
+            err.write(f"spawnkit: {level}: {path}: {problem}\n")
+            if level == "error":
+                unreadable += 1
+            else:
+                skipped += 1
             continue
         results.append(
             lint_document(
-                text,
+                text or "",
                 _display(path, cwd),
                 profile=profile or cfg.profile,
                 select=select if select is not None else cfg.select,
@@ -90,7 +127,12 @@ def run(
                 reader="pyyaml",
             )
         )
-    text = render(results, fmt, unreadable)
+    if not results and not unreadable:
+        if pre_commit:
+            return EXIT_OK
+        err.write(_why_nothing(roots, named, walk, skipped) + "\n")
+        return EXIT_USAGE
+    text = render(results, fmt, unreadable + skipped)
     if text:
         out.write(text + "\n")
     if unreadable:
@@ -98,8 +140,81 @@ def run(
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
 
 
+def _read(path: Path, limit: int) -> tuple[str | None, str | None]:
+    """(text, None), or (None, why it was not linted).
+
+    Opened non-blocking and checked with fstat before reading, so a FIFO or device named
+    like a skill is never read (it would hang the run), and read only up to ``limit``.
+    """
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror}; check the file's permissions"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file (a FIFO, socket or device); skipped"
+        if st.st_size > limit:
+            return None, (
+                f"{st.st_size:,} bytes, over the {limit:,}-byte limit; skipped (raise it with "
+                "--max-file-size or max-file-size in the config)"
+            )
+        with os.fdopen(fd, "rb", closefd=True) as fh:
+            fd = -1
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror}; check the file's permissions"
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, f"cannot read: not UTF-8 ({exc.reason} at byte {exc.start}); save it as UTF-8"
+
+
+def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int) -> str:
+    """One line saying why a run checked no file, and what to do."""
+    if skipped:
+        return "spawnkit: error: no file was checked: every file found was skipped (see above)"
+    for path in named:
+        if path.suffix != ".md":
+            return (
+                f"spawnkit: error: {path} is not a Markdown file; pass a SKILL.md, a commands/ or "
+                "agents/ .md file, or a folder"
+            )
+    if walk.unreadable and len(walk.unreadable) >= len([r for r in roots if r.is_dir()]):
+        return (
+            "spawnkit: error: no file was checked: the folder could not be read; check its "
+            "permissions"
+        )
+    where = ", ".join(str(r) for r in roots)
+    hint = ""
+    if walk.not_agents:
+        hint = (
+            f" ({walk.not_agents[0]} is under agents/ but not in .claude/, a plugin or the "
+            "Claude config dir, so it is not a Claude Code agent)"
+        )
+    return (
+        f"spawnkit: error: no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
+        "pass a skill, command or agent file, or a folder holding them"
+    )
+
+
 def _display(path: Path, cwd: Path) -> str:
-    """Paths relative to the working directory when below it, as given otherwise."""
+    """Paths relative to the working directory when below it, as given otherwise.
+
+    Links are not resolved: a skill linked into ``~/.claude/skills`` shows where it was found.
+    """
+    import os
+
+    here = os.path.abspath(cwd)
+    absolute = os.path.abspath(path)
+    if absolute.startswith(here + os.sep):
+        return absolute[len(here) + 1 :]
     try:
         return str(path.resolve().relative_to(cwd.resolve()))
     except ValueError:

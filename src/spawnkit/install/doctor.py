@@ -368,6 +368,25 @@ def check_skill_updates(ctx: Context) -> CheckResult:
     )
 
 
+def check_transcripts(ctx: Context) -> CheckResult:
+    """Session transcripts exist: say that ``spawnkit audit`` can show what returns cost."""
+    from spawnkit.audit import discovery
+
+    roots = {
+        "Claude Code session": _user_config(ctx) / "projects",
+        "Codex rollout": discovery.codex_sessions(),
+    }
+    found = {name: discovery.has_transcripts(root) for name, root in roots.items()}
+    if not any(found.values()):
+        return CheckResult("transcripts", OK, "no session transcripts yet")
+    counts = ", ".join(f"{n:,} {name}{'s' if n > 1 else ''}" for name, n in found.items() if n)
+    return CheckResult(
+        "transcripts",
+        OK,
+        f"{counts} on disk: `spawnkit audit --since 7d` shows what sub-agent returns cost",
+    )
+
+
 CHECKS: list[Check] = [
     check_version,
     check_config_dir,
@@ -380,6 +399,7 @@ CHECKS: list[Check] = [
     check_skills_lint,
     check_template_store,
     check_skill_updates,
+    check_transcripts,
 ]
 
 

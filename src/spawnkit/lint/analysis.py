@@ -14,8 +14,10 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
+from spawnkit.lint import vocabulary as V
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.memo import cached_property
@@ -37,14 +39,42 @@ class _AgentNoun(Gated):
 AGENT_NOUN = _AgentNoun(
     lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
 )
-_TOOL = lazy(r"\b(?:Agent|Task)\s+tool\b|\b(?:Agent|Task)\(")
-_TOOL_USE = lazy(r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:Agent|Task)\s+tool\b")
-_SPAWN_VERB = folded(
-    r"\b(spawn|dispatch|launch|start|run|kick\s+off|fire\s+off|fan\s+out|spin\s+up|delegate|hand"
-    r"|send|create|invoke|call|use|give|assign)\b",
+_TOOLS = V.alternation(V.SPAWN_TOOLS)
+_TOOL = lazy(r"\b(?:" + _TOOLS + r")\s+tool\b|\b(?:" + _TOOLS + r")\(")
+_QUANT = V.alternation(V.QUANTIFIERS)
+_TOOL_USE = folded(
+    r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:"
+    + _TOOLS.lower()
+    + r")\s+tool\b|\busing\s+(?:(?:"
+    + _QUANT
+    + r"|\d+)\s+){1,3}(?:sub-?agents|subagents|agents)\b"
 )
-_ANY_OBJECT_VERBS = {"spawn", "dispatch"}
-_TOOL_VERBS = {"use", "call", "invoke"}
+_SPAWN_VERB = folded(
+    r"\b(" + V.alternation(V.ANY_OBJECT_VERBS + V.SPAWN_VERBS) + r")\b",
+)
+_ANY_OBJECT_VERBS = set(V.ANY_OBJECT_VERBS)
+_TOOL_VERBS = set(V.NAMING_VERBS)
+_TO_VERBS = set(V.TO_VERBS)
+_AGENT_HEAD = r"(?:sub-?agents?|subagents?|agents?|workers?)"
+# the verb's object is a noun phrase whose head is an agent noun: "three parallel agents",
+# "the `code-reviewer` agent", "a fresh subagent" — not "pressure scenarios with subagents"
+_OBJECT = lazy(
+    r"^\W*((?:(?!(?:"
+    + V.alternation(V.PHRASE_BREAKS)
+    + r")\b)[\w`'\"$:{}.*-]+\s+){0,4}?)"
+    + _AGENT_HEAD
+    + r"(?![\w/`'\"-])(?!\s+(?:"
+    + V.alternation(V.NOT_AGENT_HEADS)
+    + r")\b)",
+    re.I,
+)
+# "Agents are subprocesses spawned via the Task tool": a definition, not an instruction
+_DESCRIPTIVE = folded(r"\b(?:sub-?agents|subagents|agents|workers)\s+(?:are|were|get)\b")
+_FAN_OUT = lazy(r"^\s*(?:with|across|over|into|to)\s+", re.I)
+_AS_OBJECT = lazy(r"^[^.;:]{0,60}?\bas\s+(?=\S)", re.I)
+_TO_OBJECT = lazy(r"^[^.;:]{0,60}?\bto\s+(?=\S)", re.I)
+_COUNTED = lazy(r"\b(?:" + _QUANT + r"|\d+|sub-?agents?|subagents?)\b", re.I)
+_NAMED = lazy(r"[`'\"]|\w[-_:]\w|(?:^|\s)[A-Z]")
 _NOT_AGENT_OBJECT = lazy(
     r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
     re.I,
@@ -66,7 +96,6 @@ _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]
 _CELL = lazy(r"[^|]+")
 _LEADING_PUNCTUATION = lazy(r"^[\W_]+")
 _AFTER_STOP = lazy(r"(?<=[.!?;])\s")
-_SUBAGENT_OBJECT = lazy(r"\W*(?:an?|the|one|\w+)?\s*(?:sub-?agents?|subagents?)\b", re.I)
 _TOOL_OBJECT = lazy(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool")
 _SENTENCE_END = lazy(r"[.!?;]\s+|:\s+(?=[A-Z\"'“>])|\n(?=\s*\n)")
 _PROMPT_WORD = Gated(
@@ -108,8 +137,20 @@ class _CodeCall(Gated):
 
 
 _CODE_CALL = _CodeCall(
-    lazy(r"subagent_type\b|(?:Agent|Task)\(|\"name\"\s*:\s*\"(?:Agent|Task)\""), "agent", "task"
+    lazy(
+        r"(?:"
+        + V.alternation(V.SPAWN_CALL_KEYS)
+        + r")\b|(?:"
+        + _TOOLS
+        + r")\(|\"name\"\s*:\s*\"(?:"
+        + _TOOLS
+        + r")\""
+    ),
+    *(k.lower() for k in V.SPAWN_CALL_KEYS + V.SPAWN_TOOLS),
 )
+# code in these languages calls its own libraries' Agent(...) classes, not Claude Code's tool
+_PROGRAM_INFO = {"python", "py", "javascript", "js", "typescript", "ts", "tsx", "jsx", "go", "rust"}
+_TOOL_NAME = lazy(r"[A-Za-z_][\w-]*")
 _CODE_PROMPT_KEY = lazy(r"\bprompt\s*[:=]", re.I)
 _WEAK = Gated(
     lazy(
@@ -117,17 +158,20 @@ _WEAK = Gated(
         r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+"
         r"(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
         r"|\((?:agent|task)\s+tool\)"
+        r"|^\W*sub-?agents?\s+(?:per|for\s+each)\b"
+        r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+|multiple|several)\s+parallel\s+"
+        r"(?:sub-?agents|subagents|agents)\b"
         r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+"
         r"(?:a\s+)?sub-?agents?\b",
         re.I,
     ),
-    *("one", "run", "(agent", "(task", "by"),
+    *("one", "run", "(agent", "(task", "by", "agent"),
     exact=True,
 )
 _NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
 _SELF_NEGATION = folded(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
-    r"(?:start|spawn|launch|use|hand|delegate|dispatch|run)"
+    r"(?:start|spawn|launch|use|hand|delegate|dispatch|run|call|invoke|emit)"
     r"\b[^.]{0,40}?(?:agents?|sub-?agents?|agent tool|task tool)",
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
@@ -138,12 +182,18 @@ STATE_FILE = Gated(
     lazy(
         r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
         r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
-        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b",
+        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b"
+        # the same kept under other names: a run log, a ticked task list, a status file
+        r"|\.?memlog(?:\.md)?\b|\b(?:status|tracking)[- ]files?\b"
+        r"|\bsession\s+state\b|\b(?:progress|status)\.(?:md|json)\b",
         re.I,
     ),
     "state",
     "progress",
     "checkpoint",
+    "memlog",
+    "status",
+    "tracking",
 )
 NUMBER_WORDS = {
     "one": 1,
@@ -189,6 +239,9 @@ class Sentence(NamedTuple):
         return self.block.line_of(self.offset)
 
 
+MAX_SENTENCE = 2000  # characters
+
+
 def plain(text: str) -> str:
     """Markdown emphasis blanked out, offsets unchanged."""
     return text.replace("*", " ").replace("`", " ")
@@ -220,14 +273,27 @@ def _split(block: Block) -> list[Sentence]:
         end = m.start()
         if flat[end] in ".!?;:":
             end += 1  # the stop belongs to the sentence
-        piece = flat[start:end]
+        _add(out, block, flat, start, end)
+        start = m.end()
+    _add(out, block, flat, start, len(flat))
+    return out
+
+
+def _add(out: list[Sentence], block: Block, flat: str, start: int, end: int) -> None:
+    """Append ``flat[start:end]`` as a sentence, cut at spaces into pieces of at most
+    ``MAX_SENTENCE`` characters: every rule's work on a sentence grows with the square of its
+    length (each verb looks back to the sentence's start), and no real sentence is that long."""
+    while end - start > MAX_SENTENCE:
+        cut = flat.rfind(" ", start + MAX_SENTENCE // 2, start + MAX_SENTENCE)
+        if cut < 0:
+            cut = start + MAX_SENTENCE
+        piece = flat[start:cut]
         if piece.strip():
             out.append(Sentence(block, start, piece, piece.lower()))
-        start = m.end()
-    piece = flat[start:]
+        start = cut
+    piece = flat[start:end]
     if piece.strip():
         out.append(Sentence(block, start, piece, piece.lower()))
-    return out
 
 
 def _may_end_sentence(text: str) -> bool:
@@ -239,6 +305,12 @@ def _may_end_sentence(text: str) -> bool:
 
 
 def _lead_ok(prefix: str) -> bool:
+    if "\n" in prefix:
+        label, _, rest = prefix.rpartition("\n")
+        label = label.rsplit("\n", 1)[-1]
+        # a short line that ends in bold (blanked to spaces) or a colon is a label
+        if label.endswith(("  ", ":")) and len(label.strip()) <= 60 and _lead_ok(rest):
+            return True  # "Step 2: Execute with Agent" on its own line, then the instruction
     prefix = _STEP_LABEL.sub("", prefix.replace("\n", " ")).strip()
     prefix = _LEADING_PUNCTUATION.sub("", prefix)
     if not prefix:
@@ -253,49 +325,98 @@ def _after_last(text: str, marks: str) -> str:
     return text[max(map(text.rfind, marks)) + 1 :]
 
 
+_NEGATED_LIST = folded(
+    r"\b(?:not|never|don't|do\s+not|must\s+not|mustn't|cannot|can't|no)\s+"
+    r"(?:\w+,?\s+(?:(?:or|and|nor)\s+)?){0,4}$"
+)
+
+
+_LOOK_BACK = 120  # characters before a verb that decide whether it is an instruction
+
+
 def imperative(sentence: str, verb_start: int) -> bool:
-    """True when the verb at ``verb_start`` is an un-negated instruction."""
-    prefix = sentence[:verb_start]
+    """True when the verb at ``verb_start`` is an un-negated instruction.
+
+    Only the last ``_LOOK_BACK`` characters before the verb are read (a lead such as "then",
+    "you must", a step label, or a negation is short), so a sentence's cost grows with its
+    length, not with its length times its verbs.
+    """
+    if verb_start > _LOOK_BACK + 40:
+        prefix = "… " + sentence[verb_start - _LOOK_BACK : verb_start]
+    else:
+        prefix = sentence[:verb_start]
     clause = _after_last(prefix, ",;:—–")
     if NEGATION.search(clause) or sentence.rstrip().endswith("?"):
         return False
+    if "," in prefix and _NEGATED_LIST.search(prefix):
+        return False  # "do not dispatch, spawn, or delegate …"
     return _lead_ok(prefix)
 
 
-def spawn_hits(s: Sentence) -> list[int]:
-    """Offsets (in the sentence) of imperative spawn instructions (computed once per sentence)."""
-    key = f"spawn:{s.offset}"
+def spawn_hits(s: Sentence, granted: bool = False) -> list[int]:
+    """The offset (in the sentence) of its first imperative spawn instruction, in a list, or [].
+
+    ``granted``: the frontmatter grants the spawn tool, so a looser object counts
+    ("run the agents below" rather than "run three parallel agents").
+    """
+    key = f"spawn:{s.offset}:{granted}"
     cached = s.block.memo.get(key)
     if cached is None:
-        cached = s.block.memo[key] = _spawn_hits(s.text, s.lower) if _hinted(s.lower) else []
+        cached = s.block.memo[key] = (
+            _spawn_hits(s.text, s.lower, granted) if _hinted(s.lower) else []
+        )
     return cached  # type: ignore[return-value]
 
 
-def _spawn_hits(text: str, lower: str) -> list[int]:
+def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
     hits: list[int] = []
-    for m in _TOOL_USE.finditer(text) if "Agent" in text or "Task" in text else ():
-        before = text[: m.start()]
-        if not NEGATION.search(_after_last(before, ",;")) and not text.rstrip().endswith("?"):
-            hits.append(m.start())
+    for m in _TOOL_USE.finditer(text, lower) if "agent" in lower or "task" in lower else ():
+        clause = _after_last(text[max(0, m.start() - _LOOK_BACK) : m.start()], ",;")
+        if (
+            not NEGATION.search(clause)
+            and not _DESCRIPTIVE.search(clause)
+            and not text.rstrip().endswith("?")
+        ):
+            return [m.start()]  # callers ask whether there is one: the first will do
     for m in _SPAWN_VERB.finditer(text, lower):
+        if text[m.start() - 1 : m.start()] == "-" or text[m.end() : m.end() + 1] in ("-", "_"):
+            continue  # "ready-to-use", "run-agents"
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
         obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
-        if _spawns_agent(verb, obj) and imperative(text, m.start()):
-            hits.append(m.start())
-    return sorted(set(hits))
+        if _spawns_agent(verb, obj, granted) and imperative(text, m.start()):
+            return [m.start()]
+    return hits
 
 
-def _spawns_agent(verb: str, obj: str) -> bool:
-    """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the Agent/Task tool."""
+def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
+    """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the spawn tool."""
     if verb in _ANY_OBJECT_VERBS:
         return not _NOT_AGENT_OBJECT.match(obj)
+    if _TOOL.search(obj[:40] if verb in _TOOL_VERBS else obj[:70]):
+        return not (verb not in _TOOL_VERBS and _TOOL_OBJECT.match(obj))
+    if verb == "fan out":
+        obj = _FAN_OUT.sub("", obj, count=1)  # "fan out with parallel subagents"
+    phrase = _OBJECT.match(obj)
+    if phrase is None and verb in _TO_VERBS:
+        to = _TO_OBJECT.match(obj)
+        phrase = _OBJECT.match(obj[to.end() :]) if to else None
+    if phrase is None and verb not in _TOOL_VERBS:
+        as_ = _AS_OBJECT.match(obj)  # "launch three voices as fresh subagents"
+        phrase = _OBJECT.match(obj[as_.end() :]) if as_ else None
+    if phrase is None:
+        if granted and verb not in _TOOL_VERBS and verb != "create":
+            return bool(AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj))
+        return False
+    head = phrase.group(0)
+    if verb == "create":
+        return "sub" in head.lower()  # "create a sub-agent", not "create agents" (files)
     if verb in _TOOL_VERBS:
-        return bool(_TOOL.search(obj[:40]) or _SUBAGENT_OBJECT.match(obj))
-    if AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj):
-        return True
-    return bool(_TOOL.search(obj[:70]))
+        # "use parallel agents", "use the `code-reviewer` agent", "use a subagent"
+        words = phrase.group(1)
+        return bool(_COUNTED.search(head) or _NAMED.search(words))
+    return True
 
 
 # --- the analysis -------------------------------------------------------------------
@@ -323,15 +444,17 @@ class Analysis:
         self.weak_lines: list[int] = []
         self.self_negated = False
         self.forked = False
+        self.granted = False  # the frontmatter grants the spawn tool (allowed-tools / tools)
+        self.cannot_spawn = False  # it denies the spawn tool, or an agent's tools list lacks it
         self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
 
     @property
     def orchestrator(self) -> bool:
-        return (
-            self.forked
-            or bool(self.spawn_lines)
-            or (bool(self.weak_lines) and not self.self_negated)
-        )
+        if self.forked:
+            return True
+        if self.cannot_spawn:
+            return False  # whatever the prose says, the tool is not there
+        return bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
 
     @property
     def first_line(self) -> int:
@@ -430,7 +553,10 @@ class Analysis:
             if (
                 n == 0
                 and tail.endswith(":")
-                and (_PROMPT_WORD.search(text) or any(spawn_hits(s) for s in sentences(intro)))
+                and (
+                    _PROMPT_WORD.search(text)
+                    or any(spawn_hits(s, self.granted) for s in sentences(intro))
+                )
             ):
                 return True
         return False
@@ -441,7 +567,7 @@ class Analysis:
         return (
             ('"' in text or "“" in text)
             and bool(_LONG_QUOTE.search(text))
-            and any(spawn_hits(s) for s in sentences(block))
+            and any(spawn_hits(s, self.granted) for s in sentences(block))
         )
 
     # prose outside prompts: what the orchestrator itself is told
@@ -460,6 +586,19 @@ class Analysis:
                     continue
                 out.extend(sentences(block))
         return out
+
+    def prose_where(self, words: Keywords | Gated) -> Iterator[Sentence]:
+        """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
+        no sentence holds a word its block lacks, and most blocks lack them all)."""
+        last: Block | None = None
+        ok = False
+        for s in self.prose:
+            if s.block is not last:
+                last = s.block
+                lower = last.lower
+                ok = words.any_in(lower) if type(words) is Keywords else words.hit(last.text, lower)
+            if ok:
+                yield s
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
@@ -500,9 +639,58 @@ def _masked(block: Block) -> Block:
     return block.copy(lines=text.split("\n"))
 
 
+def _tool_names(value: object) -> set[str] | None:
+    """Tool names in a frontmatter tools value ("Read, Task(x)", a list), None when absent."""
+    if value is None:
+        return None
+    items = value if isinstance(value, list) else [value]
+    names: set[str] = set()
+    for item in items:
+        for m in _TOOL_NAME.finditer(str(item)):
+            names.add(m.group(0))
+    return names
+
+
+_TOP_KEY = lazy(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
+
+
+def _lenient(doc: Document) -> dict[str, object]:
+    """Top-level ``key: value`` lines of a frontmatter YAML cannot read.
+
+    Claude Code reads such frontmatter leniently (a description holding ": " still loads), so
+    the tool keys are taken line by line rather than ignored.
+    """
+    if doc.front_error is None or doc.body_start < 2:
+        return {}
+    out: dict[str, object] = {}
+    for line in doc.lines[1 : doc.body_start - 1]:
+        m = _TOP_KEY.match(line)
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def _spawn_tools(doc: Document, result: Analysis) -> None:
+    spawn = set(V.SPAWN_TOOLS)
+    data = doc.data or _lenient(doc)
+    for key in V.DENY_KEYS:
+        denied = _tool_names(data.get(key))
+        if denied and denied & spawn:
+            result.cannot_spawn = True
+    for key in V.GRANT_KEYS:
+        granted = _tool_names(data.get(key))
+        if granted is None:
+            continue
+        if granted & spawn:
+            result.granted = True
+        elif key == "tools" and doc.kind == "agent" and granted:
+            result.cannot_spawn = True  # an agent runs with exactly the tools it lists
+
+
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
+    _spawn_tools(doc, result)
     body = doc.body_text.lower()
     if not _hinted(body, with_prompt=True) and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
@@ -513,7 +701,12 @@ def analyse(doc: Document) -> Analysis:
                 return doc.sibling_line(block.source) if block.source else line
 
             if block.kind == "code":
-                if _CODE_CALL.search(block.text, block.lower):
+                if _CODE_CALL.search(block.text, block.lower) and (
+                    block.info.split()[:1] != []
+                    and block.info.split()[0] not in _PROGRAM_INFO
+                    or block.info == ""
+                    or any(k in block.text for k in V.SPAWN_CALL_KEYS)
+                ):
                     result.weak_lines.append(line_for(block.start))
                 continue
             if block.kind in ("quote", "tag"):
@@ -526,7 +719,7 @@ def analyse(doc: Document) -> Analysis:
             for s in sentences(block):
                 if not _hinted(s.lower, with_prompt=True):
                     continue
-                if spawn_hits(s):
+                if spawn_hits(s, result.granted):
                     result.spawn_lines.append(line_for(s.line))
                 elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(
                     s.text, s.lower

@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 from spawnkit.errors import SpawnkitError
 from spawnkit.lint.rules import PROFILES
 
-KEYS = {"select", "ignore", "profile", "exclude"}
+KEYS = {"select", "ignore", "profile", "exclude", "max-file-size"}
+DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024  # bytes; larger files are reported and skipped
 
 
 class LintConfig(NamedTuple):
@@ -24,6 +25,7 @@ class LintConfig(NamedTuple):
     profile: str | None = None
     exclude: tuple[str, ...] = ()
     source: Path | None = None
+    max_file_size: int | None = None
 
 
 def find(start: Path) -> Path | None:
@@ -66,7 +68,37 @@ def load(path: Path | None) -> LintConfig:
         profile=profile,
         exclude=tuple(_strings(path, lint, "exclude") or ()),
         source=path,
+        max_file_size=_size(path, lint.get("max-file-size")),
     )
+
+
+def parse_size(text: str) -> int:
+    """``"4MB"``, ``"512k"``, ``"1000000"`` -> bytes; ValueError otherwise."""
+    raw = text.strip().lower().replace(" ", "")
+    for suffix, factor in (("mib", 1 << 20), ("mb", 1 << 20), ("m", 1 << 20), ("kib", 1 << 10)):
+        if raw.endswith(suffix):
+            return _positive(float(raw[: -len(suffix)]) * factor)
+    for suffix, factor in (("kb", 1 << 10), ("k", 1 << 10), ("b", 1)):
+        if raw.endswith(suffix):
+            return _positive(float(raw[: -len(suffix)]) * factor)
+    return _positive(float(raw))
+
+
+def _positive(value: float) -> int:
+    if value < 1:
+        raise ValueError("must be at least one byte")
+    return int(value)
+
+
+def _size(path: Path, value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        return _positive(value) if isinstance(value, int) else parse_size(str(value))
+    except ValueError:
+        raise SpawnkitError(
+            f'{path}: max-file-size = {value!r} is not a size; use e.g. "4MB" or 4194304'
+        ) from None
 
 
 def _read(path: Path) -> dict[str, Any]:

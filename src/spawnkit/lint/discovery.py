@@ -1,4 +1,12 @@
-"""Find the files ``spawnkit lint`` checks: SKILL.md, commands/*.md, agents/*.md."""
+"""Find the files ``spawnkit lint`` checks: SKILL.md, commands/*.md, agents/*.md.
+
+An ``agents/*.md`` file is a Claude Code agent only under a root Claude Code reads agents
+from: a ``.claude`` folder, the Claude config dir, or a plugin (a folder holding
+``.claude-plugin/plugin.json``) — the rule the lint-on-write hook applies
+(:func:`spawnkit.hook.lint_on_write.file_kind`), so ``docs/agents/README.md`` is not one.
+Symbolic links to folders are followed (a skill linked into ``~/.claude/skills`` is a skill),
+each real folder once, so a link cycle ends the walk instead of looping.
+"""
 
 from __future__ import annotations
 
@@ -33,27 +41,65 @@ def default_roots(cwd: Path | None = None) -> list[Path]:
     return roots
 
 
-def is_lintable(path: Path) -> bool:
-    """SKILL.md anywhere, or a Markdown file inside a commands/ or agents/ folder."""
+def is_agent_file(path: Path, config_dir: str | None = None) -> bool:
+    """Whether ``path`` (under an ``agents/`` folder) is where Claude Code loads agents from."""
+    from spawnkit.hook.lint_on_write import file_kind
+
+    if config_dir is None:
+        config_dir = str(claude_config_dir())
+    return file_kind(os.path.abspath(path), config_dir) == "agent"
+
+
+def is_lintable(path: Path, config_dir: str | None = None) -> bool:
+    """SKILL.md anywhere, a Markdown file in a commands/ folder, or an agent file (see above)."""
     if path.name == "SKILL.md":
         return True
     if path.suffix != ".md":
         return False
     parts = path.parts[:-1]
-    return "commands" in parts or "agents" in parts
+    if "commands" in parts:
+        return True
+    return "agents" in parts and is_agent_file(path, config_dir)
 
 
-def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Path]:
-    """Lintable files under ``paths``; a file named explicitly is always linted (if Markdown)."""
+class Walk:
+    """What a walk found besides files: folders it could not read, links it did not follow."""
+
+    def __init__(self) -> None:
+        self.unreadable: list[tuple[Path, str]] = []
+        self.cycles: list[Path] = []
+        self.not_agents: list[Path] = []  # agents/*.md outside any root Claude Code reads
+
+
+def discover(
+    paths: Iterable[Path], exclude: Iterable[str] = (), walk: Walk | None = None
+) -> Iterator[Path]:
+    """Lintable files under ``paths``; a file named explicitly is linted if it is Markdown."""
     patterns = list(exclude)
+    walk = walk or Walk()
     seen: set[Path] = set()
+    config_dir = str(claude_config_dir())
     for root in paths:
-        if root.is_file():
+        if not root.is_dir():
             if root.suffix == ".md" and not _excluded(root, patterns) and root not in seen:
                 seen.add(root)
                 yield root
             continue
-        for dirpath, dirnames, filenames in os.walk(root):
+        visited: set[tuple[int, int]] = set()
+
+        def onerror(exc: OSError, root: Path = root) -> None:
+            walk.unreadable.append((Path(exc.filename or root), exc.strerror or str(exc)))
+
+        for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=True):
+            try:
+                st = os.stat(dirpath)
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) in visited:
+                walk.cycles.append(Path(dirpath))
+                dirnames[:] = []
+                continue
+            visited.add((st.st_dev, st.st_ino))
             dirnames[:] = sorted(
                 d
                 for d in dirnames
@@ -63,9 +109,13 @@ def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Pat
             )
             for name in sorted(filenames):
                 path = Path(dirpath) / name
-                if is_lintable(path) and not _excluded(path, patterns) and path not in seen:
+                if path in seen or _excluded(path, patterns):
+                    continue
+                if is_lintable(path, config_dir):
                     seen.add(path)
                     yield path
+                elif path.suffix == ".md" and "agents" in path.parts[:-1]:
+                    walk.not_agents.append(path)
 
 
 def _excluded(path: Path, patterns: list[str]) -> bool:

@@ -8,6 +8,8 @@ keeps its text line for line so a match maps back to a file line.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
@@ -86,8 +88,17 @@ class Block:
         return self.start + len(self.lines) - 1
 
     def line_of(self, offset: int) -> int:
-        """File line of character ``offset`` in :attr:`text`."""
-        return self.start + self.text.count("\n", 0, offset)
+        """File line of character ``offset`` in :attr:`text`.
+
+        The offsets of the block's line breaks are found once and searched by bisection: counting
+        them anew for every sentence made a long paragraph cost time quadratic in its size.
+        """
+        if len(self.lines) == 1:
+            return self.start
+        breaks = self.memo.get("breaks")
+        if breaks is None:
+            breaks = self.memo["breaks"] = list(accumulate(len(line) + 1 for line in self.lines))
+        return self.start + bisect_right(breaks, offset)  # type: ignore[arg-type]
 
 
 def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
@@ -100,6 +111,8 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     current_list: dict[int, int] = {}  # indent -> list id
     i = 0
     n = len(lines)
+    closes: dict[str, list[int]] | None = None  # tag name -> lines closing it (built on demand)
+    skip_close: set[int] = set()  # closing lines of transparent containers
 
     def add(block: Block) -> int:
         block.section = titles
@@ -118,7 +131,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     while i < n:
         line = lines[i]
         lineno = first_line + i
-        if not line.strip() or ("<!--" in line and _COMMENT.match(line)):
+        if not line.strip() or ("<!--" in line and _COMMENT.match(line)) or i in skip_close:
             i += 1
             continue
         indent = len(line) - len(line.lstrip(" "))
@@ -150,11 +163,16 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             continue
         tag = _TAG_OPEN.match(line) if first == "<" else None
         if tag:
-            close = re.compile(r"^\s*</" + re.escape(tag.group(1)) + r">\s*$")
-            j = i + 1
-            while j < n and not close.match(lines[j]):
-                j += 1
-            if j < n:
+            if closes is None:
+                closes = _closing_tags(lines)
+            name = tag.group(1).lower()
+            j = _next_close(closes.get(name), i)
+            if j is not None and _transparent(name, lines, i):
+                # a container (<process>, <workflow>, <objective> …): its Markdown is the body's
+                skip_close.add(j)
+                i += 1
+                continue
+            if j is not None:
                 parent = enclosing(indent)
                 add(
                     Block(
@@ -299,6 +317,47 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             current_list.clear()
         i = j
     return blocks
+
+
+_CLOSE_TAG = re.compile(r"^\s*</([A-Za-z][\w-]*)>\s*$")
+# tags whose content is handed over or shown, never followed by the orchestrator itself
+_OPAQUE_TAG = re.compile(
+    r"prompt|instruction|brief|example|template|sample|output|format|response|reply|result"
+)
+
+
+def _closing_tags(lines: list[str]) -> dict[str, list[int]]:
+    """Lines of every closing tag, by name: one pass, so unclosed tags cost no re-scan."""
+    found: dict[str, list[int]] = {}
+    for k, line in enumerate(lines):
+        if "</" in line:
+            m = _CLOSE_TAG.match(line)
+            if m:
+                found.setdefault(m.group(1).lower(), []).append(k)
+    return found
+
+
+def _next_close(candidates: list[int] | None, after: int) -> int | None:
+    if not candidates:
+        return None
+    import bisect
+
+    k = bisect.bisect_right(candidates, after)
+    return candidates[k] if k < len(candidates) else None
+
+
+def _transparent(name: str, lines: list[str], at: int) -> bool:
+    """A tag that wraps the skill's own steps rather than a prompt, example or template.
+
+    Not when its name says prompt, example, template or output, nor when the line before
+    introduces it (ends with a colon: "spawn a sub-agent with:").
+    """
+    if _OPAQUE_TAG.search(name):
+        return False
+    k = at - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    return k < 0 or not lines[k].rstrip().endswith(":")
 
 
 def _indent(line: str) -> int:

@@ -56,7 +56,9 @@ def as_text(results: list[FileResult], unreadable: int = 0) -> str:
     else:
         lines.append(f"No problems in the {files} file{'s' * (files != 1)} read ({spawning}).")
     if unreadable:
-        lines.append(f"{unreadable} file{'s' * (unreadable != 1)} could not be read (see above).")
+        lines.append(
+            f"{unreadable} file{'s' * (unreadable != 1)} could not be checked (see above)."
+        )
     return "\n".join(lines)
 
 

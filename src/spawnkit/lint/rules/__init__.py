@@ -12,6 +12,7 @@ from spawnkit.lint.rules.cm006_no_full_report_reads import NoFullReportReads
 from spawnkit.lint.rules.cm007_checkpoint import Checkpoint
 from spawnkit.lint.rules.cm008_lean_progress import LeanProgress
 from spawnkit.lint.rules.spec_body import BodyTooLong
+from spawnkit.lint.rules.spec_conflicts import ConflictMarkers
 from spawnkit.lint.rules.spec_description import (
     DescriptionAngleBrackets,
     DescriptionLength,
@@ -39,6 +40,7 @@ ALL: tuple[Rule, ...] = (
     UnknownKey(),
     BodyTooLong(),
     CompatibilityLength(),
+    ConflictMarkers(),
     ReturnBudget(),
     ResultsOnDisk(),
     StateFile(),

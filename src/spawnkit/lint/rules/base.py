@@ -27,6 +27,7 @@ class Finding(NamedTuple):
     message: str
     fix: str | None = None  # overrides the rule's default fix hint
     col: int = 1
+    severity: str | None = None  # overrides the rule's severity for this finding
 
 
 class Context:
@@ -59,6 +60,11 @@ class Rule:
     fix: ClassVar[str]
     example_path: ClassVar[str] = "skills/demo-audit/SKILL.md"
     protocol_rule: ClassVar[bool] = False  # runs only on orchestrators
+    # File kinds for which Claude Code fails on (or misreads) what the rule finds. A spec
+    # rule's finding is an error for those kinds and for skills under the portable profile
+    # (the Agent Skills spec); elsewhere Claude Code 2.1.330 loads the file all the same
+    # (tests/e2e/test_frontmatter_client.py), so it is a warning.
+    client_fails: ClassVar[tuple[str, ...]] = ("skill", "command", "agent")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -73,6 +79,31 @@ class Rule:
     def check(self, ctx: Context) -> Iterator[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def severity_for(self, ctx: Context) -> str:
+        """The severity of this rule's findings in ``ctx`` (see :attr:`client_fails`)."""
+        if self.severity != "error" or ctx.doc.kind in self.client_fails:
+            return self.severity
+        if ctx.profile == "portable" and ctx.doc.kind == "skill":
+            return self.severity
+        return "warning"
+
+    def severity_label(self) -> str:
+        """The severity as the rule tables show it: "error", "warning", or where each applies."""
+        if self.severity != "error" or len(self.client_fails) == 3:
+            return self.severity
+        where = "".join(f"{k}s, " for k in self.client_fails)
+        return f"warning (error for {where}portable skills)"
+
+    def severity_note(self) -> str:
+        if self.severity != "error" or len(self.client_fails) == 3:
+            return ""
+        fails = " and ".join(f"{k}s" for k in self.client_fails)
+        where = f"for {fails} (Claude Code does not load them) and " if fails else ""
+        return (
+            f"\n\nSeverity: error {where}for skills under the portable profile (the Agent Skills "
+            "spec); a warning otherwise, because Claude Code loads the file all the same."
+        )
+
     def doc(self) -> str:
         """The text ``spawnkit rule CODE`` prints."""
         return (
@@ -81,7 +112,7 @@ class Rule:
             f"## Why is this bad?\n{self.why.strip()}\n\n"
             f"## Example (bad)\n{_indent(self.bad)}\n\n"
             f"## Use instead (good)\n{_indent(self.good)}\n\n"
-            f"## Fix\n{self.fix.strip()}\n"
+            f"## Fix\n{self.fix.strip()}{self.severity_note()}\n"
         )
 
 

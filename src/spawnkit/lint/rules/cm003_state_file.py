@@ -13,7 +13,9 @@ def state_lines(a: Analysis) -> list[int]:
     cached = a.memo.get("state_lines")
     if cached is None:
         out = [
-            a.report_line(s.block, s.line) for s in a.prose if STATE_FILE.search(s.text, s.lower)
+            a.report_line(s.block, s.line)
+            for s in a.prose_where(STATE_FILE)
+            if STATE_FILE.search(s.text, s.lower)
         ]
         out += [a.report_line(b) for b in a.shell_blocks if STATE_FILE.search(b.text, b.lower)]
         cached = a.memo["state_lines"] = sorted(out)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import NUM, number
+from spawnkit.lint.analysis import AGENT_NOUN, NUM, number
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
@@ -14,13 +15,14 @@ _PARALLEL = folded(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
     r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
     r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
-    r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+",
+    r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+"
+    r"|\bparallel\s+(?:[\w-]+\s+)?(?:sub-?agents?|subagents?|agents?|workers?|reviewers?)\b",
 )
 _UNBOUNDED = folded(
     r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
     r"|\bas\s+many\s+(?:sub-?agents?|agents?|workers?\s+)?as\b|\bunlimited\b|\bno\s+limit\b",
 )
-_AGENTS = r"(?:[\w-]+\s+)?(?:sub-?agents?|agents?|workers?|reviewers?)"
+_AGENTS = r"(?:[\w-]+\s+){0,3}?(?:sub-?agents?|subagents?|agents?|workers?|reviewers?)"
 _CAP = Gated(
     lazy(
         r"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|never\s+more\s+than|limit(?:ed)?\s+to"
@@ -37,7 +39,15 @@ _CAP = Gated(
         + NUM
         + r"\s+"
         + _AGENTS
-        + r"\s+(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time)"
+        + r"\s+(?:(?:run|are\s+run|running|work)\s+)?(?:in\s+parallel|concurrently|at\s+once|at\s+a\s+time"
+        r"|simultaneously)"
+        r"|\b"
+        + NUM
+        + r"\s+parallel\s+"
+        + _AGENTS
+        + r"|\bmax(?:imum)?[\s_-]+(?:parallel(?:[\s_-]+(?:sub-?agents?|agents?|workers?))?"
+        r"|sub-?agents?|agents?|workers?)"
+        r"[^.\d\n]{0,20}?(?:default\s*[:=]?\s*)?" + NUM + r"\b"
         r"|\bmax(?:imum)?\s+parallel(?:\s+[\w-]+)?\s*[:=]?\s*"
         + NUM
         + r"\b|\bconcurrency\s*[:=]\s*"
@@ -46,7 +56,19 @@ _CAP = Gated(
         re.I,
     ),
     # words the pattern cannot match without
-    *("most", "up", "more", "max", "limit", "cap", "time", "batch", "concurren", "parallel"),
+    *(
+        "most",
+        "up",
+        "more",
+        "max",
+        "limit",
+        "cap",
+        "time",
+        "batch",
+        "concurren",
+        "parallel",
+        "simultan",
+    ),
     "once",
     exact=True,
 )
@@ -104,13 +126,19 @@ _PAR_WORDS = Keywords(
 )
 _UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
 _DIGIT = lazy(r"\d")
+_TOOL_WORDS = Keywords("task tool", "agent tool", "task(", "agent(", "subagent_type", "parallel")
 _NUMBER_WORDS = Keywords(
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"
 )
 
 
+_BOTH = folded(r"\bboth\s+(?:[\w-]+\s+)?(?:sub-?agents|subagents|agents|reviewers|workers)\b")
+
+
 def _cap_values(text: str, low: str) -> list[int]:
     values: list[int] = []
+    if "both" in low and _BOTH.search(text, low):
+        values.append(2)
     if not (_NUMBER_WORDS.any_in(low) or _DIGIT.search(low)):
         return values
     for m in _CAP.finditer(text, low):
@@ -173,17 +201,25 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         limit = protocol.max_parallel()
-        facts = [
-            _Facts(s.text, s.lower, a.report_line(s.block, s.line), id(s.block))
-            for s in a.prose
-            if _HINT.any_in(s.lower)
-        ]
+        facts = []
+        for s in a.prose_where(_HINT):
+            if _HINT.any_in(s.lower):
+                f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), id(s.block))
+                if f.parallel and not f.caps and not f.sequential:
+                    listed = _listed(a, s)
+                    if listed:
+                        f.caps.append(listed)  # "launch these in parallel:" and N items
+                facts.append(f)
         facts += [
             _Facts(b.text, b.lower, a.report_line(b), id(b))
             for b in a.shell_blocks
             if _HINT.any_in(b.lower)
         ]
-        general_ok = any(f.sequential or any(v <= limit for v in f.caps) for f in facts)
+        # a cap stated once for the skill covers every parallel statement; "ask one question at
+        # a time" is not about sub-agents and covers nothing
+        general_ok = any(
+            (f.sequential or any(v <= limit for v in f.caps)) and f.about_agents for f in facts
+        )
         capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
         for f in facts:
             for value in f.caps:
@@ -210,10 +246,44 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 )
 
 
+_MAX_LISTED = 50  # blocks looked at after the colon
+
+
+def _listed(a: Any, s: Any) -> int:
+    """How many list items or table rows follow a sentence that ends with a colon."""
+    if not s.text.rstrip().endswith(":") or s.offset + len(s.text) < len(s.block.text.rstrip()):
+        return 0
+    where = a.memo.get("block_index")
+    if where is None:
+        where = a.memo["block_index"] = {
+            id(b): (blocks, idx) for _, blocks in a.groups for idx, b in enumerate(blocks)
+        }
+    found = where.get(id(s.block))  # type: ignore[union-attr]
+    if found is None:
+        return 0
+    blocks, idx = found
+    rest = blocks[idx + 1 : idx + 1 + _MAX_LISTED]
+    if s.block.kind == "item":
+        children = [b for b in rest if b.parent == idx and b.kind == "item"]
+        if children:
+            return len(children)
+    if rest and rest[0].kind == "table":
+        rows = [r for r in rest[0].text.split("\n") if r.strip()]
+        return max(0, len(rows) - 1)
+    if rest and rest[0].kind == "item":
+        first = rest[0]
+        return sum(
+            1
+            for b in rest
+            if b.kind == "item" and b.list_id == first.list_id and b.parent == first.parent
+        )
+    return 0
+
+
 class _Facts:
     """What one sentence (or shell block) says about parallelism."""
 
-    __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded")
+    __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded", "about_agents")
 
     def __init__(self, text: str, low: str, line: int, block: int) -> None:
         self.line = line
@@ -223,3 +293,4 @@ class _Facts:
         self.parallel = bool(_PAR_WORDS.any_in(low) and _PARALLEL.search(text, low))
         m = _UNBOUNDED.search(text, low) if _UNB_WORDS.any_in(low) else None
         self.unbounded = " ".join(text[m.start() : m.end()].split()) if m else ""
+        self.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))

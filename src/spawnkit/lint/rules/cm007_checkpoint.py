@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from spawnkit import protocol
@@ -15,11 +16,12 @@ from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
 _UPDATE = Gated(
     lazy(
         r"\b(?:update[sd]?|rewrite|rewritten|rewrites|write|written|writes|record|mark|move|store|save"
-        r"|refresh|note|set|tick|checkpoint)\b|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
+        r"|refresh|note|set|tick|checkpoint|append(?:ed|s)?|log(?:ged|s)?|persist(?:ed|s)?)\b"
+        r"|\bkeep\b[^!?;]{0,60}?\b(?:current|up to date)\b",
         re.I,
     ),
     *("update", "writ", "record", "mark", "move", "store", "save", "refresh", "note", "set"),
-    *("tick", "checkpoint", "keep"),
+    *("tick", "checkpoint", "keep", "append", "log", "persist"),
     exact=True,
 )
 _AT_END = Gated(
@@ -38,6 +40,9 @@ _PER_STEP = folded(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
     r"|\b(?:each|every)\s+time\b"
+    r"|\b(?:after|upon|on)\s+(?:a\s+|the\s+)?(?:successful|completing|completion\s+of|finishing)\b"
+    r"|\bas\s+soon\s+as\b|\bimmediately\s+after\b|\bright\s+after\b"
+    r"|\bat\s+(?:each|every)\s+(?:step|phase|stage|decision|task)\b"
     r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
 )
 _REFERS = folded(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark")
@@ -189,9 +194,11 @@ def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
     loops: set[int] = set()
     lead: Block | None = None  # the last top-level block before the current list
     lead_loops: bool | None = None  # whether ``lead`` says "for each …" (asked once per lead)
+    ordered = sorted(spawn_lines)  # searched by bisection: one pass, not blocks x spawn lines
     for block in blocks:
         if block.kind == "item" and block.list_id is not None:
-            if any(block.start <= ln <= block.end for ln in spawn_lines):
+            k = bisect_left(ordered, block.start)
+            if k < len(ordered) and ordered[k] <= block.end:
                 loops.add(block.list_id)
             if lead is not None:
                 if lead_loops is None:

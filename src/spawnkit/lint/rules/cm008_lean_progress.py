@@ -102,7 +102,7 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
-        for s in a.prose:
+        for s in a.prose_where(_HINT):
             if not _HINT.any_in(s.lower):
                 continue
             for pattern in (_RELAY, _DETAIL):

@@ -12,6 +12,7 @@ class DescriptionMissing(Rule):
     code = "SP008"
     name = "description-missing"
     severity = "error"
+    client_fails = ("agent",)
     summary = "Skills and agents have a non-empty description."
     what = "Checks that SKILL.md and agents/*.md have a non-empty `description` string."
     why = """
@@ -59,6 +60,7 @@ class DescriptionLength(Rule):
     code = "SP009"
     name = "description-length"
     severity = "error"
+    client_fails = ()
     summary = "The description is at most the spec's maximum length."
     what = (
         "Checks that a skill's or command's `description` is no longer than the standard's "
@@ -101,6 +103,7 @@ class DescriptionAngleBrackets(Rule):
     code = "SP010"
     name = "description-angle-brackets"
     severity = "error"
+    client_fails = ()
     summary = "A skill's or command's description contains no '<' or '>'."
     what = """
 Checks a skill's or command's `description` for the characters the standard

@@ -13,6 +13,7 @@ class FrontmatterMissing(Rule):
     code = "SP001"
     name = "frontmatter-missing"
     severity = "error"
+    client_fails = ("agent",)
     summary = "A skill or agent file starts with a YAML frontmatter block."
     what = """
 Checks that SKILL.md and agents/*.md start with a `---` frontmatter block.
@@ -52,6 +53,7 @@ class FrontmatterInvalid(Rule):
     code = "SP002"
     name = "frontmatter-invalid"
     severity = "error"
+    client_fails = ()
     summary = "The frontmatter is valid YAML and a mapping of keys to values."
     what = """
 Reports frontmatter that is not valid YAML (an unquoted value containing ': ',

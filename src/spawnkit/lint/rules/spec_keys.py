@@ -20,10 +20,19 @@ def allowed_keys(ctx: Context) -> set[str]:
     return keys
 
 
+def ignored(ctx: Context, key: str) -> bool:
+    """Whether Claude Code reads nothing from ``key`` in this kind of file."""
+    spec = ctx.spec
+    if ctx.doc.kind == SKILL:
+        return key not in set(spec["portable_keys"]) | set(spec["claude_code_keys"])
+    return True
+
+
 class UnknownKey(Rule):
     code = "SP011"
     name = "unknown-key"
     severity = "error"
+    client_fails = ()
     summary = "Every frontmatter key is one the profile knows."
     what = """
 Checks each top-level frontmatter key against the profile. For skills,
@@ -83,19 +92,36 @@ Deploy.
                     f"'{key}' is a Claude Code extension; drop it for portable skills or use "
                     f"--profile claude-code."
                 )
-            elif doc.kind == SKILL and str(key).replace("_", "-") in known:
-                hint = f"Did you mean '{str(key).replace('_', '-')}'?"
+            typo = _near_miss(str(key), known)
+            if typo and hint is None or typo and doc.kind == SKILL:
+                hint = f"Did you mean '{typo}'?"
             yield Finding(
                 doc.key_line(str(key)),
-                f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})",
+                f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})"
+                + ("; Claude Code ignores it" if not typo and ignored(ctx, str(key)) else ""),
                 hint,
+                # a misspelt key the client reads is a setting silently lost: an error
+                severity="error" if typo else None,
             )
+
+
+def _near_miss(key: str, known: set[str] | list[str]) -> str | None:
+    """The known key ``key`` misspells ("allowed_tools" for "allowed-tools"), if any."""
+    import difflib
+
+    folded = key.lower().replace("_", "-")
+    for candidate in known:
+        if candidate.lower().replace("_", "-") == folded:
+            return candidate
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.85)
+    return close[0] if close else None
 
 
 class CompatibilityLength(Rule):
     code = "SP013"
     name = "compatibility-length"
     severity = "error"
+    client_fails = ()
     summary = "A skill's compatibility note is at most the spec's maximum length."
     what = (
         "Checks that a skill's `compatibility` value is a string no longer than the standard's "

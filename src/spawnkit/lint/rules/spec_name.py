@@ -25,6 +25,7 @@ class NameMissing(Rule):
     code = "SP004"
     name = "name-missing"
     severity = "error"
+    client_fails = ("agent",)
     summary = "Agents, and skills under the portable profile, have a name."
     what = """
 Checks that the frontmatter has a `name`. Agents always need one (the Agent tool
@@ -68,6 +69,7 @@ class NameFormat(Rule):
     code = "SP005"
     name = "name-format"
     severity = "error"
+    client_fails = ()
     summary = "The name uses lowercase letters, digits and single hyphens only."
     what = (
         "Checks the `name` against the standard's pattern: lowercase letters and digits, words "
@@ -108,6 +110,7 @@ class NameLength(Rule):
     code = "SP006"
     name = "name-length"
     severity = "error"
+    client_fails = ()
     summary = "The name is at most the spec's maximum length."
     what = "Checks that the `name` is no longer than the standard's `name_max_length` characters."
     why = "Longer names are rejected by the Agent Skills spec and truncated in listings."
@@ -145,6 +148,7 @@ class NameFolderMismatch(Rule):
     code = "SP007"
     name = "name-folder-mismatch"
     severity = "error"
+    client_fails = ()
     summary = "A skill's name equals the name of the folder that holds its SKILL.md."
     what = "Checks that `name` in SKILL.md equals the skill folder's name."
     why = (

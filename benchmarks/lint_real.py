@@ -1,0 +1,251 @@
+"""Per-rule precision, recall and F1 of ``spawnkit lint`` on real public skills.
+
+    python benchmarks/lint_real.py                        # both halves, texts from the cache
+    python benchmarks/lint_real.py --materialize-from /work/.mirror   # fill the cache first
+    python benchmarks/lint_real.py --misses --half tune   # which files a rule gets wrong
+
+The corpus (benchmarks/data/lint-real/corpus.yaml) lists real Claude Code skills, commands and
+agents from public repositories by reference (repository, path, commit, sha256) with hand labels
+per rule. Their texts are not committed (see that folder's README.md): they live in a cache
+folder, ``benchmarks/data/lint-real/texts/<owner>/<name>/<path>`` by default, which
+``--materialize-from DIR`` fills from git snapshots (``DIR/<owner>+<name>/repo`` git dirs, or
+``DIR/<owner>/<name>`` clones). An entry whose text is absent, or whose sha256 differs, is
+skipped and counted, never guessed.
+
+The corpus was split once, by repository, into a tuning half and a test half: rules are tuned
+on the first only. Report the test half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from spawnkit.lint.engine import lint_document
+
+DATA = Path(__file__).resolve().parent / "data" / "lint-real"
+CORPUS = DATA / "corpus.yaml"
+TEXTS = DATA / "texts"
+CM_RULES = ("CM001", "CM002", "CM003", "CM004", "CM005", "CM006", "CM007", "CM008")
+DETECTION = "detection"
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def positives(self) -> int:
+        return self.tp + self.fn
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def f1(self) -> float | None:
+        p, r = self.precision, self.recall
+        if p is None or r is None:
+            return None
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def add(self, got: bool, want: bool, where: str) -> None:
+        if got and want:
+            self.tp += 1
+        elif got:
+            self.fp += 1
+            self.misses.append(f"{where}: reported, labelled clean")
+        elif want:
+            self.fn += 1
+            self.misses.append(f"{where}: missed")
+
+
+@dataclass
+class Half:
+    scores: dict[str, Score]
+    files: int = 0
+    skipped_absent: int = 0
+    skipped_changed: int = 0
+    sp_errors: dict[str, int] = field(default_factory=dict)  # SP code -> files with an error
+
+
+def load(corpus: Path = CORPUS) -> dict:
+    return yaml.safe_load(corpus.read_text(encoding="utf-8"))
+
+
+def text_path(texts: Path, entry: dict) -> Path:
+    owner, name = entry["repo"].split("/", 1)
+    return texts / owner / name / entry["path"]
+
+
+def read_entry(texts: Path, entry: dict) -> tuple[str | None, str]:
+    """(text, status): status is ``ok``, ``absent`` or ``changed`` (sha256 mismatch)."""
+    path = text_path(texts, entry)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None, "absent"
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        return None, "changed"
+    return data.decode("utf-8", errors="replace"), "ok"
+
+
+def evaluate(doc: dict, texts: Path = TEXTS, half: str | None = None) -> dict[str, Half]:
+    """Scores per half (``tune``, ``test``) over the entries whose text is present."""
+    halves = {
+        h: Half({DETECTION: Score(), **{r: Score() for r in CM_RULES}}) for h in ("tune", "test")
+    }
+    for entry in doc["files"]:
+        if half and entry["split"] != half:
+            continue
+        h = halves[entry["split"]]
+        text, status = read_entry(texts, entry)
+        if text is None:
+            if status == "absent":
+                h.skipped_absent += 1
+            else:
+                h.skipped_changed += 1
+            continue
+        h.files += 1
+        where = f"{entry['repo']}:{entry['path']}"
+        result = lint_document(text, str(text_path(texts, entry)))
+        h.scores[DETECTION].add(result.orchestrator, entry["orchestrator"]["label"] is True, where)
+        got = {d.code for d in result.diagnostics}
+        for rule in CM_RULES:
+            want = entry["rules"][rule]["label"] == "positive"
+            h.scores[rule].add(rule in got, want, f"{where} [{entry['rules'][rule]['reason']}]")
+        for d in result.diagnostics:
+            if d.code.startswith("SP") and d.severity == "error":
+                h.sp_errors.setdefault(d.code, set()).add(where)  # type: ignore[arg-type]
+    for h in halves.values():
+        h.sp_errors = {code: len(files) for code, files in sorted(h.sp_errors.items())}  # type: ignore[arg-type]
+    return halves
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def table(half: Half) -> str:
+    rows = [
+        "| rule | positives | TP | FP | FN | precision | recall | F1 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for rule, s in half.scores.items():
+        name = "orchestrator detection" if rule == DETECTION else rule
+        rows.append(
+            f"| {name} | {s.positives} | {s.tp} | {s.fp} | {s.fn} | {_fmt(s.precision)} "
+            f"| {_fmt(s.recall)} | {_fmt(s.f1)} |"
+        )
+    return "\n".join(rows)
+
+
+def summary(name: str, half: Half) -> str:
+    lines = [f"## {name} half: {half.files} files linted"]
+    skipped = half.skipped_absent + half.skipped_changed
+    if skipped:
+        lines.append(
+            f"skipped {skipped}: {half.skipped_absent} without text, "
+            f"{half.skipped_changed} whose text changed (sha256)"
+        )
+    lines += ["", table(half), ""]
+    sp = ", ".join(f"{c}: {n}" for c, n in half.sp_errors.items()) or "none"
+    lines.append(f"files with SP errors: {sp}")
+    return "\n".join(lines)
+
+
+def materialize(doc: dict, source: Path, texts: Path = TEXTS) -> tuple[int, int]:
+    """Copy each entry's text out of git snapshots under ``source``; (written, not found)."""
+    written = missing = 0
+    for entry in doc["files"]:
+        owner, name = entry["repo"].split("/", 1)
+        candidates = [source / f"{owner}+{name}" / "repo", source / owner / name]
+        data = None
+        for git_dir in candidates:
+            if not git_dir.exists():
+                continue
+            args = [
+                "git",
+                "-C",
+                str(git_dir),
+                "cat-file",
+                "blob",
+                f"{entry['commit']}:{entry['path']}",
+            ]
+            done = subprocess.run(args, capture_output=True, timeout=60)
+            if done.returncode == 0 and hashlib.sha256(done.stdout).hexdigest() == entry["sha256"]:
+                data = done.stdout
+                break
+        if data is None:
+            missing += 1
+            continue
+        dest = text_path(texts, entry)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+        written += 1
+    return written, missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--texts", type=Path, default=TEXTS, help="cache of the corpus texts")
+    parser.add_argument("--materialize-from", type=Path, metavar="DIR", help="git snapshots")
+    parser.add_argument("--half", choices=("tune", "test"))
+    parser.add_argument("--misses", action="store_true", help="list every wrong verdict")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    doc = load(args.corpus)
+    if args.materialize_from:
+        written, missing = materialize(doc, args.materialize_from, args.texts)
+        print(f"materialized {written} texts, {missing} not found", file=sys.stderr)
+    halves = evaluate(doc, args.texts, args.half)
+    shown = {k: v for k, v in halves.items() if not args.half or k == args.half}
+    if args.json:
+        out = {
+            name: {
+                "files": h.files,
+                "skipped": h.skipped_absent + h.skipped_changed,
+                "sp_error_files": h.sp_errors,
+                "rules": {
+                    rule: {
+                        "positives": s.positives,
+                        "tp": s.tp,
+                        "fp": s.fp,
+                        "fn": s.fn,
+                        "precision": s.precision,
+                        "recall": s.recall,
+                        "f1": s.f1,
+                    }
+                    for rule, s in h.scores.items()
+                },
+            }
+            for name, h in shown.items()
+        }
+        print(json.dumps(out, indent=1))
+        return 0
+    print("\n\n".join(summary(name, h) for name, h in shown.items()))
+    if args.misses:
+        for name, h in shown.items():
+            for rule, s in h.scores.items():
+                for miss in s.misses:
+                    print(f"{name} {rule}: {miss}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Judge each session against the standard (the running summary is ``model.Totals``).
+
+Rules the transcripts can show, with the codes lint and the hooks use (read from the standard):
+
+- CM001 a return the orchestrator received was over the return budget;
+- CM002 an over-budget sub-agent wrote no file, so its results live only in the reply;
+- CM003 sub-agents finished (at least the checkpoint interval of them) and no state file was
+  ever written; CM007 state files were written, but more sub-agents than the interval
+  returned in a row without one;
+- CM005 more sub-agents ran at once than the cap;
+- CM006 the orchestrator read a sub-agent's report back (a read a hook refused is not one).
+
+CM004 (resume at start-up) and CM008 (lean progress lines) leave no trace a reader could judge.
+"""
+
+from __future__ import annotations
+
+from spawnkit import protocol
+from spawnkit.audit.model import Finding, Return, Session
+
+
+def finish(session: Session, budget: int, cap: int, every: int) -> None:
+    """Fill in peak parallelism and findings."""
+    session.peak_parallel = peak_parallel(session)
+    session.findings = findings(session, budget, cap, every)
+
+
+def peak_parallel(session: Session) -> int:
+    """Most sub-agents running at one moment: launch to last record (or to its return)."""
+    events: list[tuple[float, int]] = []
+    for ret in session.returns:
+        end = ret.finished if ret.finished is not None else ret.received
+        if ret.launched is not None and end is not None:
+            events += [(ret.launched, 1), (max(end, ret.launched), -1)]
+    for start in session.open_launches:
+        events += [(start, 1), (max(session.ended or start, start), -1)]
+    running = peak = 0
+    for _, step in sorted(events):  # at a tie a finish (-1) sorts before a start
+        running += step
+        peak = max(peak, running)
+    return peak
+
+
+def findings(session: Session, budget: int, cap: int, every: int) -> list[Finding]:
+    found: list[Finding] = []
+    for ret in session.returns:
+        name = _who(ret)
+        if ret.tokens > budget:
+            found.append(
+                _finding(
+                    "CM001",
+                    f"{name} returned ~{ret.tokens:,} tokens, over the {budget}-token budget"
+                    + (f" (delivered {ret.deliveries} times)" if ret.deliveries > 1 else ""),
+                    ret.agent_id,
+                )
+            )
+        size = max(ret.tokens, ret.full_tokens or 0)
+        if ret.wrote_files is False and not ret.blocked and size > budget:
+            found.append(
+                _finding(
+                    "CM002",
+                    f"{name} wrote no file: its ~{size:,}-token result exists only in its reply",
+                    ret.agent_id,
+                )
+            )
+    found += _checkpoints(session, every)
+    if session.peak_parallel > cap:
+        found.append(
+            _finding(
+                "CM005",
+                f"{session.peak_parallel} sub-agents ran at the same time; the cap is {cap}",
+            )
+        )
+    for touch in session.report_reads:
+        if not touch.denied:
+            found.append(
+                _finding("CM006", f"the orchestrator read the full report {touch.path} back")
+            )
+    return found
+
+
+def _checkpoints(session: Session, every: int) -> list[Finding]:
+    done = [r.received for r in session.returns]
+    if len(done) < every:
+        return []
+    if not session.state_writes:
+        return [
+            _finding(
+                "CM003",
+                f"{len(done)} sub-agents returned and no state file was written",
+            )
+        ]
+    events = sorted(
+        [(t, 1) for t in done if t is not None]
+        + [(w.time, 0) for w in session.state_writes if w.time is not None and not w.denied]
+    )
+    streak = worst = 0
+    for _, is_return in events:
+        streak = streak + 1 if is_return else 0
+        worst = max(worst, streak)
+    if worst > every:
+        return [
+            _finding(
+                "CM007",
+                f"{worst} sub-agents returned in a row without a state-file update"
+                f" (the standard asks for one at least every {every})",
+            )
+        ]
+    return []
+
+
+def _who(ret: Return) -> str:
+    label = ret.description or ret.agent_type or "a sub-agent"
+    return f"'{label}'" if ret.description else label
+
+
+def _finding(code: str, message: str, agent_id: str | None = None) -> Finding:
+    rule = protocol.rule(code)
+    assert rule is not None, code
+    return Finding(code, rule.name, rule.severity, message, agent_id)

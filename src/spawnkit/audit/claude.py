@@ -1,0 +1,377 @@
+"""Read one Claude Code session: the orchestrator's transcript and its sub-agents' transcripts.
+
+Formats as Claude Code 2.1.330 writes them (see tests/fixtures/audit/claude/, captured from the
+real client). ``<config>/projects/<project>/<session>.jsonl`` holds the orchestrator:
+
+- ``assistant`` records, one per content block, with ``message.id`` and ``message.usage``
+  (input, cache and output tokens: the context size of that model response);
+- ``Agent`` (formerly ``Task``) ``tool_use`` blocks: the launches;
+- ``user`` records with a ``tool_result`` for each: a foreground return carries
+  ``toolUseResult.content`` (the sub-agent's final words) and ``agentId``; a background launch
+  answers ``status: async_launched``; a launch a hook refused is an ``is_error`` result;
+- background returns arrive later as ``<task-notification>`` text in a ``queued_command``
+  attachment (or a user message): ``<tool-use-id>`` and ``<result>``.
+
+``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent; a SubagentStop block shows
+there as a ``hook_blocking_error`` attachment after the answer it held back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from spawnkit import tokens
+from spawnkit.audit import signals
+from spawnkit.audit.discovery import Source
+from spawnkit.audit.jsonl import record_type, records, sections, string, text_of, timestamp
+from spawnkit.audit.model import (
+    CLAUDE_CODE,
+    ContextPoint,
+    FileTouch,
+    InputStats,
+    Return,
+    Session,
+    SubagentFacts,
+)
+from spawnkit.audit.reader import Launch, Orchestrator, read_session
+
+AGENT_TOOLS = frozenset({"Agent", "Task"})
+KNOWN_TYPES = frozenset(
+    {
+        "user",
+        "assistant",
+        "attachment",
+        "system",
+        "summary",
+        "progress",
+        "queue-operation",
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "tools-used",
+        "last-prompt",
+        "atis-latch",
+        "cost-state",
+        "file-history-snapshot",
+        "custom-title",
+    }
+)
+# Records never needed, recognised by their first bytes so they are not even parsed.
+_SKIP_TYPES = frozenset(
+    {
+        b"api-request",
+        b"api-request-shape",
+        b"api-request-blob",
+        b"queue-operation",
+        b"tools-used",
+        b"last-prompt",
+        b"atis-latch",
+        b"cost-state",
+        b"file-history-snapshot",
+    }
+)
+_SKIP_ATTACHMENTS = frozenset(
+    {
+        b"prompt_snapshot",
+        b"skill_listing",
+        b"agent_listing_delta",
+        b"deferred_tools_delta",
+        b"environment",
+        b"model",
+        b"auto_mode",
+        b"remote_session_change",
+        b"date",
+        b"session_context",
+        b"hook_success",
+        b"hook_additional_context",
+        b"hook_system_message",
+    }
+)
+_TYPE_HEAD = b'{"type":"'
+_ATTACHMENT_HEAD = b'"attachment":{"type":"'
+
+_AGENT_ID = re.compile(r"agentId: ([A-Za-z0-9_-]+)")
+
+
+def skip_line(line: bytes) -> bool:
+    """True for a compact record the audit never needs (API request copies, listings…)."""
+    if line.startswith(_TYPE_HEAD):
+        end = line.find(b'"', 9, 80)
+        return end != -1 and line[9:end] in _SKIP_TYPES
+    at = line.find(_ATTACHMENT_HEAD, 0, 400)
+    if at != -1:
+        start = at + len(_ATTACHMENT_HEAD)
+        end = line.find(b'"', start, start + 80)
+        return end != -1 and line[start:end] in _SKIP_ATTACHMENTS
+    return False
+
+
+def read(source: Source, stats: InputStats) -> Session | None:
+    session = Session(id=source.session_id, host=CLAUDE_CODE, path=source.path)
+    return read_session(source, stats, _Orchestrator(session), _read_child)
+
+
+class _Orchestrator(Orchestrator):
+    skip = staticmethod(skip_line)
+    known = KNOWN_TYPES
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.responses: set[str] = set()
+        self.notes: set[tuple[str, int, int]] = set()
+        self.estimated = 0  # running estimate, used only while no usage has been recorded
+        self.usage_seen = False
+
+    def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
+        kind = record_type(rec)
+        stamp = rec.get("timestamp")
+        self.seen(stamp)
+        if not self.s.project and isinstance(rec.get("cwd"), str):
+            self.s.project = rec["cwd"]
+            self.s.client_version = str(rec.get("version") or "")[:40]
+        if rec.get("isSidechain") is True:
+            return  # older clients kept sub-agent records in the main file
+        if kind == "assistant":
+            self._assistant(rec)
+        elif kind == "user":
+            self._user(rec)
+        elif kind == "attachment":
+            att = rec.get("attachment")
+            if isinstance(att, dict) and att.get("type") == "queued_command":
+                prompt = att.get("prompt")
+                if isinstance(prompt, str):
+                    self._estimate(prompt)
+                    self._notifications(prompt, stamp)
+
+    # --- records ------------------------------------------------------------------------------
+
+    def _assistant(self, rec: dict[str, Any]) -> None:
+        msg = rec.get("message")
+        if not isinstance(msg, dict):
+            return
+        content = msg.get("content")
+        if not self.usage_seen:
+            self._estimate(text_of(content))
+        key = msg.get("id") or rec.get("requestId") or rec.get("uuid")
+        if isinstance(key, str) and key not in self.responses:
+            self.responses.add(key)
+            size = _usage_tokens(msg.get("usage"))
+            if size is not None:
+                self.usage_seen = True
+            elif not self.usage_seen:
+                size = self.estimated
+            if size is not None:
+                self.s.context.append(ContextPoint(size, timestamp(rec.get("timestamp"))))
+        if not isinstance(content, list):
+            return
+        cwd = self.s.project
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                self._tool_use(block, rec, cwd)
+
+    def _tool_use(self, block: dict[str, Any], rec: dict[str, Any], cwd: str) -> None:
+        name = string(block.get("name"))
+        tool_id = str(block.get("id") or "")
+        args = block.get("input") if isinstance(block.get("input"), dict) else {}
+        when = timestamp(rec.get("timestamp"))
+        if name in AGENT_TOOLS:
+            self.launches[tool_id] = Launch(
+                tool_id,
+                signals.label(args.get("description")),
+                when,
+                agent_type=signals.label(args.get("subagent_type")),
+                background=args.get("run_in_background") is True,
+            )
+        elif name == "Read":
+            path = args.get("file_path")
+            if isinstance(path, str) and signals.is_report(path, cwd):
+                self.read_back(tool_id, path, when)
+        elif name in signals.WRITE_TOOLS:
+            path = args.get("file_path") or args.get("notebook_path")
+            if isinstance(path, str) and signals.is_state_file(path):
+                self.s.state_writes.append(FileTouch(path, when))
+        elif name == "Bash":
+            command = args.get("command")
+            if isinstance(command, str):
+                for path in signals.shell_report_reads(command, cwd):
+                    self.read_back(tool_id, path, when)
+                state = signals.shell_state_write(command)
+                if state:
+                    self.s.state_writes.append(FileTouch(state, when))
+
+    def _user(self, rec: dict[str, Any]) -> None:
+        msg = rec.get("message")
+        content = msg.get("content") if isinstance(msg, dict) else None
+        stamp = rec.get("timestamp")
+        if isinstance(content, str):
+            self._estimate(content)
+            if "<task-notification>" in content:
+                self._notifications(content, stamp)
+            return
+        if not isinstance(content, list):
+            return
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text":
+                text = block.get("text")
+                if isinstance(text, str):
+                    self._estimate(text)
+                    if "<task-notification>" in text:
+                        self._notifications(text, stamp)
+            elif block.get("type") == "tool_result":
+                self._tool_result(block, rec)
+
+    def _tool_result(self, block: dict[str, Any], rec: dict[str, Any]) -> None:
+        tool_id = str(block.get("tool_use_id") or "")
+        text = text_of(block.get("content"))
+        self._estimate(text)
+        error = block.get("is_error") is True
+        for touch in self.reads.pop(tool_id, ()):
+            touch.denied = error and signals.spawnkit_said(text, signals.READS_CODE)
+        launch = self.launches.get(tool_id)
+        if launch is None or launch.done:
+            return
+        result = rec.get("toolUseResult")
+        if error or isinstance(result, str) and result.startswith("Error"):
+            launch.done = True
+            if signals.spawnkit_said(text, signals.PARALLEL_CODE):
+                self.s.denied_launches += 1
+            else:
+                self.s.failed_launches += 1
+            return
+        result = result if isinstance(result, dict) else {}
+        agent_id = result.get("agentId")
+        if not isinstance(agent_id, str):
+            found = _AGENT_ID.search(text)
+            agent_id = found.group(1) if found else ""
+        launch.agent_id = agent_id
+        if agent_id:
+            self.by_agent[agent_id] = launch
+        if result.get("status") == "async_launched" or text.startswith("Async agent launched"):
+            launch.background = True
+            return
+        words = result.get("content")
+        said = text_of(words) if isinstance(words, list) else _unframe(text)
+        self._returned(launch, said, rec.get("timestamp"))
+
+    def _notifications(self, text: str, stamp: Any) -> None:
+        for note in sections(text, "<task-notification>", "</task-notification>"):
+            result = next(sections(note, "<result>", "</result>"), None)
+            if result is None:
+                continue
+            tool = next(sections(note, "<tool-use-id>", "</tool-use-id>"), None)
+            task = next(sections(note, "<task-id>", "</task-id>"), None)
+            launch = self.launches.get(tool) if tool else None
+            if launch is None and task:
+                launch = self.by_agent.get(task)
+            if launch is None:
+                continue
+            words = result
+            key = (launch.tool_use_id, len(words), hash(words))
+            if key in self.notes:
+                continue
+            self.notes.add(key)
+            launch.background = True
+            if not launch.agent_id and task:
+                launch.agent_id = task
+            self._returned(launch, words, stamp)
+
+    def _returned(self, launch: Launch, words: str, stamp: Any) -> None:
+        launch.done = True
+        self.s.returns.append(
+            Return(
+                agent_id=launch.agent_id,
+                tokens=tokens.estimate(words),
+                description=launch.description,
+                agent_type=launch.agent_type,
+                tool_use_id=launch.tool_use_id,
+                background=launch.background,
+                launched=launch.launched,
+                received=timestamp(stamp),
+                turn=len(self.s.context),
+            )
+        )
+
+    def _estimate(self, text: str) -> None:
+        if not self.usage_seen and text:
+            self.estimated += tokens.estimate(text)
+
+    def close(self) -> None:
+        super().close()
+        if self.s.context and not self.usage_seen:
+            self.s.context_source = "estimate"
+
+
+def _usage_tokens(usage: Any) -> int | None:
+    """The context size a response's usage records: prompt (cached or not) plus output."""
+    if not isinstance(usage, dict):
+        return None
+    keys = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    parts = [usage.get(k) for k in (*keys, "output_tokens")]
+    numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool) and p >= 0]
+    return sum(numbers) if numbers else None
+
+
+def _unframe(text: str) -> str:
+    """A foreground result as the sub-agent wrote it, without the client's hand-back frame."""
+    framed = next(sections(text, "The report follows:\n", "\nagentId: "), None)
+    if framed is None:
+        return text
+    return "\n".join(line.removeprefix("  ") for line in framed.split("\n"))
+
+
+def _read_child(path: str, stats: InputStats) -> SubagentFacts:
+    """What a sub-agent's own transcript adds: when it ended, what spawnkit held back."""
+    child = SubagentFacts()
+    answer: list[str] = []
+    answer_id = None
+    held = False  # the current answer was already held back
+    last = None
+    for rec in records(path, stats, skip_line):
+        kind = record_type(rec)
+        if isinstance(rec.get("timestamp"), str):
+            last = rec["timestamp"]
+        if kind == "assistant":
+            msg = rec.get("message")
+            if not isinstance(msg, dict) or not isinstance(msg.get("content"), list):
+                continue
+            if msg.get("id") != answer_id:
+                answer_id, answer, held = msg.get("id"), [], False
+            for block in msg["content"]:
+                if not isinstance(block, dict):
+                    continue
+                if block.get("type") == "text" and isinstance(block.get("text"), str):
+                    answer.append(block["text"])
+                elif block.get("type") == "tool_use":
+                    child.wrote_files |= _writes(block)
+        elif kind == "attachment":
+            att = rec.get("attachment")
+            if not isinstance(att, dict) or att.get("type") != "hook_blocking_error":
+                continue
+            if att.get("hookEvent") != "SubagentStop":
+                continue
+            error = att.get("blockingError")
+            text = error.get("blockingError") if isinstance(error, dict) else error
+            if isinstance(text, str) and answer and not held:
+                held = signals.held_back(child, "\n".join(answer), text)
+        elif kind == "user" and rec.get("isMeta") is True:
+            msg = rec.get("message")
+            text = text_of(msg.get("content")) if isinstance(msg, dict) else ""
+            if text.startswith("Stop hook feedback:") and answer and not held:
+                held = signals.held_back(child, "\n".join(answer), text)
+        elif kind not in KNOWN_TYPES:
+            stats.unknown_records[kind] += 1
+    child.finished = timestamp(last)
+    return child
+
+
+def _writes(block: dict[str, Any]) -> bool:
+    name = string(block.get("name"))
+    if name in signals.WRITE_TOOLS:
+        return True
+    args = block.get("input")
+    if name == "Bash" and isinstance(args, dict) and isinstance(args.get("command"), str):
+        return signals.shell_writes_file(args["command"])
+    return False

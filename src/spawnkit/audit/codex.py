@@ -1,0 +1,274 @@
+"""Read one Codex session: the root thread's rollout and its sub-agents' rollouts.
+
+Formats as Codex CLI 0.169.0 writes them (see tests/fixtures/audit/codex/, captured from the
+real client, multi-agent v1, the default). Every record is ``{"timestamp", "type", "payload"}``:
+
+- ``session_meta`` (first): the thread ``id``, ``cwd``, ``cli_version``; a sub-agent's names its
+  parent (``source.subagent.thread_spawn.parent_thread_id``);
+- ``response_item`` ``function_call`` ``spawn_agent`` (namespace ``multi_agent_v1``): a launch;
+  its ``function_call_output`` is ``{"agent_id", "nickname"}``, or the refusal text of a hook;
+- the sub-agent's final words reach the parent in full, often twice: in ``wait_agent``'s output
+  ``{"status": {"<id>": {"completed": "<words>"}}}`` and as a user message
+  ``<subagent_notification>{"agent_path": "<id>", "status": {"completed": …}}``;
+- ``event_msg`` ``token_count``: ``last_token_usage`` of each model response (the context) and
+  ``model_context_window``.
+
+In a sub-agent's rollout a SubagentStop block is a user message ``<hook_prompt …>REASON``
+following the answer it held back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spawnkit import tokens
+from spawnkit.audit import signals
+from spawnkit.audit.discovery import Source
+from spawnkit.audit.jsonl import record_type, records, sections, string, text_of, timestamp
+from spawnkit.audit.model import (
+    CODEX,
+    ContextPoint,
+    FileTouch,
+    InputStats,
+    Return,
+    Session,
+    SubagentFacts,
+)
+from spawnkit.audit.reader import Launch, Orchestrator, read_session
+
+KNOWN_TYPES = frozenset(
+    {
+        "session_meta",
+        "response_item",
+        "event_msg",
+        "world_state",
+        "turn_context",
+        "token_usage_record",
+        "compacted",
+    }
+)
+_SKIP_TYPES = frozenset({b"world_state", b"turn_context", b"token_usage_record"})
+_KEEP_EVENTS = frozenset({b"token_count", b"task_complete"})
+_TYPE_KEY = b'"type":"'
+_PAYLOAD_HEAD = b'"payload":{"type":"'
+_NOTE_OPEN = "<subagent_notification>"
+_NOTE_CLOSE = "</subagent_notification>"
+SPAWN_TOOLS = frozenset({"spawn_agent"})
+WAIT_TOOLS = frozenset({"wait_agent", "wait"})
+SHELL_TOOLS = frozenset({"exec_command", "shell", "local_shell"})
+
+
+def skip_line(line: bytes) -> bool:
+    """True for a compact record the audit never needs (world state, duplicate item events…)."""
+    at = line.find(_TYPE_KEY, 0, 120)
+    if at == -1:
+        return False
+    start = at + len(_TYPE_KEY)
+    end = line.find(b'"', start, start + 40)
+    if end == -1:
+        return False
+    kind = line[start:end]
+    if kind in _SKIP_TYPES:
+        return True
+    if kind != b"event_msg" or not line.startswith(_PAYLOAD_HEAD, end + 2):
+        return False
+    inner = end + 2 + len(_PAYLOAD_HEAD)
+    stop = line.find(b'"', inner, inner + 60)
+    return stop != -1 and line[inner:stop] not in _KEEP_EVENTS
+
+
+def read(source: Source, stats: InputStats) -> Session | None:
+    session = Session(id=source.session_id, host=CODEX, path=source.path, project=source.project)
+    return read_session(source, stats, _Root(session), _read_child)
+
+
+class _Root(Orchestrator):
+    skip = staticmethod(skip_line)
+    known = KNOWN_TYPES
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.waits: set[str] = set()
+        self.delivered: dict[tuple[str, int, int], Return] = {}
+
+    def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
+        kind = record_type(rec)
+        stamp = rec.get("timestamp")
+        self.seen(stamp)
+        payload = rec.get("payload")
+        if not isinstance(payload, dict):
+            return
+        if kind == "session_meta":
+            self.s.project = self.s.project or str(payload.get("cwd") or "")
+            self.s.client_version = str(payload.get("cli_version") or "")[:40]
+        elif kind == "response_item":
+            self._item(payload, stamp)
+        elif kind == "event_msg":
+            if payload.get("type") == "token_count":
+                self._tokens(payload.get("info"), stamp)
+
+    def _item(self, item: dict[str, Any], stamp: Any) -> None:
+        kind = item.get("type")
+        if kind == "function_call":
+            self._call(item, stamp)
+        elif kind == "custom_tool_call" and item.get("name") == "apply_patch":
+            self._patch(str(item.get("input") or ""), stamp)
+        elif kind == "function_call_output":
+            self._output(item, stamp)
+        elif kind == "message" and item.get("role") == "user":
+            text = text_of(item.get("content"))
+            if _NOTE_OPEN in text:
+                self._notification(text, stamp)
+
+    def _call(self, item: dict[str, Any], stamp: Any) -> None:
+        name = string(item.get("name"))
+        call_id = str(item.get("call_id") or "")
+        args = _json(item.get("arguments"))
+        when = timestamp(stamp)
+        if name in SPAWN_TOOLS:
+            message = args.get("message") or args.get("task_name") or ""
+            self.launches[call_id] = Launch(call_id, signals.label(message), when)
+        elif name in WAIT_TOOLS:
+            self.waits.add(call_id)
+        elif name in SHELL_TOOLS:
+            command = args.get("cmd") or args.get("command")
+            if isinstance(command, list):
+                command = " ".join(str(c) for c in command)
+            if isinstance(command, str):
+                cwd = str(args.get("workdir") or self.s.project)
+                for path in signals.shell_report_reads(command, cwd):
+                    self.read_back(call_id, path, when)
+                state = signals.shell_state_write(command)
+                if state:
+                    self.s.state_writes.append(FileTouch(state, when))
+        elif name == "apply_patch":
+            self._patch(str(args.get("input") or item.get("arguments") or ""), stamp)
+
+    def _patch(self, text: str, stamp: Any) -> None:
+        for line in text.splitlines():
+            for head in ("*** Add File: ", "*** Update File: "):
+                if line.startswith(head) and signals.is_state_file(line[len(head) :].strip()):
+                    self.s.state_writes.append(
+                        FileTouch(line[len(head) :].strip(), timestamp(stamp))
+                    )
+
+    def _output(self, item: dict[str, Any], stamp: Any) -> None:
+        call_id = str(item.get("call_id") or "")
+        output = item.get("output")
+        text = output if isinstance(output, str) else text_of(output)
+        for touch in self.reads.pop(call_id, ()):
+            touch.denied = signals.spawnkit_said(text, signals.READS_CODE)
+        launch = self.launches.get(call_id)
+        if launch is not None and not launch.agent_id and not launch.done:
+            data = _json(text)
+            agent_id = data.get("agent_id") or data.get("task_name")
+            if isinstance(agent_id, str) and agent_id:
+                launch.agent_id = agent_id
+                self.by_agent[agent_id] = launch
+            else:
+                launch.done = True
+                if signals.spawnkit_said(text, signals.PARALLEL_CODE):
+                    self.s.denied_launches += 1
+                else:
+                    self.s.failed_launches += 1
+        elif call_id in self.waits:
+            status = _json(text).get("status")
+            if isinstance(status, dict):
+                for agent_id, state in status.items():
+                    self._completed(str(agent_id), state, stamp)
+
+    def _notification(self, text: str, stamp: Any) -> None:
+        for note in sections(text, _NOTE_OPEN, _NOTE_CLOSE):
+            data = _json(note.strip())
+            agent = data.get("agent_path") or data.get("agent_id")
+            if isinstance(agent, str):
+                self._completed(agent, data.get("status"), stamp)
+
+    def _completed(self, agent_id: str, state: Any, stamp: Any) -> None:
+        words = state.get("completed") if isinstance(state, dict) else None
+        launch = self.by_agent.get(agent_id)
+        if not isinstance(words, str) or launch is None:
+            return
+        key = (agent_id, len(words), hash(words))
+        known = self.delivered.get(key)
+        if known is not None:
+            known.deliveries += 1
+            return
+        launch.done = True
+        ret = Return(
+            agent_id=agent_id,
+            tokens=tokens.estimate(words),
+            description=launch.description,
+            agent_type="default",
+            tool_use_id=launch.tool_use_id,
+            background=True,
+            launched=launch.launched,
+            received=timestamp(stamp),
+            turn=len(self.s.context),
+        )
+        self.delivered[key] = ret
+        self.s.returns.append(ret)
+
+    def _tokens(self, info: Any, stamp: Any) -> None:
+        if not isinstance(info, dict):
+            return
+        window = info.get("model_context_window")
+        if isinstance(window, int) and window > 0:
+            self.s.context_window = window
+        last = info.get("last_token_usage")
+        if not isinstance(last, dict):
+            return
+        parts = [last.get("input_tokens"), last.get("output_tokens")]
+        numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool) and p >= 0]
+        if numbers:
+            self.s.context.append(ContextPoint(sum(numbers), timestamp(stamp)))
+
+
+def _read_child(path: str, stats: InputStats) -> SubagentFacts:
+    child = SubagentFacts()
+    answer = ""
+    held = False
+    last = None
+    for rec in records(path, stats, skip_line):
+        kind = record_type(rec)
+        payload = rec.get("payload")
+        if isinstance(rec.get("timestamp"), str):
+            last = rec["timestamp"]
+        if kind not in KNOWN_TYPES:
+            stats.unknown_records[kind] += 1
+            continue
+        if not isinstance(payload, dict) or kind != "response_item":
+            continue
+        item_type = payload.get("type")
+        if item_type == "message" and payload.get("role") == "assistant":
+            answer, held = text_of(payload.get("content")), False
+        elif item_type == "message" and payload.get("role") == "user":
+            text = text_of(payload.get("content"))
+            if "<hook_prompt" in text and not held:
+                held = signals.held_back(child, answer, text)
+        elif item_type in ("function_call", "custom_tool_call"):
+            name = string(payload.get("name"))
+            if name == "apply_patch":
+                child.wrote_files = True
+            elif name in SHELL_TOOLS:
+                command = _json(payload.get("arguments")).get("cmd")
+                if isinstance(command, list):
+                    command = " ".join(str(c) for c in command)
+                if isinstance(command, str) and signals.shell_writes_file(command):
+                    child.wrote_files = True
+    child.finished = timestamp(last)
+    return child
+
+
+def _json(value: Any) -> dict[str, Any]:
+    """A JSON object held in a string (tool arguments, outputs); {} when it is anything else."""
+    if isinstance(value, dict):
+        return value
+    if not isinstance(value, str) or not value.startswith("{"):
+        return {}
+    try:
+        data = json.loads(value)
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}

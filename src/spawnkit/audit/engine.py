@@ -1,0 +1,73 @@
+"""Run an audit: discover the sessions, then read and judge them one at a time.
+
+``stream`` hands each finished session to the renderer and forgets it, so memory holds one
+line of input, one session's facts and the running summary, whatever the total size.
+``audit`` is the same with the sessions kept in a list (tests, small inputs).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from spawnkit import protocol
+from spawnkit.audit import analyze, claude, codex
+from spawnkit.audit.discovery import Source, discover
+from spawnkit.audit.model import CLAUDE_CODE, Audit, InputStats, Session, Totals
+
+# Claude Code's transcripts do not record the window; this is the standard Claude window.
+DEFAULT_CONTEXT_WINDOW = 200_000
+
+Progress = Callable[[int, int, Source], None]
+
+
+def stream(
+    roots: list[Path],
+    *,
+    since: float | None = None,
+    session: str | None = None,
+    project: Path | None = None,
+    context_window: int | None = None,
+    progress: Progress | None = None,
+) -> Audit:
+    """An audit whose ``sessions`` are read lazily, oldest transcript first."""
+    started = time.perf_counter()
+    stats = InputStats()
+    budget = protocol.return_budget()
+    run = Audit(
+        [],
+        stats,
+        Totals(budget),
+        budget,
+        protocol.max_parallel(),
+        protocol.checkpoint_every(),
+        roots=[str(r) for r in roots],
+    )
+
+    def sessions() -> Iterator[Session]:
+        sources = discover(roots, stats, since=since, session=session, project=project)
+        for n, source in enumerate(sources, 1):
+            if progress is not None:
+                progress(n, len(sources), source)
+            reader = claude if source.host == CLAUDE_CODE else codex
+            found = reader.read(source, stats)
+            if found is None:  # not a transcript after all
+                continue
+            found.context_window = context_window or found.context_window
+            found.context_window = found.context_window or DEFAULT_CONTEXT_WINDOW
+            analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)
+            run.totals.add(found)
+            run.seconds = time.perf_counter() - started
+            yield found
+        run.seconds = time.perf_counter() - started
+
+    run.sessions = sessions()
+    return run
+
+
+def audit(roots: list[Path], **options) -> Audit:
+    """``stream`` with every session read up front and kept."""
+    run = stream(roots, **options)
+    run.sessions = list(run.sessions)
+    return run

@@ -1,0 +1,260 @@
+"""What an audit finds, as plain data: sessions, their returns and context curve, the input read.
+
+Only numbers, short labels and paths are kept per session, never the transcripts' texts, so an
+audit of many gigabytes holds little more than one line of input at a time.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+CLAUDE_CODE = "claude-code"
+CODEX = "codex"
+
+
+@dataclass
+class Return:
+    """One sub-agent answer as it reached the orchestrator."""
+
+    agent_id: str
+    tokens: int  # estimated tokens of the sub-agent's words the parent received
+    description: str = ""
+    agent_type: str = ""
+    tool_use_id: str = ""
+    background: bool = False
+    deliveries: int = 1  # times the same words landed in the parent's context (Codex: wait + note)
+    blocked: bool = False  # spawnkit held back a longer answer first
+    saved_path: str | None = None  # where spawnkit saved the held-back answer
+    full_tokens: int | None = None  # size of the longest held-back answer
+    blocks: int = 0
+    launched: float | None = None  # epoch seconds
+    received: float | None = None
+    finished: float | None = None  # the sub-agent's last record, when its transcript exists
+    turn: int = 0  # index of the first context point that includes this return
+    wrote_files: bool | None = None  # None: no sub-agent transcript to tell
+
+
+@dataclass
+class SubagentFacts:
+    """What a sub-agent's own transcript adds to its return."""
+
+    finished: float | None = None  # its last record
+    wrote_files: bool = False
+    blocks: int = 0
+    full_tokens: int | None = None
+    saved_path: str | None = None
+
+    def apply(self, ret: Return) -> None:
+        ret.finished = self.finished
+        ret.wrote_files = self.wrote_files
+        if self.blocks:
+            ret.blocked = True
+            ret.blocks = self.blocks
+            ret.full_tokens = self.full_tokens
+            ret.saved_path = self.saved_path
+
+
+@dataclass
+class ContextPoint:
+    """The orchestrator's context after one model response."""
+
+    tokens: int
+    time: float | None = None
+
+
+@dataclass
+class FileTouch:
+    """A report read back by the orchestrator, or a state file it wrote."""
+
+    path: str
+    time: float | None = None
+    denied: bool = False  # a spawnkit hook refused it
+
+
+@dataclass
+class Finding:
+    code: str
+    name: str
+    severity: str
+    message: str
+    agent_id: str | None = None
+
+
+@dataclass
+class Session:
+    id: str
+    host: str
+    path: str  # the orchestrator's transcript
+    project: str = ""  # the working directory the client recorded
+    client_version: str = ""
+    started: float | None = None
+    ended: float | None = None
+    context_window: int | None = None
+    context_source: str = "usage"  # "usage" (recorded by the client) or "estimate"
+    context: list[ContextPoint] = field(default_factory=list)
+    returns: list[Return] = field(default_factory=list)
+    open_launches: list[float] = field(default_factory=list)  # launched, never returned
+    denied_launches: int = 0  # Agent calls a spawnkit hook refused (parallel cap)
+    failed_launches: int = 0  # other Agent calls that never started
+    report_reads: list[FileTouch] = field(default_factory=list)
+    state_writes: list[FileTouch] = field(default_factory=list)
+    subagent_transcripts: int = 0
+    peak_parallel: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def peak_context(self) -> int:
+        return max((p.tokens for p in self.context), default=0)
+
+    @property
+    def return_tokens(self) -> int:
+        return sum(r.tokens * r.deliveries for r in self.returns)
+
+
+@dataclass
+class InputStats:
+    """Everything read, and everything that could not be: counted, never fatal."""
+
+    files: int = 0
+    bytes: int = 0
+    lines: int = 0
+    malformed_lines: int = 0
+    truncated_lines: int = 0
+    oversized_lines: int = 0
+    binary_files: int = 0
+    empty_files: int = 0
+    unreadable_files: int = 0
+    not_transcripts: int = 0
+    symlinks_skipped: int = 0
+    orphan_subagents: int = 0
+    files_over_limit: int = 0
+    unknown_records: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def problems(self) -> dict[str, int]:
+        """The non-zero problem counters, by name."""
+        names = (
+            "malformed_lines",
+            "truncated_lines",
+            "oversized_lines",
+            "binary_files",
+            "empty_files",
+            "unreadable_files",
+            "not_transcripts",
+            "symlinks_skipped",
+            "orphan_subagents",
+            "files_over_limit",
+        )
+        return {n: getattr(self, n) for n in names if getattr(self, n)}
+
+
+class Totals:
+    """The summary across sessions, kept up to date one session at a time.
+
+    Only counters and the top few entries are kept (``heapq``), never the sessions, so an
+    audit of any number of sessions holds the same small summary.
+    """
+
+    def __init__(self, budget: int, top: int = 10) -> None:
+        self.budget = budget
+        self.top = top
+        self.sessions = self.sessions_with_returns = self.returns = self.over_budget = 0
+        self.tokens_received = self.blocked = self.blocked_full_tokens = 0
+        self.blocked_received_tokens = self.denied_launches = self.denied_reads = 0
+        self.quiet_sessions = 0  # no sub-agent returns and no findings
+        self.hosts: Counter[str] = Counter()
+        self.codes: Counter[str] = Counter()
+        self._worst: list[tuple[int, int, dict[str, Any]]] = []
+        self._closest: list[tuple[float, int, dict[str, Any]]] = []
+        self._seq = 0
+
+    def add(self, s: Session) -> None:
+        self.sessions += 1
+        self.hosts[s.host] += 1
+        self.sessions_with_returns += bool(s.returns)
+        self.quiet_sessions += not (s.returns or s.findings)
+        self.denied_launches += s.denied_launches
+        self.denied_reads += sum(1 for t in s.report_reads if t.denied)
+        self.codes.update(f.code for f in s.findings)
+        for r in s.returns:
+            self.returns += 1
+            self.over_budget += r.tokens > self.budget
+            self.tokens_received += r.tokens * r.deliveries
+            if r.blocked:
+                self.blocked += 1
+                self.blocked_full_tokens += r.full_tokens or 0
+                self.blocked_received_tokens += r.tokens
+            self._keep(
+                self._worst,
+                r.tokens * r.deliveries,
+                {
+                    "session": s.id,
+                    "host": s.host,
+                    "agent_id": r.agent_id,
+                    "description": r.description or r.agent_type,
+                    "tokens": r.tokens,
+                    "deliveries": r.deliveries,
+                },
+            )
+        if s.context and s.context_window:
+            share = s.peak_context / s.context_window
+            self._keep(
+                self._closest,
+                share,
+                {
+                    "session": s.id,
+                    "host": s.host,
+                    "peak_context": s.peak_context,
+                    "context_window": s.context_window,
+                    "share": round(share, 4),
+                },
+            )
+
+    def _keep(self, heap: list, key: float, item: dict[str, Any]) -> None:
+        self._seq += 1
+        entry = (key, -self._seq, item)  # ties: the earlier session ranks first
+        if len(heap) < self.top:
+            heapq.heappush(heap, entry)
+        elif entry > heap[0]:
+            heapq.heapreplace(heap, entry)
+
+    @property
+    def findings(self) -> int:
+        return sum(self.codes.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "sessions": self.sessions,
+            "sessions_with_returns": self.sessions_with_returns,
+            "returns": self.returns,
+            "over_budget": self.over_budget,
+            "tokens_received": self.tokens_received,
+            "blocked": self.blocked,
+            "blocked_full_tokens": self.blocked_full_tokens,
+            "blocked_received_tokens": self.blocked_received_tokens,
+            "tokens_kept_out": max(0, self.blocked_full_tokens - self.blocked_received_tokens),
+            "denied_launches": self.denied_launches,
+            "denied_reads": self.denied_reads,
+            "worst_returns": [item for _, _, item in sorted(self._worst, reverse=True)],
+            "closest_to_limit": [item for _, _, item in sorted(self._closest, reverse=True)],
+            "findings_by_code": dict(sorted(self.codes.items())),
+        }
+
+
+@dataclass
+class Audit:
+    """One audit run. ``sessions`` may be a list, or a stream that fills ``totals``, ``stats``
+    and ``seconds`` as it is consumed: renderers read those only after the sessions."""
+
+    sessions: Iterable[Session]
+    stats: InputStats
+    totals: Totals
+    budget: int
+    max_parallel: int
+    checkpoint_every: int
+    roots: list[str] = field(default_factory=list)
+    seconds: float = 0.0

@@ -1,0 +1,136 @@
+"""The audit as JSON, version 1, described by ``standards/schemas/audit.schema.json``.
+
+Written as the sessions are read (the ``sessions`` array first, the summary after it), so
+the report of any number of sessions never has to be held whole. The HTML report draws each
+session from the same ``session_data``, so both always show the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from spawnkit import __version__
+from spawnkit.audit.model import Audit, Return, Session
+
+VERSION = 1
+
+
+def iso(moment: float | None) -> str | None:
+    """Epoch seconds as ``2026-11-24T00:16:28.386Z`` (UTC), or None."""
+    if moment is None:
+        return None
+    stamp = datetime.fromtimestamp(moment, tz=timezone.utc)
+    return stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def write(audit: Audit, out: Callable[[str], None]) -> None:
+    """Write the report to ``out`` piece by piece: one session at a time as they are read."""
+    head = {
+        "version": VERSION,
+        "tool": f"spawnkit {__version__}",
+        "generated": iso(datetime.now(timezone.utc).timestamp()),
+        "standard": {
+            "return_budget_tokens": audit.budget,
+            "max_parallel": audit.max_parallel,
+            "checkpoint_every": audit.checkpoint_every,
+        },
+        "roots": audit.roots,
+    }
+    out("{\n" + ",\n".join(_member(k, v) for k, v in head.items()) + ',\n  "sessions": [')
+    separator = "\n    "
+    for session in audit.sessions:
+        out(separator + _dump(session_data(session, audit.budget), "    "))
+        separator = ",\n    "
+    out("\n  ]" if separator != "\n    " else "]")
+    stats = audit.stats
+    tail = {
+        "summary": audit.totals.as_dict(),
+        "input": {
+            "files": stats.files,
+            "bytes": stats.bytes,
+            "lines": stats.lines,
+            "seconds": round(audit.seconds, 3),
+            "problems": stats.problems,
+            "unknown_records": dict(stats.unknown_records.most_common()),
+        },
+    }
+    out(",\n" + ",\n".join(_member(k, v) for k, v in tail.items()) + "\n}\n")
+
+
+def _dump(value: Any, indent: str) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+
+
+def _member(key: str, value: Any) -> str:
+    return f"  {json.dumps(key)}: {_dump(value, '  ')}"
+
+
+def session_data(s: Session, budget: int) -> dict[str, Any]:
+    first = s.context[0].tokens if s.context else 0
+    return {
+        "id": s.id,
+        "host": s.host,
+        "path": s.path,
+        "project": s.project,
+        "client_version": s.client_version,
+        "started": iso(s.started),
+        "ended": iso(s.ended),
+        "context_window": s.context_window,
+        "context_source": s.context_source,
+        "context": [
+            {"turn": i, "time": iso(p.time), "tokens": p.tokens} for i, p in enumerate(s.context)
+        ],
+        "peak_context": s.peak_context,
+        "context_growth": (s.context[-1].tokens - first) if s.context else 0,
+        "returns": [_return(r, budget) for r in s.returns],
+        "return_tokens": s.return_tokens,
+        "peak_parallel": s.peak_parallel,
+        "denied_launches": s.denied_launches,
+        "failed_launches": s.failed_launches,
+        "report_reads": [
+            {"path": t.path, "time": iso(t.time), "denied": t.denied} for t in s.report_reads
+        ],
+        "state_writes": [{"path": t.path, "time": iso(t.time)} for t in s.state_writes],
+        "subagent_transcripts": s.subagent_transcripts,
+        "findings": [
+            {
+                "code": f.code,
+                "name": f.name,
+                "severity": f.severity,
+                "message": f.message,
+                "agent_id": f.agent_id,
+            }
+            for f in s.findings
+        ],
+    }
+
+
+def _return(r: Return, budget: int) -> dict[str, Any]:
+    return {
+        "agent_id": r.agent_id,
+        "description": r.description,
+        "agent_type": r.agent_type,
+        "tool_use_id": r.tool_use_id,
+        "background": r.background,
+        "tokens": r.tokens,
+        "deliveries": r.deliveries,
+        "over_budget": r.tokens > budget,
+        "blocked": r.blocked,
+        "blocks": r.blocks,
+        "saved_path": r.saved_path,
+        "full_tokens": r.full_tokens,
+        "wrote_files": r.wrote_files,
+        "launched": iso(r.launched),
+        "received": iso(r.received),
+        "finished": iso(r.finished),
+        "turn": r.turn,
+    }
+
+
+def render(audit: Audit) -> str:
+    parts: list[str] = []
+    write(audit, parts.append)
+    return "".join(parts)

@@ -1,0 +1,228 @@
+"""The audit for a terminal: a table per session with a bar per return, within 80 columns.
+
+Colour is added with click's styles; click strips it when the output is not a terminal.
+Bars use block characters when the output encoding has them, ``#`` and ``|`` otherwise.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from datetime import datetime
+
+import click
+
+from spawnkit.audit.model import Audit, Return, Session
+
+WIDTH = 80
+BAR = 18  # cells
+LABEL = 17
+
+
+def write(audit: Audit, out: Callable[[str], None], encoding: str | None = "utf-8") -> None:
+    """Write the report to ``out``: each session as it is read, then the summary."""
+    fancy = _can_encode("█│→·×", encoding)
+    out("\n".join([*_fit(_standard(audit, fancy)), ""]) + "\n")
+    for session in audit.sessions:
+        if session.returns or session.findings:
+            out("\n".join(_session(session, audit, fancy)) + "\n\n")
+    totals = audit.totals.as_dict()
+    lines = []
+    if audit.totals.quiet_sessions:
+        quiet = _count(audit.totals.quiet_sessions, "session")
+        lines += [f"{quiet} without sub-agents or findings not shown.", ""]
+    lines += _summary(audit, totals, fancy)
+    out("\n".join(lines) + "\n")
+
+
+def render(audit: Audit, encoding: str | None = "utf-8") -> str:
+    parts: list[str] = []
+    write(audit, parts.append, encoding)
+    return "".join(parts)
+
+
+def _standard(audit: Audit, fancy: bool) -> str:
+    return (
+        f"spawnkit audit (budget {audit.budget} tokens per return, {audit.max_parallel} at once, "
+        f"state file every {audit.checkpoint_every})"
+    )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
+    arrow, dot = ("→", "·") if fancy else ("->", "-")
+    when = datetime.fromtimestamp(s.started).strftime("%Y-%m-%d %H:%M") if s.started else "?"
+    lines = [click.style(_clip(f"{s.id}  {s.host}  {when}", WIDTH), bold=True)]
+    if s.project:
+        lines.append(_clip(f"  {s.project}", WIDTH))
+    if s.context:
+        first, peak = s.context[0].tokens, s.peak_context
+        window = s.context_window or 0
+        share = f" {peak / window:.0%} of {_k(window)}" if window else ""
+        estimated = " est." if s.context_source == "estimate" else ""
+        context = f"context{estimated} {_k(first)} {arrow} {_k(s.context[-1].tokens)}"
+        context += f", peak{share or ' ' + _k(peak)}"
+    else:
+        context = "no context recorded"
+    lines.append(
+        _clip(
+            f"  {context} {dot} parallel {s.peak_parallel} {dot} "
+            f"{_count(len(s.state_writes), 'state write')}",
+            WIDTH,
+        )
+    )
+    extras = []
+    if s.denied_launches:
+        extras.append(f"{s.denied_launches} launch(es) refused by spawnkit")
+    denied_reads = sum(1 for t in s.report_reads if t.denied)
+    if denied_reads:
+        extras.append(f"{denied_reads} report read(s) refused by spawnkit")
+    if extras:
+        lines += _fit("  " + f" {dot} ".join(extras))
+    if s.returns:
+        scale = max(max(r.tokens for r in s.returns), audit.budget)
+        tick = "│" if fancy else "|"
+        lines.append(
+            f"  {'#':>3}  {'sub-agent':<{LABEL}} {'tokens':>7}  {tick} = budget {audit.budget}"
+        )
+        for n, ret in enumerate(s.returns, 1):
+            lines.append(_row(n, ret, scale, audit.budget, fancy))
+    for f in s.findings:
+        colour = "red" if f.severity == "error" else "yellow"
+        prefix = f"  {click.style(f.code, fg=colour)} "
+        body = textwrap.wrap(f.message, WIDTH - 8, break_on_hyphens=False) or [""]
+        lines.append(prefix + body[0])
+        lines += ["        " + more for more in body[1:]]
+    return lines
+
+
+def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
+    """``  1  label   1,545  ████████▓▓▓▓▓▓▓▓  3.1x budget``: the budget sits at the shade change
+    (or the tick), so the bar reads without colour too."""
+    label = ret.description or ret.agent_type or ret.agent_id or "sub-agent"
+    cells = max(1, round(ret.tokens / scale * BAR)) if ret.tokens else 0
+    mark = min(BAR - 1, round(budget / scale * BAR))
+    within, over, tick = ("█", "▓", "│") if fancy else ("=", "#", "|")
+    bar = []
+    for i in range(BAR):
+        if i < cells:
+            bar.append(
+                click.style(over, fg="red") if i >= mark else click.style(within, fg="green")
+            )
+        elif i == mark:
+            bar.append(tick)
+        else:
+            bar.append(" ")
+    if ret.blocked:
+        note = f"blocked, {ret.full_tokens or 0:,} saved"
+    elif ret.tokens > budget:
+        note = f"{ret.tokens / budget:.1f}x budget"
+    else:
+        note = ""
+    head = f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}  {''.join(bar)} "
+    if ret.deliveries > 1:
+        sent = f" (sent {ret.deliveries}x)"
+        fits = len(click.unstyle(head)) + len(note) + len(sent) <= WIDTH
+        note = (note + (sent if fits else f" ({ret.deliveries}x)")).strip()
+    return (head + note).rstrip()
+
+
+def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
+    hosts = ", ".join(f"{h} {n}" for h, n in sorted(audit.totals.hosts.items()))
+    lines = [click.style("summary", bold=True)]
+    lines.append(f"  {_count(totals['sessions'], 'session')}" + (f" ({hosts})" if hosts else ""))
+    lines.append(
+        f"  {_count(totals['returns'], 'sub-agent return')}, {totals['over_budget']} over "
+        f"budget, {totals['tokens_received']:,} tokens received"
+    )
+    worst = [w for w in totals["worst_returns"] if w["tokens"] > audit.budget][:5]
+    if worst:
+        lines.append("  largest returns:")
+        for w in worst:
+            sent = f" x{w['deliveries']}" if w["deliveries"] > 1 else ""
+            label = w["description"] or w["agent_id"]
+            lines.append(_clip(f"    {w['tokens']:>7,}{sent}  {label}  ({w['session']})", WIDTH))
+    close = totals["closest_to_limit"][:3]
+    if close:
+        lines.append("  closest to the context limit:")
+        for c in close:
+            lines.append(
+                f"    {c['share']:>6.0%}  {_k(c['peak_context'])} of {_k(c['context_window'])}"
+                f"  ({c['host']} {c['session']})"
+            )
+    if totals["blocked"]:
+        full, got = totals["blocked_full_tokens"], totals["blocked_received_tokens"]
+        ratio = f" ({full / got:.1f}x less)" if got else ""
+        lines.append(
+            f"  enforcement: {totals['blocked']} return(s) blocked; {full:,} tokens saved on "
+            f"disk, {got:,} received instead{ratio}"
+        )
+    refused = []
+    if totals["denied_launches"]:
+        refused.append(f"{totals['denied_launches']} launch(es) over the cap")
+    if totals["denied_reads"]:
+        refused.append(f"{totals['denied_reads']} report read(s)")
+    if refused:
+        lines.append("  refused by spawnkit: " + ", ".join(refused))
+    codes = totals["findings_by_code"]
+    times = "×" if fancy else "x"
+    lines.append(
+        "  findings: "
+        + (", ".join(f"{c} {times}{n}" for c, n in codes.items()) if codes else "none")
+        + ("  (see spawnkit rule CODE)" if codes else "")
+    )
+    lines.append("  " + input_line(audit))
+    return [wrapped for line in lines for wrapped in _fit(line)]
+
+
+def _fit(line: str) -> list[str]:
+    """Wrap a long line at 80 columns, continuing under its first word."""
+    if len(click.unstyle(line)) <= WIDTH:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def input_line(audit: Audit) -> str:
+    """One line on what was read and what was skipped (also printed on stderr by the command)."""
+    stats = audit.stats
+    text = (
+        f"input: {_count(stats.files, 'file')}, {_count(stats.lines, 'line')}, "
+        f"{_size(stats.bytes)} in {audit.seconds:.2f} s"
+    )
+    skipped = [f"{n} {name.replace('_', ' ')}" for name, n in stats.problems.items()]
+    unknown = stats.unknown_records
+    if unknown:
+        kinds = ", ".join(f"{k} x{n}" for k, n in unknown.most_common(3))
+        skipped.append(f"{sum(unknown.values())} record(s) of unknown types ({kinds})")
+    if skipped:
+        text += "; skipped: " + ", ".join(skipped)
+    return text
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} B"
+
+
+def _k(n: int) -> str:
+    """12.7k, 200k, 950."""
+    return f"{n / 1000:.1f}".removesuffix(".0") + "k" if n >= 1000 else str(n)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _can_encode(text: str, encoding: str | None) -> bool:
+    try:
+        text.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

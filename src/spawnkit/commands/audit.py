@@ -1,0 +1,121 @@
+"""``spawnkit audit``: read the transcripts, print or write the report, exit 1 on findings.
+
+The report is written while the sessions are read (to a temporary file beside ``-o FILE``
+that replaces it only once complete), so memory does not grow with the transcripts' size.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from spawnkit.atomic import atomic_writer
+from spawnkit.audit import discovery, render_html, render_json, render_text
+from spawnkit.audit.engine import stream
+from spawnkit.audit.model import Audit
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+
+WRITERS = {"text": render_text.write, "json": render_json.write, "html": render_html.write}
+
+
+def run(
+    paths: tuple[Path, ...],
+    project: Path | None,
+    since: str | None,
+    session: str | None,
+    fmt: str,
+    output: Path | None,
+    context_window: int | None,
+) -> int:
+    if paths and project is not None:
+        raise SpawnkitError("give transcript paths or --project DIR, not both")
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise SpawnkitError(
+            f"{missing[0]} does not exist; pass a transcript (.jsonl), a folder of them, or "
+            "nothing to audit every session of this user"
+        )
+    if project is not None and not project.is_dir():
+        raise SpawnkitError(
+            f"--project {project}: not a folder; pass the project's working directory"
+        )
+    if output is not None and (output.is_dir() or not output.parent.is_dir()):
+        raise SpawnkitError(f"-o {output}: give a file path in an existing folder")
+    try:
+        cutoff = discovery.parse_since(since) if since else None
+    except ValueError as exc:
+        raise SpawnkitError(str(exc)) from exc
+    if project is not None:
+        roots = discovery.project_roots(project.resolve())
+    else:
+        roots = list(paths) or discovery.default_roots()
+    if not roots:
+        click.echo(
+            "spawnkit: nothing to audit: no transcripts folder found (looked in "
+            f"{discovery.claude_projects()} and {discovery.codex_sessions()})",
+            err=True,
+        )
+    progress = _Progress() if sys.stderr.isatty() else None
+    result = stream(
+        roots,
+        since=cutoff,
+        session=session,
+        project=project.resolve() if project is not None else None,
+        context_window=context_window,
+        progress=progress,
+    )
+    write = WRITERS[fmt]
+    try:
+        if output is not None:
+            with atomic_writer(output) as fh:
+                write(result, lambda text: fh.write(click.unstyle(text).encode("utf-8")))
+        elif fmt == "text":
+            encoding = getattr(sys.stdout, "encoding", None)
+            render_text.write(result, lambda text: click.echo(text, nl=False), encoding)
+        else:
+            write(result, lambda text: click.echo(text, nl=False, color=False))
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as exc:
+        raise SpawnkitError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    finally:
+        if progress is not None:
+            progress.close()
+    if roots and not result.totals.sessions:
+        where = ", ".join(str(r) for r in roots)
+        click.echo(f"spawnkit: no sessions found under {where}", err=True)
+    if output is not None:
+        click.echo(f"spawnkit: wrote {output} ({result.totals.sessions} session(s))", err=True)
+    _report_problems(result)
+    return EXIT_FINDINGS if result.totals.findings else EXIT_OK
+
+
+def _report_problems(result: Audit) -> None:
+    """Unreadable input is never fatal, but it is always said, on stderr."""
+    stats = result.stats
+    if stats.problems or stats.unknown_records:
+        click.echo(f"spawnkit: warning: {render_text.input_line(result)}", err=True)
+
+
+class _Progress:
+    """``reading session N/M`` on a terminal, at most twice a second, once work takes a while."""
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int, source: discovery.Source) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5:
+            return
+        self.last, self.shown = now, True
+        click.echo(f"\rspawnkit: reading session {done}/{total}", nl=False, err=True)
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("", err=True)

@@ -1,0 +1,139 @@
+"""The words spawn detection reads, kept as data.
+
+A host with its own way to start sub-agents (another tool name, another call key) is one
+entry here; :mod:`spawnkit.lint.analysis` builds its patterns from these tuples.
+"""
+
+from __future__ import annotations
+
+import re
+
+# tools that start a sub-agent (Claude Code: "Agent", formerly "Task")
+SPAWN_TOOLS = ("Agent", "Task")
+# keys only a spawn call carries, in code sketches of one
+SPAWN_CALL_KEYS = ("subagent_type",)
+# frontmatter keys that grant tools (skills/commands) or list them (agents), and that deny them
+GRANT_KEYS = ("allowed-tools", "tools")
+DENY_KEYS = ("disallowed-tools", "disallowedTools")
+
+# what a sub-agent is called
+AGENT_NOUNS = ("sub-agent", "subagent", "agent", "worker")
+# verbs that start a sub-agent whatever their object ("dispatch a reviewer")
+ANY_OBJECT_VERBS = ("spawn", "dispatch")
+# verbs that start one when their object is a sub-agent or the spawn tool
+SPAWN_VERBS = (
+    "launch",
+    "start",
+    "run",
+    "kick off",
+    "fire off",
+    "fan out",
+    "spin up",
+    "deploy",
+    "delegate",
+    "hand",
+    "send",
+    "create",
+    "invoke",
+    "call",
+    "use",
+    "give",
+    "assign",
+)
+# verbs whose bare object "agents" is too vague ("use agents wisely"): the object must name
+# the agent, count it or call it a sub-agent
+NAMING_VERBS = ("use", "call", "invoke")
+# verbs that hand work *to* an agent ("delegate the review to the code-reviewer agent")
+TO_VERBS = ("delegate", "hand", "send", "assign", "give")
+# words that count or qualify sub-agents ("three parallel agents", "specialized agents")
+QUANTIFIERS = (
+    "parallel",
+    "multiple",
+    "several",
+    "many",
+    "more",
+    "both",
+    "independent",
+    "specialized",
+    "specialised",
+    "dedicated",
+    "fresh",
+    "separate",
+    "concurrent",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "n",
+)
+# nouns after "agent" that make it a thing about agents, not an agent ("agent file")
+NOT_AGENT_HEADS = (
+    "file",
+    "files",
+    "definition",
+    "definitions",
+    "config",
+    "configs",
+    "configuration",
+    "sdk",
+    "frontmatter",
+    "description",
+    "descriptions",
+    "template",
+    "templates",
+    "type",
+    "types",
+    "name",
+    "names",
+    "context",
+    "tool",
+    "tools",
+    "mode",
+    "registry",
+    "roster",
+    "list",
+    "docs",
+    "documentation",
+    "skill",
+    "skills",
+    "team",
+    "teams",
+    "architecture",
+    "system",
+    "systems",
+    "framework",
+    "loop",
+)
+# words that end a noun phrase: the agent noun after them is not the verb's object
+PHRASE_BREAKS = (
+    "with",
+    "for",
+    "on",
+    "in",
+    "to",
+    "of",
+    "from",
+    "by",
+    "without",
+    "per",
+    "and",
+    "or",
+    "that",
+    "which",
+    "when",
+    "if",
+    "as",
+    "into",
+    "than",
+)
+
+
+def alternation(words: tuple[str, ...]) -> str:
+    """``words`` as a regex alternation, longest first, spaces matching any whitespace."""
+    ordered = sorted(words, key=len, reverse=True)
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)

@@ -1,0 +1,125 @@
+"""The audit of transcripts the real clients wrote agrees with what their fake API saw.
+
+Each fixture scenario (tests/fixtures/audit, made by its capture.py) holds the transcripts of a
+real Claude Code 2.1.330 or Codex 0.169.0 run and ``facts.json``: per sub-agent, the tokens of
+the words the orchestrator's requests carried, and the path spawnkit named when it held a
+longer answer back. Those come from the fake API's side, not from the transcripts.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spawnkit import protocol
+
+from .conftest import FIXTURES, SCENARIOS, audit_json
+
+BUDGET = protocol.return_budget()
+
+
+def _facts(name: str) -> dict:
+    return json.loads((FIXTURES / name / "facts.json").read_text())
+
+
+def _only_session(name: str) -> dict:
+    doc = audit_json(str(FIXTURES / name))
+    assert len(doc["sessions"]) == 1
+    assert doc["input"]["problems"] == {} and doc["input"]["unknown_records"] == {}
+    return doc["sessions"][0]
+
+
+def test_every_scenario_of_both_clients_is_there():
+    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex"}
+    assert len(SCENARIOS) >= 6
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_returns_match_what_the_fake_api_received(name):
+    facts = _facts(name)
+    session = _only_session(name)
+    assert session["host"] == facts["host"]
+    got = {r["description"]: r for r in session["returns"]}
+    expected = {f["description"]: f for f in facts["returns"] if f["tokens"] is not None}
+    assert set(got) == set(expected)
+    for label, fact in expected.items():
+        ret = got[label]
+        assert ret["tokens"] == fact["tokens"], label  # the same words, the same estimate
+        assert ret["blocked"] is (fact["saved_path"] is not None), label
+        assert ret["saved_path"] == fact["saved_path"], label
+        if ret["blocked"]:
+            assert ret["full_tokens"] > BUDGET >= ret["tokens"]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_peak_parallel_matches_the_script(name):
+    assert _only_session(name)["peak_parallel"] == _facts(name)["peak_parallel"]
+
+
+def test_claude_code_without_spawnkit_breaks_the_budget_and_keeps_no_state():
+    session = _only_session("claude/fanout-off")
+    codes = [f["code"] for f in session["findings"]]
+    assert codes.count("CM001") == 6 and codes.count("CM002") == 6 and codes.count("CM003") == 1
+    assert session["context_source"] == "usage"
+    # the fake API reports usage as request bytes / 4: six ~2,800-character returns
+    assert session["context_growth"] > 6 * 2800 / 4
+
+
+def test_claude_code_with_enforce_holds_every_long_answer_back():
+    session = _only_session("claude/fanout-enforce")
+    assert all(r["blocked"] and r["tokens"] <= BUDGET for r in session["returns"])
+    assert [f["code"] for f in session["findings"]] == ["CM003"]  # no state file: still true
+    off = _only_session("claude/fanout-off")
+    assert session["context_growth"] * 2 < off["context_growth"]
+
+
+def test_background_agents_a_read_back_and_too_many_at_once():
+    session = _only_session("claude/mixed-off")
+    assert all(r["background"] for r in session["returns"])
+    assert sorted(f["code"] for f in session["findings"]) == ["CM001", "CM001", "CM005", "CM006"]
+    (read,) = session["report_reads"]
+    assert read["path"].endswith(".mix-reports/part-1.md") and not read["denied"]
+    assert [w["path"].rsplit("/", 1)[1] for w in session["state_writes"]] == [
+        "state-20261124-001600.json"
+    ]
+
+
+def test_enforce_refuses_the_launch_over_the_cap_and_the_read_back():
+    session = _only_session("claude/mixed-enforce")
+    assert session["denied_launches"] == 1
+    assert [r["denied"] for r in session["report_reads"]] == [True]
+    assert session["findings"] == []
+
+
+def test_codex_hands_a_waited_return_over_twice():
+    session = _only_session("codex/off")
+    first = next(r for r in session["returns"] if r["description"].startswith("CODEX-SUB-1"))
+    assert first["deliveries"] == 2 and first["tokens"] > BUDGET
+    assert session["context_window"] == 258400  # Codex records its window
+    assert session["return_tokens"] >= 2 * first["tokens"]
+
+
+def test_codex_with_spawnkit_hook_blocks_the_long_answer():
+    session = _only_session("codex/enforce")
+    first = next(r for r in session["returns"] if r["description"].startswith("CODEX-SUB-1"))
+    assert first["blocked"] and first["full_tokens"] > 3000 and first["tokens"] < 100
+    assert session["findings"] == []
+
+
+def test_the_summary_adds_up_across_sessions():
+    doc = audit_json(str(FIXTURES))
+    summary = doc["summary"]
+    returns = [r for s in doc["sessions"] for r in s["returns"]]
+    assert summary["sessions"] == len(doc["sessions"]) == len(SCENARIOS)
+    assert summary["returns"] == len(returns)
+    assert summary["blocked"] == sum(r["blocked"] for r in returns)
+    assert summary["blocked_full_tokens"] == sum(r["full_tokens"] or 0 for r in returns)
+    assert summary["over_budget"] == sum(r["tokens"] > BUDGET for r in returns)
+    worst = summary["worst_returns"][0]
+    assert worst["tokens"] == max(r["tokens"] for r in returns)
+    assert summary["findings_by_code"]["CM001"] == sum(
+        f["code"] == "CM001" for s in doc["sessions"] for f in s["findings"]
+    )
+    closest = summary["closest_to_limit"]
+    assert [c["share"] for c in closest] == sorted((c["share"] for c in closest), reverse=True)

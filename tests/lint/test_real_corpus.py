@@ -1,0 +1,168 @@
+"""The real-skill corpus (benchmarks/data/lint-real) is well formed and fair, and the benchmark
+scores it the way it says."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "benchmarks" / "data" / "lint-real" / "corpus.yaml"
+
+# Kept for the independent check of lint accuracy: no corpus file may come from these.
+RESERVED = {
+    "EveryInc/compound-engineering-plugin",
+    "GatoaoCubo/codexa-core",
+    "Mi9-LLC/agent-skills",
+    "SuperClaude-Org/SuperClaude_Framework",
+    "VoltAgent/awesome-claude-code-subagents",
+    "Yeachan-Heo/oh-my-claudecode",
+    "affaan-m/everything-claude-code",
+    "anthropics/claude-code",
+    "anthropics/skills",
+    "automazeio/ccpm",
+    "disler/infinite-agentic-loop",
+    "gsd-build/get-shit-done",
+    "humanlayer/humanlayer",
+    "lpasqualis/lpclaude",
+    "mehdic/bazinga",
+    "obra/superpowers",
+    "parcadei/Continuous-Claude-v3",
+    "ruvnet/claude-flow",
+    "team-attention/hoyeon",
+    "trailofbits/skills",
+    "wshobson/agents",
+    "wshobson/commands",
+}
+RULES = [f"CM00{n}" for n in range(1, 9)]
+
+
+@pytest.fixture(scope="module")
+def doc() -> dict:
+    return yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
+
+
+def test_no_file_comes_from_a_reserved_repository(doc: dict) -> None:
+    reserved = {r.lower() for r in RESERVED}
+    assert len(RESERVED) == 22
+    bad = [f"{f['repo']}:{f['path']}" for f in doc["files"] if f["repo"].lower() in reserved]
+    assert bad == []
+    # the URL names the same repository (a copied entry cannot hide behind another repo name)
+    for f in doc["files"]:
+        assert f["url"].startswith(f"https://github.com/{f['repo']}/blob/{f['commit']}/")
+
+
+def test_size_and_spread(doc: dict) -> None:
+    files = doc["files"]
+    assert len(files) >= 120
+    assert len({f["repo"] for f in files}) >= 40
+    assert len({(f["repo"], f["path"]) for f in files}) == len(files)
+    assert len({f["sha256"] for f in files}) == len(files), "the same text twice"
+    orchestrators = sum(f["orchestrator"]["label"] is True for f in files)
+    assert orchestrators >= 50 and len(files) - orchestrators >= 40
+
+
+def test_references_are_complete(doc: dict) -> None:
+    for f in doc["files"]:
+        assert re.fullmatch(r"[0-9a-f]{40}", f["commit"]), f
+        assert re.fullmatch(r"[0-9a-f]{64}", f["sha256"]), f
+        assert f["licence"], f
+        assert f["kind"] in {"skill", "command", "agent"}
+
+
+def test_split_is_by_repository_and_recorded(doc: dict) -> None:
+    tune, test = set(doc["split"]["tune"]), set(doc["split"]["test"])
+    assert not tune & test
+    halves: dict[str, set[str]] = defaultdict(set)
+    for f in doc["files"]:
+        halves[f["repo"]].add(f["split"])
+        assert f["repo"] in (tune if f["split"] == "tune" else test)
+    assert all(len(h) == 1 for h in halves.values())
+    assert tune | test == set(halves)
+    assert min(len(tune), len(test)) >= 20
+
+
+def test_every_file_is_labelled_per_rule_with_a_reason(doc: dict) -> None:
+    for f in doc["files"]:
+        orch = f["orchestrator"]
+        assert isinstance(orch["label"], bool) and orch["reason"].strip(), f["path"]
+        assert sorted(f["rules"]) == RULES
+        for rule, label in f["rules"].items():
+            assert label["reason"].strip() and "\n" not in label["reason"], (f["path"], rule)
+            if orch["label"]:
+                assert label["label"] in {"positive", "negative"}, (f["path"], rule)
+            else:
+                assert label["label"] == "n.a.", (f["path"], rule)
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("lint_real", ROOT / "benchmarks" / "lint_real.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules["lint_real"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _entry(repo: str, path: str, text: bytes, split: str, orchestrator: bool, **labels: str):
+    rules = {
+        r: {"label": labels.get(r, "negative" if orchestrator else "n.a."), "reason": "x"}
+        for r in RULES
+    }
+    return {
+        "repo": repo,
+        "path": path,
+        "commit": "0" * 40,
+        "sha256": hashlib.sha256(text).hexdigest(),
+        "split": split,
+        "orchestrator": {"label": orchestrator, "reason": "x"},
+        "rules": rules,
+    }
+
+
+def test_benchmark_scores_present_texts_and_counts_the_rest(tmp_path: Path) -> None:
+    bench = _benchmark()
+    spawner = (
+        b"---\nname: fan\ndescription: d\n---\n"
+        b"Launch one sub-agent per file, all in parallel, with this prompt:\n\n"
+        b"```\nReview {file}.\n```\n"
+    )
+    plain = b"---\nname: plain\ndescription: d\n---\nFormat the code with black.\n"
+    doc = {
+        "files": [
+            _entry(
+                "a/b",
+                "skills/fan/SKILL.md",
+                spawner,
+                "test",
+                True,
+                CM001="positive",
+                CM002="positive",
+                CM003="positive",
+                CM005="positive",
+            ),
+            _entry("a/b", "skills/plain/SKILL.md", plain, "test", False),
+            _entry("c/d", "skills/gone/SKILL.md", b"x", "tune", False),
+            _entry("c/d", "skills/edited/SKILL.md", b"old", "tune", False),
+        ]
+    }
+    texts = tmp_path / "texts"
+    for entry, data in zip(doc["files"], (spawner, plain, None, b"new"), strict=True):
+        if data is not None:
+            dest = bench.text_path(texts, entry)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+    halves = bench.evaluate(doc, texts)
+    test = halves["test"]
+    assert test.files == 2
+    assert test.scores["detection"].tp == 1 and test.scores["detection"].fp == 0
+    assert test.scores["CM005"].tp == 1 and test.scores["CM005"].f1 == 1.0
+    assert halves["tune"].files == 0
+    assert (halves["tune"].skipped_absent, halves["tune"].skipped_changed) == (1, 1)
