@@ -269,6 +269,37 @@ def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):
     assert proc.stderr == "spawnkit-hook: error: expects a hook payload on stdin; see --help\n"
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "block__SubagentStop_01",
+        "run1__PreToolUse_00",
+        "run1__SubagentStart_00",
+        "run1__PostToolUse_00",
+    ],
+)
+def test_fast_codex_events_import_only_what_they_need(codex, name):
+    from .conftest import codex_payload
+
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from spawnkit import hosts; from spawnkit.hook import main;"
+        "main.run(sys.stdin.buffer.read(), host=hosts.get('codex'));"
+        "print('\\n'.join(sorted(sys.modules)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(REPO / "src")],
+        input=json.dumps(codex.prepare(codex_payload(name))).encode(),
+        capture_output=True,
+        env=codex.env | {"SPAWNKIT_MODE": "enforce"},
+        timeout=60,
+        check=True,
+    )
+    loaded = set(proc.stdout.decode().split())
+    assert "spawnkit.hook.main" in loaded and "spawnkit.hosts" in loaded
+    assert not loaded & (HEAVY | FORBIDDEN)
+
+
 def test_importing_the_hook_loads_only_the_standard_library_and_the_hook_package():
     """The hot-path rule, visible in the tree: ``spawnkit.hook`` needs nothing else at import."""
     probe = (
