@@ -99,7 +99,9 @@ def _returns(fan: FanOut, last) -> list[int]:  # noqa: ANN001
     found = []
     for call_id in fan.call_ids:
         words = last.agent_result(call_id) or ""
-        copies = max(1, last.text.count(words)) if words else 1
+        escaped = json.dumps(words, ensure_ascii=False)[1:-1]  # inside a JSON tool output
+        copies = last.text.count(words) + (last.text.count(escaped) if escaped != words else 0)
+        copies = max(1, copies) if words else 1
         found.append(tokens.estimate(words) * copies)
     return found
 
@@ -181,7 +183,8 @@ def machine(binaries: dict[str, str]) -> dict[str, str]:
         version = subprocess.run(
             [binary, "--version"], capture_output=True, text=True, check=False
         ).stdout
-        found[client] = (version.split() or ["unknown"])[-1]
+        numbered = [word for word in version.split() if word[:1].isdigit()]
+        found[client] = (numbered or ["unknown"])[0]
     return found
 
 
