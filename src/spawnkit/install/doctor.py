@@ -340,8 +340,10 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
 
 
 def _user_config(ctx: Context) -> Path:
-    """The template store and the user's skills live in the user's folder whatever the scope."""
-    return ctx.target.config_dir if ctx.target.scope == "user" else paths.claude_config_dir()
+    """The template store and the Claude Code transcripts live in the user's Claude Code folder
+    whatever the scope or host."""
+    user_claude = ctx.target.scope == "user" and ctx.target.host == hosts.DEFAULT
+    return ctx.target.config_dir if user_claude else paths.claude_config_dir()
 
 
 def check_template_store(ctx: Context) -> CheckResult:
