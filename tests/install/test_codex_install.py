@@ -286,3 +286,16 @@ def test_doctor_on_a_fresh_codex_install_is_all_ok(tmp_path):
     assert "Codex CLI, user scope" in result.output and "all good" in result.output
     names = [c for c in _checks(home)]
     assert "hooks trusted" in names and "plugin overlap" not in names
+
+
+def test_uninstall_names_user_hooks_that_move_up(tmp_path):
+    home = _codex_home(tmp_path, None, 'model = "m"\n')
+    assert _install(home).exit_code == 0
+    data = json.loads((home / "hooks.json").read_text())
+    data["hooks"]["SubagentStop"].append({"hooks": USER_HOOK})  # added after spawnkit's
+    (home / "hooks.json").write_text(json.dumps(data, indent=2) + "\n")
+    done = _uninstall(home)
+    assert done.exit_code == 0
+    assert "subagent_stop:1:0" in done.output and "moves to subagent_stop:0:0" in done.output
+    left = json.loads((home / "hooks.json").read_text())
+    assert left == {"hooks": {"SubagentStop": [{"hooks": USER_HOOK}]}}

@@ -46,6 +46,7 @@ def plan_uninstall(target: Target) -> Plan:
         trust = _trust_removal(target, old, decode(before, path))
         if trust is not None:
             plan.changes.append(trust)
+        plan.notes += _moved_user_hooks(str(path), decode(before, path), after)
     if old is None:
         if not plan.pending:
             plan.notes.append(f"spawnkit is not installed in {target.config_dir}; nothing to do")
@@ -115,3 +116,30 @@ def _trust_removal(
         raise SpawnkitError(str(exc)) from None
     data = None if after is None else after.encode("utf-8")
     return Change(path, before, data, "hook trust", backup_stamp=timestamp())
+
+
+def _moved_user_hooks(source: str, before: str | None, after: str | None) -> list[str]:
+    """Hooks of the user's that sat after spawnkit's in hooks.json move up when spawnkit's go,
+    and Codex keys trust by position: say which will need trusting again."""
+    import json
+
+    from spawnkit.install import codex_trust
+
+    def keyed(text: str | None) -> dict[tuple[str, str], str]:
+        try:
+            hooks = json.loads(text).get("hooks", {}) if text and text.strip() else {}
+        except (ValueError, AttributeError):
+            return {}
+        found = {}
+        for key, value in codex_trust.expected_entries(source, hooks).items():
+            event = key[len(source) + 1 :].split(":")[0]
+            found[(event, value)] = key
+        return found
+
+    old, new = keyed(before), keyed(after)
+    return [
+        f"your hook at {old[k][len(source) + 1 :]} in {source} moves to"
+        f" {new[k][len(source) + 1 :]}; Codex keys trust by position, so trust it again in Codex"
+        for k in new
+        if k in old and old[k] != new[k]
+    ]
