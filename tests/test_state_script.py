@@ -192,7 +192,7 @@ def test_init_refuses_to_shadow_a_resumable_run(skill, project):
 def test_corrupt_or_foreign_files_are_reported_and_never_overwritten(
     skill, project, content, message
 ):
-    path = project / REPORTS / "state-20990101-000000.json"
+    path = project / REPORTS / "state-20200101-000000.json"
     path.write_text(content)
     for args in (("resume",), ("status",), ("checkpoint",), ("finish",), ("init",)):
         done = run(skill, project, *args)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +20,10 @@ from typing import BinaryIO
 BACKUP_TAG = ".spawnkit-"
 BACKUP_SUFFIX = ".bak"
 BACKUPS_KEPT = 5
+# Temporary files are ``.<name>.spawnkit-tmp-<random>.tmp`` beside their target: created
+# with O_EXCL under a random name (a planted symlink is never written through), and
+# recognisable, so a later run can remove what a killed one left.
+TEMP_TAG = ".spawnkit-tmp-"
 
 
 @contextmanager
@@ -28,6 +32,7 @@ def atomic_writer(
     mode: int | None = None,
     *,
     force_mode: bool = False,
+    before_replace: Callable[[], None] | None = None,
 ) -> Iterator[BinaryIO]:
     """``with atomic_writer(path) as fh:`` write in pieces; ``path`` is replaced only when the
     block ends without an error (else the temporary file is removed and the target untouched).
@@ -45,7 +50,7 @@ def atomic_writer(
         new_mode = stat.S_IMODE(old.st_mode)
     else:
         new_mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}{TEMP_TAG}", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -54,6 +59,8 @@ def atomic_writer(
             if old is not None:
                 _keep_owner(fh.fileno(), old)
             os.fsync(fh.fileno())
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -70,6 +77,7 @@ def atomic_write(
     mode: int | None = None,
     *,
     force_mode: bool = False,
+    before_replace: Callable[[], None] | None = None,
 ) -> Path:
     """Replace ``path`` with ``data`` all at once; return the file actually written.
 
@@ -77,9 +85,10 @@ def atomic_write(
     an existing file keeps its permission bits and, where allowed, its owner.
     ``mode`` applies to a new file only (default: 0o666 minus the umask), or to
     any file with ``force_mode`` (a template update may change an executable bit).
+    ``before_replace`` runs once the temporary file is complete (crash tests stop there).
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_writer(path, mode, force_mode=force_mode) as fh:
+    with atomic_writer(path, mode, force_mode=force_mode, before_replace=before_replace) as fh:
         fh.write(payload)
     return Path(os.path.realpath(path))
 
@@ -97,19 +106,26 @@ def backup_path(path: str | os.PathLike[str], stamp: str) -> Path:
 
 
 def backup(
-    path: str | os.PathLike[str], stamp: str | None = None, keep: int = BACKUPS_KEPT
+    path: str | os.PathLike[str],
+    stamp: str | None = None,
+    keep: int = BACKUPS_KEPT,
+    *,
+    data: bytes | None = None,
+    before_replace: Callable[[], None] | None = None,
 ) -> Path | None:
     """Copy ``path`` aside (see ``backup_path``) and keep only the newest ``keep`` copies.
 
-    Returns None when there is nothing to back up.
+    ``data``: its content, when the caller already read it. Returns None when there
+    is nothing to back up.
     """
     source = Path(path)
-    try:
-        data = source.read_bytes()
-    except FileNotFoundError:
-        return None
+    if data is None:
+        try:
+            data = source.read_bytes()
+        except FileNotFoundError:
+            return None
     dest = backup_path(source, stamp or timestamp())
-    atomic_write(dest, data, mode=0o600)  # settings may hold secrets
+    atomic_write(dest, data, mode=0o600, before_replace=before_replace)  # may hold secrets
     for old in list_backups(source)[:-keep] if keep > 0 else []:
         old.unlink(missing_ok=True)
     return dest

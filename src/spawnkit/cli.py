@@ -310,6 +310,12 @@ def _targets(scope: str, config_dir: str | None, host: str):
     help="Apply without asking (the question is only asked on a terminal).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also replace hook entries marked as spawnkit's whose command you changed"
+    " (by default they are kept and listed).",
+)
 def install_command(
     scope: str,
     host: str,
@@ -318,6 +324,7 @@ def install_command(
     dry_run: bool,
     yes: bool,
     as_json: bool,
+    force: bool,
 ) -> None:
     """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
 
@@ -328,7 +335,7 @@ def install_command(
     """
     from spawnkit.commands import install as command
 
-    sys.exit(command.run(_targets(scope, config_dir, host), mode, dry_run, yes, as_json))
+    sys.exit(command.run(_targets(scope, config_dir, host), mode, dry_run, yes, as_json, force))
 
 
 @cli.command("uninstall")
@@ -343,8 +350,20 @@ def install_command(
     help="Apply without asking (the question is only asked on a terminal).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Also remove hook entries marked as spawnkit's whose command you changed"
+    " (by default they are kept and listed).",
+)
 def uninstall_command(
-    scope: str, host: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool
+    scope: str,
+    host: str,
+    config_dir: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    force: bool,
 ) -> None:
     """Remove exactly what `spawnkit install` added.
 
@@ -354,21 +373,33 @@ def uninstall_command(
     """
     from spawnkit.commands import uninstall as command
 
-    sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json))
+    sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json, force))
 
 
 @cli.command("doctor")
 @_scope_options
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
-def doctor_command(scope: str, host: str, config_dir: str | None, as_json: bool) -> None:
+@click.option(
+    "--run-hook",
+    is_flag=True,
+    help="For the project and local scopes: also run this installation's own hook command"
+    " (<this python> -I -S <spawnkit>/hook/__main__.py, no shell) once on an empty payload"
+    " in a scratch folder. The user scope always does; a command found in a settings file"
+    " is never run.",
+)
+def doctor_command(
+    scope: str, host: str, config_dir: str | None, as_json: bool, run_hook: bool
+) -> None:
     """Check the installation: hooks registered, trusted (Codex) and running, standard, mode,
     skills.
 
-    Exits 1 when anything is broken; each broken item names its fix.
+    Reads the settings, never runs a command from them: only this installation's
+    own hook, and only when the registered command is byte for byte what spawnkit
+    writes. Exits 1 when anything is broken; each broken item names its fix.
     """
     from spawnkit.commands import doctor as command
 
-    sys.exit(command.run(_targets(scope, config_dir, host), as_json))
+    sys.exit(command.run(_targets(scope, config_dir, host), as_json, run_hook))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------

@@ -123,8 +123,12 @@ def hook(tmp_path: Path) -> Hook:
 
 
 @pytest.fixture
-def codex(tmp_path: Path) -> CodexHook:
-    return CodexHook(tmp_path)
+def codex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CodexHook:
+    """Codex names no project in the hook's environment: the hook takes the folder it runs in,
+    so in-process runs happen in the project (as Codex starts the hook there)."""
+    hook = CodexHook(tmp_path)
+    monkeypatch.chdir(hook.project)
+    return hook
 
 
 def session_file(hook: Hook, session: str) -> dict[str, Any]:

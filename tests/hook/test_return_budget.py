@@ -159,8 +159,9 @@ def test_locked_state_fails_open(hook, monkeypatch):
 
 
 def test_save_reply_never_overwrites(tmp_path):
-    first = return_budget.save_reply(str(tmp_path), "agent", "one")
-    second = return_budget.save_reply(str(tmp_path), "agent", "two")
-    assert (first, second) == (str(tmp_path / "agent.md"), str(tmp_path / "agent-2.md"))
-    assert [p.name for p in sorted(tmp_path.iterdir())] == ["agent-2.md", "agent.md"]
-    assert (tmp_path / "agent.md").read_text() == "one"
+    first = return_budget.save_reply(str(tmp_path), ["r"], "agent", "one")
+    second = return_budget.save_reply(str(tmp_path), ["r"], "agent", "two")
+    folder = tmp_path / "r"
+    assert (first, second) == (str(folder / "agent.md"), str(folder / "agent-2.md"))
+    assert [p.name for p in sorted(folder.iterdir())] == ["agent-2.md", "agent.md"]
+    assert (folder / "agent.md").read_text() == "one"

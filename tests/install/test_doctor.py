@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from spawnkit.install import doctor
@@ -97,12 +98,13 @@ def test_a_vanished_interpreter_is_broken(cfg: Path, tmp_path: Path):
     assert checks["hooks registered"]["status"] == "warn"  # another installation's command
 
 
-def test_a_hook_that_fails_on_an_empty_payload_is_broken(cfg: Path, tmp_path: Path):
+def test_a_hook_that_fails_on_an_empty_payload_is_broken(cfg: Path, tmp_path: Path, monkeypatch):
     failing = tmp_path / "bin" / "python3"
     failing.parent.mkdir()
     failing.write_text("#!/bin/sh\necho 'hook exploded' >&2\nexit 3\n")
     failing.chmod(0o755)
     apply(plan_install(resolve_target("user", cfg), python=str(failing)))
+    monkeypatch.setattr(sys, "executable", str(failing))  # this installation's interpreter
     code, checks = _doctor(cfg)
     assert code == 1
     assert "exited 3 on an empty payload: hook exploded" in checks["hooks run"]["detail"]

@@ -9,7 +9,8 @@ import pytest
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 
-CMD = regs.marked("'/opt/py/bin/python3' -I -S '/opt/py/hook/__main__.py'")
+SCRIPT = "/opt/py/site-packages/spawnkit/hook/__main__.py"
+CMD = regs.marked(f"test -f {SCRIPT} && /opt/py/bin/python3 -I -S {SCRIPT}")
 
 
 def test_markers_identify_only_spawnkit_commands():
@@ -118,3 +119,58 @@ def test_a_compact_file_stays_on_one_line():
     result = sm.install('{"model":"opus"}', CMD)
     assert "\n" not in result.text
     assert json.loads(result.text)["model"] == "opus"
+
+
+def test_generated_commands_are_recognised_byte_for_byte():
+    command = regs.installed_command()
+    assert regs.is_generated(command) and regs.is_generated(CMD)
+    unguarded = regs.marked(f"/opt/py/bin/python3 -I -S {SCRIPT}")
+    assert regs.is_generated(unguarded)
+    for changed in (
+        "nice -n 5 " + command,
+        command.replace(" && ", "  && "),
+        command + " ",
+        regs.marked(f"test -f {SCRIPT} && /opt/py/bin/python3 -I -S /elsewhere/__main__.py"),
+        regs.marked("test -f /x/hook.py && /opt/py/bin/python3 -I -S /x/hook.py"),
+        regs.marked(f"test -f {SCRIPT} && python3 -I -S {SCRIPT}"),  # not an absolute path
+        regs.marked(f"sh -c 'id' ; /opt/py/bin/python3 -I -S {SCRIPT}"),
+    ):
+        assert regs.is_managed(changed.rstrip()) and not regs.is_generated(changed), changed
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_merged_value_matches_the_text_and_problems_need_no_second_parse(seed: int):
+    import random
+
+    rng = random.Random(seed)
+    old_script = "/old/spawnkit/hook/__main__.py"
+    other = regs.marked(f"test -f {old_script} && /old/py -I -S {old_script}")
+
+    def hook():
+        return {
+            "type": "command",
+            "command": rng.choice([CMD, other, "u", "v # spawnkit-managed:v1"]),
+            "timeout": rng.choice([10, 0, "x"]),
+        }
+
+    hooks = {
+        event: [
+            {
+                "matcher": rng.choice(["Read", "Bash", "Agent|Task"]),
+                "hooks": [hook() for _ in range(rng.randint(0, 3))],
+            }
+            for _ in range(rng.randint(0, 4))
+        ]
+        for event in rng.sample(
+            ["PreToolUse", "PostToolUse", "Stop", "SubagentStop"], rng.randint(0, 4)
+        )
+    }
+    text = json.dumps({"model": "x", "hooks": hooks}, indent=rng.choice([None, 2, "\t"]))
+    result = sm.install(text, CMD)
+    assert result.value == json.loads(result.text)
+    assert sm.problems_of(result.value) == sm.hook_problems(result.text)
+    assert sm.install(result.text, CMD).text == result.text
+    removed = sm.remove(result.text, result.created_keys)
+    kept = [e.command for e in removed.kept]
+    assert all(not regs.is_generated(c) and c != CMD for c in kept)
+    assert len(sm.managed_hooks(removed.text)) == len(kept)

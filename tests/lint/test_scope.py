@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
+import unprivileged
 from click.testing import CliRunner
 
 from spawnkit.cli import cli
@@ -128,16 +128,24 @@ def test_empty_select_is_a_usage_error(tmp_path):
     assert result.exit_code == 2 and "selects no rule" in result.output
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every folder")
-def test_unreadable_folder_exits_2(tmp_path):
-    locked = tmp_path / "locked"
-    _skill(locked, "notes", CLEAN)
-    locked.chmod(0)
+def test_unreadable_folder_exits_2():
+    """Run as an ordinary user (root reads every folder): a folder lint cannot enter is exit 2."""
+    home = unprivileged.private_dir()
     try:
-        result = run(["lint", "locked"], tmp_path)
+        locked = home / "locked"
+        _skill(locked, "notes", CLEAN)
+        unprivileged.give_away(home)
+        locked.chmod(0)
+        proc = unprivileged.run(
+            [sys.executable, "-m", "spawnkit", "lint", "locked"],
+            cwd=home,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "HOME": str(home)},
+        )
     finally:
-        locked.chmod(0o755)
-    assert result.exit_code == 2 and "cannot read folder" in result.output
+        unprivileged.cleanup(home)
+    assert proc.returncode == 2 and "cannot read folder" in proc.stderr, proc.stderr
 
 
 # --- FIFOs, devices and huge files ------------------------------------------------------

@@ -11,13 +11,13 @@ from spawnkit.install.doctor import BROKEN, OK, WARN, as_dict, run_checks
 from spawnkit.install.install import Target
 
 
-def run(targets: Target | list[Target], as_json: bool) -> int:
+def run(targets: Target | list[Target], as_json: bool, run_hook: bool = False) -> int:
     """Print every check of every host asked for; exit 1 when one is broken.
 
     ``--json`` prints one object per host; with ``--host all`` they come in a list under
     ``hosts``."""
     targets = targets if isinstance(targets, list) else [targets]
-    reports = [_report(target, as_json) for target in targets]
+    reports = [_report(target, as_json, run_hook) for target in targets]
     if as_json:
         data = (
             reports[0]
@@ -31,8 +31,8 @@ def run(targets: Target | list[Target], as_json: bool) -> int:
     return EXIT_OK if all(r["ok"] for r in reports) else EXIT_FINDINGS
 
 
-def _report(target: Target, as_json: bool) -> dict:
-    results = run_checks(target)
+def _report(target: Target, as_json: bool, run_hook: bool) -> dict:
+    results = run_checks(target, run_hook=run_hook)
     broken = sum(r.status == BROKEN for r in results)
     warned = sum(r.status == WARN for r in results)
     report = {

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,33 @@ import click
 
 from spawnkit import paths
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.install import journal
 from spawnkit.install.changes import Plan, apply, check_writable, display
 from spawnkit.install.install import CONFIG_NAME, Target
+from spawnkit.install.lock import locked
+
+
+@contextmanager
+def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
+    """Hold the config folder's lock and roll back an interrupted run; yields notes.
+
+    Plan, confirmation and apply all happen inside, so two spawnkits never plan
+    from the same state. A dry run writes nothing: it only says that a real run
+    would roll back first.
+    """
+    if dry_run:
+        pending = journal.find(target.root)
+        yield (
+            [
+                f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
+                " first, so this plan may differ from what it does"
+            ]
+            if pending
+            else []
+        )
+        return
+    with locked(target.root):
+        yield journal.recover(target.root, target.trusted)
 
 
 def store_config(target: Target) -> Path:
@@ -37,7 +64,7 @@ def run_plan(
     done: str,
     idle: str,
 ) -> int:
-    pending = plan.pending
+    pending = plan.all_pending
     if not dry_run:
         check_writable(plan)  # refuse before printing a plan that cannot happen
     if as_json:
@@ -47,7 +74,7 @@ def run_plan(
         return EXIT_OK
     click.echo(f"spawnkit {verb}: {target.label}, {target.scope} scope, {target.config_dir}")
     if dry_run:
-        click.echo(plan.diff(target.config_dir), nl=False)
+        click.echo(plan.diff(target.root), nl=False)
         _summary(plan, target)
         click.echo(f"dry run: {len(pending)} file(s) would change; nothing was written.")
         return EXIT_OK
@@ -74,10 +101,10 @@ def _interactive() -> bool:
 
 
 def _summary(plan: Plan, target: Target) -> None:
-    rows = plan.pending
-    width = max((len(display(c.path, target.config_dir)) for c in rows), default=0)
+    rows = plan.all_pending
+    width = max((len(display(c.path, target.root)) for c in rows), default=0)
     for change in rows:
-        name = display(change.path, target.config_dir)
+        name = display(change.path, target.root)
         extra = ""
         if change.backup_path is not None:
             extra = f" (backup: {change.backup_path.name})"
@@ -112,10 +139,10 @@ def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bo
                 "what": c.label,
                 "backup": str(c.backup_path) if c.backup_path and applied else None,
             }
-            for c in plan.pending
+            for c in plan.all_pending
         ],
         "notes": plan.notes,
     }
     if dry_run:
-        data["diff"] = plan.diff(target.config_dir)
+        data["diff"] = plan.diff(target.root)
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 from spawnkit import hosts
-from spawnkit.commands.planned import run_plan, store_config
+from spawnkit.commands.planned import prepared, run_plan, store_config
 from spawnkit.errors import EXIT_OK
 from spawnkit.install.install import Target
 from spawnkit.install.uninstall import plan_uninstall
 from spawnkit.template import store
 
 
-def run(targets: Target | list[Target], dry_run: bool, yes: bool, as_json: bool) -> int:
+def run(
+    targets: Target | list[Target], dry_run: bool, yes: bool, as_json: bool, force: bool = False
+) -> int:
     """Uninstall from each target (one per host with ``--host all``); the worst exit code wins."""
     targets = targets if isinstance(targets, list) else [targets]
-    plans = [plan_uninstall(target) for target in targets]
-    codes = []
-    for target, plan in zip(targets, plans, strict=True):
-        claude = target.host == hosts.DEFAULT
+    return max(_run_one(t, dry_run, yes, as_json, force) for t in targets)
+
+
+def _run_one(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool) -> int:
+    claude = target.host == hosts.DEFAULT
+    with prepared(target, dry_run) as notes:
+        plan = plan_uninstall(target, force=force)
+        plan.notes[:0] = notes
         store_home = store_config(target)
         note = store.uninstall_note(store_home) if claude else None
         if note:
@@ -31,7 +37,6 @@ def run(targets: Target | list[Target], dry_run: bool, yes: bool, as_json: bool)
             done=f"Uninstalled. Start a new {target.label} session to drop the hooks.",
             idle="Nothing to remove.",
         )
-        if code == EXIT_OK and not dry_run and claude:
-            store.remove_if_restorable(store_home)
-        codes.append(code)
-    return max(codes)
+    if code == EXIT_OK and not dry_run and claude:
+        store.remove_if_restorable(store_home)
+    return code

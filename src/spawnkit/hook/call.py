@@ -75,7 +75,9 @@ class Call:
         self.agent_id = agent if isinstance(agent, str) and agent else None
         cwd = self.text("cwd")
         self.cwd = cwd if lightos.isabs(cwd) and "\0" not in cwd else lightos.getcwd()
-        self.project = host.project_dir(env, self.cwd)
+        # The project comes from the host (its env, or the folder it runs the hook in), never
+        # from the payload: every write under the project stays where the user works.
+        self.project = host.project_dir(env, lightos.getcwd())
         self.config_dir = host.config_dir(env)
         self.state_dir = lightos.join(self.config_dir, STATE_DIR_NAME)
         self._config: config_mod.Config | None = None

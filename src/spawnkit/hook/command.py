@@ -26,11 +26,15 @@ def script_path() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
 
 
-def hook_command(python: str | None = None) -> str:
-    """``'<python>' -I -S '<…>/spawnkit/hook/__main__.py'`` for settings.json, safely quoted.
+def hook_argv(python: str | None = None) -> list[str]:
+    """``[<python>, -I, -S, <…>/spawnkit/hook/__main__.py]``: what the hook command runs.
 
     ``python`` defaults to the interpreter running spawnkit now (absolute), the one
     that has this package installed.
     """
-    interpreter = os.path.abspath(python or sys.executable)
-    return f"{shlex.quote(interpreter)} -I -S {shlex.quote(script_path())}"
+    return [os.path.abspath(python or sys.executable), "-I", "-S", script_path()]
+
+
+def hook_command(python: str | None = None) -> str:
+    """``'<python>' -I -S '<…>/spawnkit/hook/__main__.py'`` for settings.json, safely quoted."""
+    return " ".join(shlex.quote(word) for word in hook_argv(python))

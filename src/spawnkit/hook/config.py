@@ -5,8 +5,8 @@ Layers, lowest first; a higher layer overrides whatever it sets:
 1. default ``warn``;
 2. ``<config dir>/spawnkit.json`` (the host's folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``
    for Claude Code, ``$CODEX_HOME`` or ``~/.codex`` for Codex);
-3. ``<project>/.claude/spawnkit.json`` (``.codex/`` for Codex; project: ``$CLAUDE_PROJECT_DIR``
-   or the payload's ``cwd``);
+3. ``<project>/.claude/spawnkit.json`` (``.codex/`` for Codex; project: ``$CLAUDE_PROJECT_DIR``,
+   else the folder the host runs the hook in);
 4. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
    (e.g. ``SPAWNKIT_MODE_CM001=off``), ``SPAWNKIT_MAX_RETRIES``.
 
@@ -90,15 +90,17 @@ def load(
 def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:
     layer = Layer()
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(_MAX_CONFIG_BYTES + 1)
+        raw = lightos.read_regular(path, _MAX_CONFIG_BYTES)
     except FileNotFoundError:
+        return layer
+    except lightos.FileTooLarge:
+        problems.append(f"ignored {path}: larger than 64 KiB")
+        return layer
+    except lightos.NotRegularFile:
+        problems.append(f"ignored {path}: not a regular file")
         return layer
     except OSError as exc:
         problems.append(f"cannot read {path} ({exc.strerror}); fix its permissions")
-        return layer
-    if len(raw) > _MAX_CONFIG_BYTES:
-        problems.append(f"ignored {path}: larger than 64 KiB")
         return layer
     try:
         data = fastjson.loads(raw.decode("utf-8", "replace"))

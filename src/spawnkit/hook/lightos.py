@@ -15,7 +15,50 @@ except ImportError:  # pragma: no cover - not a POSIX system
     import os as native  # type: ignore[no-redef]
 
 SEP = "/"
-_S_IFMT, _S_IFREG = 0o170000, 0o100000
+_S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, 0o100000, 0o040000
+_NOFOLLOW = getattr(native, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(native, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(native, "O_CLOEXEC", 0)
+_DIRECTORY = getattr(native, "O_DIRECTORY", 0)
+
+
+class NotRegularFile(OSError):
+    """A FIFO, device, socket or folder where a plain file was expected (reading it could hang)."""
+
+
+class FileTooLarge(OSError):
+    """A file over the size limit of the reader."""
+
+
+def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
+    """The bytes of the plain file ``path``, at most ``limit`` of them, without ever blocking.
+
+    Opened non-blocking, so a FIFO planted where a file should be is refused at once
+    instead of hanging; devices, sockets and folders are refused too
+    (``NotRegularFile``), and so is a file over ``limit`` bytes (``FileTooLarge``).
+    ``follow=False`` also refuses a symlink (``OSError`` ELOOP). Other failures are
+    the usual ``OSError``s (``FileNotFoundError``, ``PermissionError`` …).
+    """
+    flags = native.O_RDONLY | _NONBLOCK | _CLOEXEC | (0 if follow else _NOFOLLOW)
+    fd = native.open(path, flags)
+    try:
+        info = native.fstat(fd)
+        if info.st_mode & _S_IFMT != _S_IFREG:
+            raise NotRegularFile(22, "not a regular file", path)
+        if info.st_size > limit:
+            raise FileTooLarge(27, f"larger than {limit} bytes", path)
+        chunks = []
+        total = 0
+        while True:
+            chunk = native.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                return b"".join(chunks)
+            total += len(chunk)
+            if total > limit:  # it grew while being read
+                raise FileTooLarge(27, f"larger than {limit} bytes", path)
+            chunks.append(chunk)
+    finally:
+        native.close(fd)
 
 
 def environ() -> dict[str, str]:
@@ -78,8 +121,41 @@ def is_file(path: str) -> bool:
         return False
 
 
-def makedirs(path: str) -> None:
-    """``os.makedirs(path, exist_ok=True)``."""
+def open_folder(root: str, parts: list[str], mode: int = 0o777) -> int:
+    """A descriptor of ``root/parts…``, creating missing folders, never through a symlink.
+
+    ``root`` itself is taken as given (the project or config folder the user chose,
+    symlinked or not; created when missing); below it every folder is created or opened relative to its
+    parent's descriptor with ``O_NOFOLLOW``, so a symlink planted on the way (by a
+    sub-agent, or in a cloned repository) makes this fail (``OSError``) instead of
+    leading the write elsewhere. The caller closes the descriptor.
+    """
+    try:
+        fd = native.open(root, native.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    except FileNotFoundError:  # the config or project folder itself: made as the user asked
+        _makedirs(root)
+        fd = native.open(root, native.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    try:
+        for part in parts:
+            if not part or part in (".", "..") or SEP in part:
+                raise OSError(22, "not a plain folder name", part)
+            try:
+                native.mkdir(part, mode, dir_fd=fd)
+            except FileExistsError:
+                pass
+            child = native.open(
+                part, native.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=fd
+            )
+            native.close(fd)
+            fd = child
+    except BaseException:
+        native.close(fd)
+        raise
+    return fd
+
+
+def _makedirs(path: str) -> None:
+    """``os.makedirs(path, exist_ok=True)`` without ``os``."""
     try:
         native.mkdir(path, 0o777)
     except FileExistsError:
@@ -88,8 +164,34 @@ def makedirs(path: str) -> None:
         parent = dirname(path)
         if not parent or parent == path:
             raise
-        makedirs(parent)
+        _makedirs(parent)
         try:
             native.mkdir(path, 0o777)
         except FileExistsError:
             return
+
+
+def open_plain(folder_fd: int, name: str, flags: int, mode: int = 0o600) -> int:
+    """Open ``name`` in a folder descriptor as a plain file: no symlink, no hard link, no FIFO.
+
+    ``flags`` are the access flags (``O_WRONLY | O_CREAT`` …); ``O_NOFOLLOW`` and
+    ``O_NONBLOCK`` are added. A file with more than one link is refused, so a hard
+    link planted to a file elsewhere is never written through either.
+    """
+    fd = native.open(name, flags | _NOFOLLOW | _NONBLOCK | _CLOEXEC, mode, dir_fd=folder_fd)
+    try:
+        info = native.fstat(fd)
+        if info.st_mode & _S_IFMT != _S_IFREG:
+            raise NotRegularFile(22, "not a regular file", name)
+        if info.st_nlink > 1:
+            raise OSError(31, "has more than one hard link", name)
+    except BaseException:
+        native.close(fd)
+        raise
+    return fd
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[native.write(fd, view) :]

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 KINDS = {"skills": "skill", "commands": "command", "agents": "agent"}
 MAX_BYTES = 1024 * 1024
+MAX_PATH = 4096  # bytes in a path Linux accepts (PATH_MAX)
 MAX_SHOWN = 15
 MAX_FILES = 20  # files of one patch that get linted
 _PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Move to: ")
@@ -121,17 +122,16 @@ def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
     summary: list[str] = []
     enforce = False
     for raw in written_paths(call):
-        if "\0" in raw:
-            continue
+        if len(raw) > MAX_PATH or "\0" in raw:
+            continue  # no system writes a path longer than MAX_PATH: nothing was written
         path = lightos.absolute(raw, call.cwd)
         where = locate(path, config_dirs)
         if where is None:
             continue
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read(MAX_BYTES).decode("utf-8", "replace")
+        try:  # a FIFO or device in its place is refused, never waited on
+            text = lightos.read_regular(path, MAX_BYTES).decode("utf-8", "replace")
         except OSError:
-            continue  # gone or unreadable after the tool ran: nothing to lint
+            continue  # gone, unreadable, not a plain file or over 1 MiB: nothing to lint
         if lint is None:
             from spawnkit.lint.engine import lint_text as lint
         found = [d for d in lint(text, path, profile=where[1]) if call.mode(d.code) != "off"]

@@ -3,13 +3,17 @@
 A hook must never fail loudly inside Claude Code, so internal errors land here
 (with the traceback) and the user only sees a one-line ``systemMessage`` naming
 this file. When the log passes ``MAX_BYTES`` it is moved to ``hook.log.1``
-(replacing the previous one), so the two files never exceed twice that.
+(replacing the previous one), so the two files never exceed twice that. The log
+is opened without following symlinks: one planted in its place is never written
+through (the entry is dropped).
 """
 
 from __future__ import annotations
 
 import os
 import time
+
+from spawnkit.hook import lightos
 
 MAX_BYTES = 256 * 1024
 LOG_NAME = "hook.log"
@@ -22,19 +26,22 @@ def log_path(state_dir: str) -> str:
 def append(state_dir: str, message: str) -> None:
     """Append one timestamped entry; never raises (logging must not break the hook)."""
     try:
-        os.makedirs(state_dir, exist_ok=True)
-        path = log_path(state_dir)
+        root, _, name = state_dir.rstrip("/").rpartition("/")
+        folder = lightos.open_folder(root or "/", [name])
         try:
-            if os.path.getsize(path) > MAX_BYTES:
-                os.replace(path, path + ".1")
-        except FileNotFoundError:
-            pass
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        entry = f"{stamp} pid={os.getpid()} {message.rstrip()}\n"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, entry.encode("utf-8", "replace")[: MAX_BYTES // 4])
+            try:
+                if os.stat(LOG_NAME, dir_fd=folder, follow_symlinks=False).st_size > MAX_BYTES:
+                    os.replace(LOG_NAME, LOG_NAME + ".1", src_dir_fd=folder, dst_dir_fd=folder)
+            except FileNotFoundError:
+                pass
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+            entry = f"{stamp} pid={os.getpid()} {message.rstrip()}\n"
+            fd = lightos.open_plain(folder, LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+            try:
+                os.write(fd, entry.encode("utf-8", "replace")[: MAX_BYTES // 4])
+            finally:
+                os.close(fd)
         finally:
-            os.close(fd)
+            os.close(folder)
     except Exception:  # noqa: BLE001 - the log is best effort by design
         pass

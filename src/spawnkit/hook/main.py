@@ -31,6 +31,42 @@ if TYPE_CHECKING:
 
 # Largest payload read from stdin; anything longer is treated as truncated.
 MAX_STDIN = 32 * 1024 * 1024
+# Claude Code writes the payload and closes stdin at once; a stdin that stays open
+# longer than this is not a payload (the hook then answers nothing, well within the
+# 10 s the client gives it).
+STDIN_TIMEOUT = 3.0
+
+
+class _StdinTimeout(Exception):
+    """stdin stayed open past STDIN_TIMEOUT."""
+
+
+def _stdin_timeout(signum: int, frame: object) -> None:
+    raise _StdinTimeout
+
+
+def read_stdin(stream: Any, limit: int = MAX_STDIN, timeout: float = STDIN_TIMEOUT) -> bytes | None:
+    """Everything on ``stream`` until EOF, at most ``limit`` + 1 bytes; None when it takes too long.
+
+    A timer signal interrupts the read (``_signal`` is built in and already loaded, so
+    this costs nothing at start-up, and the read stays one buffered C call).
+    """
+    import _signal
+
+    timer = getattr(_signal, "setitimer", None)
+    if timer is None:  # pragma: no cover - not POSIX: no time limit
+        return stream.read(limit + 1)
+    previous = _signal.signal(_signal.SIGALRM, _stdin_timeout)
+    try:
+        timer(_signal.ITIMER_REAL, timeout)
+        try:
+            return stream.read(limit + 1)
+        except _StdinTimeout:
+            return None
+        finally:
+            timer(_signal.ITIMER_REAL, 0)
+    finally:
+        _signal.signal(_signal.SIGALRM, previous)
 
 
 def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
@@ -289,7 +325,16 @@ def main() -> int:
         sys.stderr.write("spawnkit-hook: error: expects a hook payload on stdin; see --help\n")
         return 2
     try:
-        out = run(sys.stdin.buffer.read(MAX_STDIN + 1), host=host)
+        data = read_stdin(sys.stdin.buffer)
+        if data is None:
+            _log(
+                lightos.environ(),
+                None,
+                f"stdin stayed open for {STDIN_TIMEOUT:.0f} s: no payload",
+                host,
+            )
+            return 0
+        out = run(data, host=host)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()

@@ -22,23 +22,38 @@ if TYPE_CHECKING:
 CODE = "CM006"
 
 
+# No system opens a longer path (Linux PATH_MAX is 4096 bytes), so a Read of one fails
+# by itself: the check skips it rather than spend time on it.
+MAX_PATH = 4096
+
+
 def is_report(path: str) -> bool:
-    """True if ``path`` (absolute, normalised) is a report the orchestrator should not read."""
+    """True if ``path`` (absolute, normalised) is a report the orchestrator should not read.
+
+    Substring searches only, so the cost is linear in the path's length.
+    """
     spec = protocol.load()
-    parts = path.split(lightos.SEP)
-    folders = parts[:-1]
+    folders_end = path.rfind(lightos.SEP)  # everything before it is folders
     head, _, tail = spec["reports_dir_pattern"].rstrip("/").partition("{skill}")
-    inside = any(
-        len(name) > len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
-        for name in folders
-    )
-    if not inside:
-        for key in ("returns_dir", "hook_reports_dir"):
-            seq = spec[key].strip("/").split("/")
-            if any(folders[i : i + len(seq)] == seq for i in range(len(folders))):
+    inside = False
+    if tail:
+        probe = tail + lightos.SEP
+        at = path.find(probe)
+        while at != -1 and at < folders_end:
+            name_start = path.rfind(lightos.SEP, 0, at) + 1
+            name = path[name_start : at + len(tail)]
+            if len(name) > len(head) + len(tail) and name.startswith(head):
                 inside = True
                 break
-    return inside and not _bookkeeping(parts[-1], spec)
+            at = path.find(probe, at + 1)
+    if not inside:
+        for key in ("returns_dir", "hook_reports_dir"):
+            probe = lightos.SEP + spec[key].strip("/") + lightos.SEP
+            at = path.find(probe)
+            if at != -1 and at + len(probe) - 1 < folders_end + 1:
+                inside = True
+                break
+    return inside and not _bookkeeping(path[folders_end + 1 :], spec)
 
 
 def _bookkeeping(name: str, spec: dict) -> bool:
@@ -54,7 +69,7 @@ def before_read(call: Call, answer: Answer) -> None:
     if call.agent_id:
         return
     raw = call.tool_input().get("file_path")
-    if not isinstance(raw, str) or not raw or "\0" in raw:
+    if not isinstance(raw, str) or not raw or len(raw) > MAX_PATH or "\0" in raw:
         return
     path = lightos.absolute(raw, call.cwd)
     if not is_report(path):

@@ -120,7 +120,7 @@ def _block(
         )
         return False
     try:
-        saved = save_reply(folder, safe_name(key), message)
+        saved = save_reply(call.project, _returns_parts(call), safe_name(key), message)
     except OSError as exc:
         from spawnkit.hook.log import append as log
 
@@ -148,38 +148,84 @@ def _forget_retries(call: Call, data: dict[str, Any]) -> None:
 
 
 def returns_folder(call: Call) -> str:
-    returns = protocol.load()["returns_dir"].strip("/").split("/")
-    return lightos.join(call.project, *returns, call.session)
+    return lightos.join(call.project, *_returns_parts(call))
 
 
-def save_reply(folder: str, name: str, text: str) -> str:
-    """Write ``text`` to ``<folder>/<name>.md`` (``<name>-2.md``, … if taken); atomic, fsynced."""
+def _returns_parts(call: Call) -> list[str]:
+    return [*protocol.load()["returns_dir"].strip("/").split("/"), call.session]
+
+
+STALE_TEMP_SECONDS = 600.0
+
+
+def save_reply(project: str, parts: list[str], name: str, text: str) -> str:
+    """Write ``text`` to ``<project>/<parts…>/<name>.md`` (``<name>-2.md``, … if taken).
+
+    Atomic and fsynced; never replaces an earlier copy; never follows a symlink or
+    hard link planted on the way (a sub-agent can write in the project): the folders
+    below ``project`` are opened with ``O_NOFOLLOW``, the temporary file gets a
+    random name and ``O_EXCL``. Temporary files left by a killed hook are removed.
+    """
     import os
 
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    if project.rstrip(lightos.SEP) == "":
+        raise OSError(1, "refusing to write under the file-system root", project)
+    folder = lightos.open_folder(project, parts)
+    shown = lightos.join(project, *parts)
     try:
-        data = memoryview(text.encode("utf-8", "replace"))
-        while data:
-            data = data[os.write(fd, data) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
-        for n in range(1, 1000):
-            target = os.path.join(folder, f"{name}.md" if n == 1 else f"{name}-{n}.md")
-            try:
-                os.link(tmp, target)  # atomic, and never replaces an earlier copy
-                return target
-            except FileExistsError:
-                continue
-            except OSError:  # no hard links on this file system
-                if os.path.exists(target):
+        _sweep_temps(folder)
+        tmp = f".{name}.spawnkit-tmp-{os.urandom(6).hex()}.tmp"
+        fd = lightos.open_plain(folder, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            lightos.write_all(fd, text.encode("utf-8", "replace"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            for n in range(1, 1000):
+                target = f"{name}.md" if n == 1 else f"{name}-{n}.md"
+                try:  # atomic, and never replaces an earlier copy
+                    os.link(
+                        tmp, target, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False
+                    )
+                    return lightos.join(shown, target)
+                except FileExistsError:
                     continue
-                os.replace(tmp, target)
-                return target
-        raise FileExistsError(f"too many saved replies for {name} in {folder}")
+                except OSError:  # no hard links on this file system
+                    try:
+                        os.stat(target, dir_fd=folder, follow_symlinks=False)
+                        continue
+                    except FileNotFoundError:
+                        os.rename(tmp, target, src_dir_fd=folder, dst_dir_fd=folder)
+                        return lightos.join(shown, target)
+            raise FileExistsError(17, f"too many saved replies for {name}", shown)
+        finally:
+            try:
+                os.unlink(tmp, dir_fd=folder)
+            except FileNotFoundError:
+                pass
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        os.close(folder)
+
+
+def _sweep_temps(folder: int) -> None:
+    """Drop temporary files a killed hook left behind (older than a few minutes)."""
+    import os
+    import time
+
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if (
+            entry.name.startswith(".")
+            and ".spawnkit-tmp-" in entry.name
+            and entry.name.endswith(".tmp")
+        ):
+            try:
+                if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.name, dir_fd=folder)
+            except OSError:
+                pass

@@ -10,7 +10,10 @@ starts counting afresh. (A temp-file-and-rename per tool call would cost more th
 the rest of the hook.)
 
 Layout: ``<config dir>/.spawnkit/sessions/<sid>.json``. Files of sessions untouched
-for ``KEEP_SECONDS`` are swept when a new session starts.
+for ``KEEP_SECONDS`` are swept when a new session starts. A sub-agent can write
+there too, so the folders are opened without following symlinks and the file must
+be a plain file with one link: a planted symlink or hard link fails the check
+(fail open), it is never written through.
 """
 
 from __future__ import annotations
@@ -43,8 +46,11 @@ class SessionState:
     """``with SessionState(dir, sid, now) as data:`` — edit ``data``; saved on a clean exit."""
 
     def __init__(self, state_dir: str, session: str, now: float, timeout: float | None = None):
+        self._root, _, self._state_name = state_dir.rstrip(lightos.SEP).rpartition(lightos.SEP)
+        self._root = self._root or lightos.SEP
         self._dir = lightos.join(state_dir, SESSIONS_DIR)
-        self._path = lightos.join(self._dir, session + ".json")
+        self._name = session + ".json"
+        self._path = lightos.join(self._dir, self._name)
         self._now = now
         self._timeout = LOCK_TIMEOUT if timeout is None else timeout
         self._fd = -1
@@ -54,8 +60,14 @@ class SessionState:
     def __enter__(self) -> dict[str, Any]:
         if fcntl is None:
             raise LockUnavailable("file locking is not available on this platform")
-        lightos.makedirs(self._dir)
-        self._fd = native.open(self._path, native.O_RDWR | native.O_CREAT, 0o600)
+        try:
+            folder = lightos.open_folder(self._root, [self._state_name, SESSIONS_DIR])
+            try:
+                self._fd = lightos.open_plain(folder, self._name, native.O_RDWR | native.O_CREAT)
+            finally:
+                native.close(folder)
+        except OSError as exc:
+            raise LockUnavailable(f"{self._path} cannot be used safely ({exc.strerror})") from exc
         deadline = time.monotonic() + self._timeout
         while True:
             try:

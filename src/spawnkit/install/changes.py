@@ -1,20 +1,22 @@
 """A set of file changes that is shown, checked, and then applied all or nothing.
 
 install and uninstall first compute every byte they would write; ``--dry-run``
-prints that as a diff, a real run checks that every target is writable before
-touching any, backs up what it replaces, and undoes the finished writes if a
-later one fails.
+prints that as a diff, a real run checks that every target is writable and
+inside its folder before touching any, writes a journal (see ``journal``), backs
+up what it replaces, and undoes the finished writes if a later one fails. A run
+killed at any point is rolled back by the next one.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.atomic import atomic_write, backup, backup_path, why_not_writable
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import journal
+from spawnkit.install import manifest as mf
 
 
 @dataclass
@@ -45,15 +47,29 @@ class Plan:
     changes: list[Change] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # things the user should know (kept files, …)
     prune_dirs: list[Path] = field(default_factory=list)  # remove when left empty, deepest first
+    config_dir: Path | None = None  # the folder every change is inside (the journal's)
+    install_id: str | None = None  # written into the journal of an untrusted folder
+    trusted: bool = True  # the user's own config folder: symlinks in it are the user's
+    # Changes in another folder, applied right after these under that folder's own lock and
+    # journal (a Codex project's hooks live in the project, their trust in the user's
+    # config.toml). A crash between the two leaves hooks Codex skips as untrusted: harmless,
+    # and the next run completes it.
+    then: Plan | None = None
 
     @property
     def pending(self) -> list[Change]:
+        """This plan's own changes to write (not ``then``'s)."""
         return [c for c in self.changes if c.action != "unchanged"]
+
+    @property
+    def all_pending(self) -> list[Change]:
+        """Everything the run changes, ``then``'s included: what is shown and checked."""
+        return self.pending + (self.then.all_pending if self.then is not None else [])
 
     def diff(self, root: Path) -> str:
         """A unified diff of every pending change, paths relative to ``root`` where possible."""
         out: list[str] = []
-        for change in self.pending:
+        for change in self.all_pending:
             name = display(change.path, root)
             old = _lines(change.before)
             new = _lines(change.after)
@@ -74,7 +90,7 @@ class Plan:
 def check_writable(plan: Plan) -> None:
     """Refuse, before anything is written, when any target or backup cannot be written."""
     problems = []
-    for change in plan.pending:
+    for change in plan.all_pending:
         reason = why_not_writable(change.path)
         if reason is None and change.backup_path is not None:
             reason = why_not_writable(change.backup_path)
@@ -89,7 +105,7 @@ def check_writable(plan: Plan) -> None:
 
 def check_unchanged(plan: Plan) -> None:
     """Refuse when a file changed since it was read (Claude Code or an editor wrote it meanwhile)."""
-    for change in plan.pending:
+    for change in plan.all_pending:
         try:
             now: bytes | None = change.path.read_bytes()
         except FileNotFoundError:
@@ -102,24 +118,51 @@ def check_unchanged(plan: Plan) -> None:
 
 
 def apply(plan: Plan) -> list[Path]:
-    """Write the plan; return the folders it created. Nothing is written if a check fails."""
+    """Write the plan; return the folders it created. Nothing is written if a check fails.
+
+    Order: journal, folders, then each change (its backup first), pruned folders,
+    and last the journal's removal. Every step is one write the crash tests can
+    stop after.
+    """
     check_writable(plan)
     check_unchanged(plan)
+    assert plan.config_dir is not None, "a plan names its config folder"
+    if plan.install_id is not None and mf.ensure_install_id(plan.install_id) != plan.install_id:
+        raise SpawnkitError("this machine's install id appeared meanwhile; run the command again")
+    root = plan.config_dir
     pending = plan.pending
-    done: list[Change] = []
-    made_dirs: list[Path] = []
+    steps = journal.Steps()
+    made = _missing_parents([c.path for c in pending if c.after is not None])
+    record = journal.Journal(root, install_id=plan.install_id, trusted=plan.trusted)
+    for change in pending:
+        record.entries.append(
+            journal.entry_for(root, change.path, change.before, change.after, change.backup_path)
+        )
+    record.dirs = [journal.rel_to(root, d) if d != root else "." for d in made]
+    where = journal.home_for(root, set(made), set(plan.prune_dirs))
+    journal.require_writable_home(where)
+    journal.write(record, where, steps)
     try:
+        for folder in made:
+            folder.mkdir()
+            steps.done()
         for change in pending:
             if change.backup_path is not None:
-                backup(change.path, change.backup_stamp)
+                backup(
+                    change.path,
+                    change.backup_stamp,
+                    data=change.before,
+                    before_replace=steps.done,
+                )
+                steps.done()
             if change.after is None:
                 change.path.unlink()
             else:
-                made_dirs += _make_parents(change.path)
-                atomic_write(change.path, change.after)
-            done.append(change)
+                atomic_write(change.path, change.after, before_replace=steps.done)
+            steps.done()
     except OSError as exc:
-        _roll_back(done, made_dirs)
+        journal.roll_back(record)
+        where.unlink(missing_ok=True)
         raise SpawnkitError(
             f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc}); every change"
             " already made was undone"
@@ -127,9 +170,28 @@ def apply(plan: Plan) -> list[Path]:
     for folder in plan.prune_dirs:
         try:
             folder.rmdir()
+            steps.done()
         except OSError:
             pass  # not empty (the user keeps something there) or already gone
-    return made_dirs
+    where.unlink()
+    steps.done()
+    if plan.then is not None and plan.then.pending:
+        made += _apply_then(plan.then, held=root)
+    return made
+
+
+def _apply_then(plan: Plan, held: Path) -> list[Path]:
+    """The second plan, in its own folder: its lock held (unless the first plan's lock is the
+    same one, already held), an interrupted run there rolled back first."""
+    from contextlib import nullcontext
+
+    from spawnkit.install.lock import lock_folder, locked
+
+    assert plan.config_dir is not None
+    same = lock_folder(plan.config_dir) == lock_folder(held)
+    with nullcontext() if same else locked(plan.config_dir):
+        journal.recover(plan.config_dir, plan.trusted)
+        return apply(plan)
 
 
 def display(path: Path, root: Path) -> str:
@@ -145,28 +207,14 @@ def _lines(data: bytes | None) -> list[str]:
     return data.decode("utf-8", errors="replace").splitlines(keepends=True)
 
 
-def _make_parents(path: Path) -> list[Path]:
-    missing = []
-    folder = Path(os.path.realpath(path)).parent
-    while not folder.exists():
-        missing.append(folder)
-        folder = folder.parent
-    for folder in reversed(missing):
-        folder.mkdir()
-    return list(reversed(missing))
-
-
-def _roll_back(done: list[Change], made_dirs: list[Path]) -> None:
-    for change in reversed(done):
-        try:
-            if change.before is None:
-                change.path.unlink(missing_ok=True)
-            else:
-                atomic_write(change.path, change.before)
-        except OSError:
-            pass  # the backup taken before the change still holds the old content
-    for folder in reversed(made_dirs):
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+def _missing_parents(paths: list[Path]) -> list[Path]:
+    """Folders that must be created for ``paths``, outermost first, each once."""
+    missing: list[Path] = []
+    for path in paths:
+        chain = []
+        folder = path.parent
+        while not folder.exists() and not folder.is_symlink():
+            chain.append(folder)
+            folder = folder.parent
+        missing += [f for f in reversed(chain) if f not in missing]
+    return missing

@@ -3,6 +3,12 @@
 Each check is a function taking the ``Context`` and returning a ``CheckResult``
 (ok / warn / broken, what was found, how to fix it). Adding a check means
 writing one function and listing it in ``CHECKS``.
+
+doctor reads settings files, never runs them: a project's settings arrive with
+``git clone``. The one thing it runs is this installation's own hook (an argv it
+builds itself, no shell), and only when the registered command is byte for byte
+what spawnkit writes for this installation; for the project and local scopes
+only when asked (``--run-hook``).
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ from pathlib import Path
 
 from spawnkit import __version__, hosts, paths, resources
 from spawnkit.errors import SpawnkitError
+from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
-from spawnkit.install import codex_config, codex_trust
+from spawnkit.install import codex_config, codex_trust, guard, journal
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
@@ -41,6 +48,7 @@ from spawnkit.install.install import (
 )
 
 OK, WARN, BROKEN = "ok", "warn", "broken"
+SKILL_LIMIT = 1024 * 1024  # the lint-on-write hook reads no more of a skill either
 HOOK_TRIAL_TIMEOUT = 10.0  # seconds; a hook slower than this on an empty payload is broken
 
 
@@ -52,12 +60,17 @@ class CheckResult:
     fix: str = ""
 
 
+CONFIG_LIMIT = 64 * 1024  # what the hook itself reads of spawnkit.json
+
+
 class Context:
     """What the checks look at; parsed once, shared by all."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, run_hook: bool = False) -> None:
         self.target = target
         self.install_hint = _install_command(target)
+        # The user's own folder is trusted; a project's hook runs only when asked.
+        self.run_hook = run_hook or target.scope == "user"
 
     @cached_property
     def settings_text(self) -> str | None:
@@ -104,20 +117,21 @@ def check_config_dir(ctx: Context) -> CheckResult:
 def check_mode(ctx: Context) -> CheckResult:
     path = ctx.target.config_dir / CONFIG_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return CheckResult(
-            "mode",
-            BROKEN,
-            f"{path} is missing (hooks fall back to warn)",
-            f"{ctx.install_hint} --mode warn",
-        )
-    except (ValueError, OSError) as exc:
+        raw = guard.read_file(path, CONFIG_LIMIT)
+        data = None if raw is None else json.loads(raw.decode("utf-8"))
+    except (SpawnkitError, ValueError, RecursionError) as exc:
         return CheckResult(
             "mode",
             BROKEN,
             f"{path} is unreadable: {exc}",
             f"delete {path}, then {ctx.install_hint}",
+        )
+    if raw is None:
+        return CheckResult(
+            "mode",
+            BROKEN,
+            f"{path} is missing (hooks fall back to warn)",
+            f"{ctx.install_hint} --mode warn",
         )
     mode = data.get("mode", DEFAULT_MODE) if isinstance(data, dict) else None
     if mode not in HOOK_MODES:
@@ -135,6 +149,19 @@ def check_mode(ctx: Context) -> CheckResult:
             f"{ctx.install_hint} --mode warn (or enforce)",
         )
     return CheckResult("mode", OK, f"{mode} ({path.name})")
+
+
+def check_interrupted(ctx: Context) -> CheckResult:
+    """A journal left by an install or uninstall that was killed midway."""
+    path = journal.find(ctx.target.config_dir)
+    if path is None:
+        return CheckResult("interrupted run", OK, "none")
+    return CheckResult(
+        "interrupted run",
+        BROKEN,
+        f"an install or uninstall was interrupted ({path}); its changes are half applied",
+        f"{ctx.install_hint} (rolls it back, then installs), or spawnkit uninstall",
+    )
 
 
 def check_hooks_registered(ctx: Context) -> CheckResult:
@@ -163,6 +190,15 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
             f"{len(missing)} of {len(table)} missing in {path}: {', '.join(missing)}",
             ctx.install_hint,
         )
+    changed = [h for h in ctx.managed if not regs.is_generated(h.command)]
+    if changed:
+        return CheckResult(
+            name,
+            WARN,
+            f"{len(changed)} entry(ies) marked as spawnkit's in {path} run a command spawnkit did"
+            f" not write ({changed[0].event}: {changed[0].command[:80]}); doctor does not run them",
+            f"check them; {ctx.install_hint} --force replaces them with spawnkit's",
+        )
     expected = regs.installed_command(host=ctx.target.host)
     if any(h.command != expected for h in ctx.managed):
         return CheckResult(
@@ -183,23 +219,55 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
 
 
 def check_hooks_run(ctx: Context) -> CheckResult:
-    """Every registered command exists and answers an empty payload with exit 0, quickly."""
+    """This installation's hook answers an empty payload with exit 0, quickly.
+
+    Only a registered command equal, byte for byte, to the one spawnkit writes for
+    this installation counts; it is run as the argv spawnkit builds itself, never
+    through a shell and never as read from the file.
+    """
     name = "hooks run"
     commands = list(dict.fromkeys(h.command for h in ctx.managed))
     if not commands:
         return CheckResult(name, BROKEN, "no spawnkit hook registered to run", ctx.install_hint)
-    details = []
-    for command in commands:
-        problem = _missing_parts(command)
-        if problem:
-            return CheckResult(name, BROKEN, problem, ctx.install_hint)
-        ok, detail = _trial_run(command)
-        if not ok:
+    for command in commands:  # read, not run: which paths a spawnkit-shaped command names
+        missing = _missing_parts(command) if regs.is_generated(command) else None
+        if missing:
             return CheckResult(
-                name, BROKEN, detail, f"reinstall spawnkit in {sys.prefix}, then {ctx.install_hint}"
+                name,
+                BROKEN,
+                f"hook command names {missing}, which does not exist",
+                ctx.install_hint,
             )
-        details.append(detail)
-    return CheckResult(name, OK, "; ".join(details))
+    expected = regs.installed_command(host=ctx.target.host)
+    if expected not in commands:
+        return CheckResult(
+            name,
+            WARN,
+            "not run: no registered command is this installation's own (doctor runs nothing else)",
+            f"{ctx.install_hint} (registers this installation's hook)",
+        )
+    argv = hook_argv()
+    missing = next((p for p in (argv[0], argv[-1]) if not os.path.exists(p)), None)
+    if ctx.target.host != hosts.DEFAULT:
+        argv += ["--host", ctx.target.host]
+    if missing:
+        return CheckResult(
+            name, BROKEN, f"hook command names {missing}, which does not exist", ctx.install_hint
+        )
+    if not ctx.run_hook:
+        return CheckResult(
+            name,
+            OK,
+            f"not run for the {ctx.target.scope} scope (its command is this installation's own:"
+            f" {shlex.join(argv)}); `spawnkit doctor --scope {ctx.target.scope} --run-hook`"
+            " runs it once on an empty payload",
+        )
+    ok, detail = _trial_run(argv)
+    if not ok:
+        return CheckResult(
+            name, BROKEN, detail, f"reinstall spawnkit in {sys.prefix}, then {ctx.install_hint}"
+        )
+    return CheckResult(name, OK, f"{shlex.join(argv)} {detail}")
 
 
 def check_hooks_trusted(ctx: Context) -> CheckResult:
@@ -266,7 +334,8 @@ def check_project_trusted(ctx: Context) -> CheckResult:
 
 
 def check_standard(ctx: Context) -> CheckResult:
-    return _bundled_file_check(ctx, "standard", STANDARD, resources.standard_doc_path())
+    rel = ctx.target.rel(ctx.target.config_dir / STANDARD)
+    return _bundled_file_check(ctx, "standard", rel, resources.standard_doc_path())
 
 
 def check_spawnkit_skill(ctx: Context) -> CheckResult:
@@ -294,10 +363,17 @@ def check_skills_lint(ctx: Context) -> CheckResult:
         return CheckResult(name, OK, "no skills found")
     errors = warnings = 0
     flagged: list[str] = []
+    unreadable = 0
     for path in found:
-        diagnostics = lint_text(
-            path.read_text(encoding="utf-8", errors="replace"), str(path), reader="pyyaml"
-        )
+        try:
+            raw = guard.read_file(path, SKILL_LIMIT)
+        except SpawnkitError:
+            raw = None
+        if raw is None:
+            unreadable += 1
+            flagged.append(path.parent.name if path.name == "SKILL.md" else path.stem)
+            continue
+        diagnostics = lint_text(raw.decode("utf-8", errors="replace"), str(path), reader="pyyaml")
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity != "error" for d in diagnostics)
         if diagnostics:
@@ -305,6 +381,7 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     summary = (
         f"{len(found)} found, {len(found) - len(flagged)} clean;"
         f" {errors} error(s), {warnings} warning(s)"
+        + (f", {unreadable} not a readable plain file" if unreadable else "")
     )
     if not flagged:
         return CheckResult(name, OK, summary)
@@ -322,8 +399,9 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     enabled = []
     for path in dict.fromkeys(sources):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            raw = guard.read_file(path)
+            data = json.loads(raw.decode("utf-8")) if raw else None
+        except (SpawnkitError, ValueError, RecursionError):
             continue
         plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
         if isinstance(plugins, dict):
@@ -392,6 +470,7 @@ def check_transcripts(ctx: Context) -> CheckResult:
 CHECKS: list[Check] = [
     check_version,
     check_config_dir,
+    check_interrupted,
     check_mode,
     check_hooks_registered,
     check_hooks_run,
@@ -420,8 +499,10 @@ def checks_for(target: Target) -> list[Check]:
     return [c for c in CHECKS[:at] + extra + CHECKS[at:] if c not in skip]
 
 
-def run_checks(target: Target, checks: list[Check] | None = None) -> list[CheckResult]:
-    ctx = Context(target)
+def run_checks(
+    target: Target, checks: list[Check] | None = None, run_hook: bool = False
+) -> list[CheckResult]:
+    ctx = Context(target, run_hook)
     results = []
     for check in checks_for(target) if checks is None else checks:
         try:
@@ -443,7 +524,7 @@ def as_dict(result: CheckResult) -> dict[str, str]:
 
 
 def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> CheckResult:
-    path = ctx.target.config_dir / rel
+    path = ctx.target.root / rel
     current = read_bytes(path)
     if current is None:
         return CheckResult(name, BROKEN, f"{path} is missing", ctx.install_hint)
@@ -467,26 +548,21 @@ def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> C
 
 
 def _missing_parts(command: str) -> str | None:
-    """The first absolute path the command names that does not exist (interpreter, script)."""
-    try:
-        argv = shlex.split(command, comments=True)
-    except ValueError as exc:
-        return f"cannot parse hook command {command!r}: {exc}"
-    for arg in argv:
+    """The first absolute path a spawnkit-shaped command names that does not exist."""
+    for arg in shlex.split(command, comments=True):
         if os.path.isabs(arg) and not os.path.exists(arg):
-            return f"hook command names {arg}, which does not exist"
+            return arg
     return None
 
 
-def _trial_run(command: str) -> tuple[bool, str]:
+def _trial_run(argv: list[str]) -> tuple[bool, str]:
     """Run the hook as Claude Code would, with an empty payload, in a scratch folder."""
     with tempfile.TemporaryDirectory(prefix="spawnkit-doctor-") as scratch:
-        env = {**os.environ, "CLAUDE_PROJECT_DIR": scratch}
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": scratch}  # Codex: the scratch cwd
         started = time.perf_counter()
         try:
             proc = subprocess.run(
-                command,
-                shell=True,
+                argv,
                 input="{}",
                 check=False,
                 capture_output=True,
@@ -497,6 +573,8 @@ def _trial_run(command: str) -> tuple[bool, str]:
             )
         except subprocess.TimeoutExpired:
             return False, f"hook did not answer within {HOOK_TRIAL_TIMEOUT:.0f} s"
+        except OSError as exc:
+            return False, f"hook could not start: {exc.strerror or exc}"
         elapsed = (time.perf_counter() - started) * 1000
     if proc.returncode != 0:
         err = (proc.stderr or proc.stdout).strip().splitlines()

@@ -18,7 +18,7 @@ from pathlib import Path
 from spawnkit import __version__, hosts, paths, resources
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import codex_config, codex_trust
+from spawnkit.install import codex_config, codex_trust, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
@@ -53,6 +53,36 @@ class Target:
     @property
     def label(self) -> str:
         return hosts.get(self.host).label
+
+    @property
+    def trusted(self) -> bool:
+        """The user scope: the config folder the user runs Claude Code with (or names with
+        ``--config-dir``). A project's ``.claude`` may have come with ``git clone``: its
+        records need this machine's install id, and every write must stay inside it."""
+        return self.scope == "user"
+
+    @property
+    def settings_bounds(self) -> Path:
+        """Where a symlinked settings file of a project may point: inside the project."""
+        return self.config_dir.parent
+
+    @property
+    def root(self) -> Path:
+        """The folder every file of the install is inside: the lock's, the journal's, and
+        what the install record's paths are relative to. The config folder, except for a
+        Codex project, whose skill goes to ``./.agents`` beside ``./.codex``: the project.
+        (The config.toml holding Codex's trust is outside it: see ``trust_path``.)"""
+        if self.skills_dir is not None and not _inside(self.skills_dir, self.config_dir):
+            return self.config_dir.parent
+        return self.config_dir
+
+    def rel(self, path: Path) -> Path:
+        """``path`` relative to ``root``."""
+        return Path(os.path.relpath(path, self.root))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
 
 
 def resolve_target(
@@ -100,28 +130,50 @@ def resolve_targets(
     return [resolve_target(scope, config_dir, host=name) for name in names]
 
 
-def plan_install(target: Target, mode: str | None = None, python: str | None = None) -> Plan:
-    """Every change an install would make; ``mode`` None keeps the configured mode."""
+def plan_install(
+    target: Target,
+    mode: str | None = None,
+    python: str | None = None,
+    *,
+    force: bool = False,
+    install_id: str | None = None,
+) -> Plan:
+    """Every change an install would make; ``mode`` None keeps the configured mode.
+
+    ``force`` replaces marked hook entries someone changed (by default they are kept
+    and reported). ``install_id`` is recorded in an untrusted folder's record (default:
+    this machine's, or a placeholder for a dry run on a machine that has none yet).
+    """
     if mode is not None and mode not in MODES:
         raise SpawnkitError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
     stamp = timestamp()
-    old = mf.read(target.config_dir) or mf.Manifest()
-    new = mf.Manifest(__version__, dict(old.settings), dict(old.files), list(old.dirs))
-    plan = Plan()
-    settings = _settings_change(target, old, new, python, stamp, plan)
+    plan = Plan(config_dir=target.root, trusted=target.trusted)
+    if not target.trusted:
+        plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
+    found = mf.read(target.config_dir)
+    old = found if found is None or target.trusted or found.written_here() else None
+    if found is not None and old is None:
+        plan.notes.append(
+            f"{mf.path_in(target.config_dir)} was not written by spawnkit on this machine"
+            " (copied or cloned?): it is replaced, and the files it lists are not deleted by a"
+            " later uninstall"
+        )
+    old = old or mf.Manifest()
+    new = mf.Manifest(
+        __version__, dict(old.settings), dict(old.files), list(old.dirs), plan.install_id
+    )
+    settings = _settings_change(target, old, new, python, stamp, plan, force)
     plan.changes.append(settings)
     if target.trust_path is not None:
-        plan.changes.append(_trust_change(target, settings, old, new, stamp))
+        trust_in(target, plan).changes.append(_trust_change(target, settings, old, new, stamp))
     for rel, data, label in _bundled_files(target):
-        plan.changes.append(
-            _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
-        )
+        plan.changes.append(_file_change(target.root, rel, data, label, old, new, stamp, plan))
     config = target.config_dir / CONFIG_NAME
     current = read_bytes(config)
     plan.changes.append(
         _file_change(
-            target.config_dir,
-            Path(CONFIG_NAME),
+            target.root,
+            target.rel(config),
             config_bytes(current, mode, config),
             label_for(CONFIG_NAME),
             old,
@@ -133,9 +185,35 @@ def plan_install(target: Target, mode: str | None = None, python: str | None = N
     manifest_path = mf.path_in(target.config_dir)
     record = Change(manifest_path, read_bytes(manifest_path), b"", "install record")
     plan.changes.append(record)
-    new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.config_dir, plan.changes))
+    new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.root, plan.changes))
     record.after = new.to_bytes()
+    check_paths(target, plan)
     return plan
+
+
+def check_paths(target: Target, plan: Plan) -> None:
+    """Refuse, before anything is written, a change that would land outside its folder.
+
+    A dangling or looping symlink is refused everywhere. In an untrusted folder no
+    file may be a symlink or sit below one that leads out of the folder (the settings
+    file may link elsewhere inside the project).
+    """
+    for change in plan.all_pending:
+        path = change.path
+        guard.check_link(path)
+        if target.trusted or path == target.trust_path:  # the user's own config.toml
+            continue
+        if path == target.settings_path:
+            bounds, ok = target.settings_bounds, guard.inside(path, target.settings_bounds)
+        else:
+            bounds = target.root
+            ok = not path.is_symlink() and guard.inside(path, bounds)
+        if not ok:
+            raise SpawnkitError(
+                f"{path} leads to {os.path.realpath(path)}, outside {bounds}: refused, nothing"
+                " was changed (a symlink in a project folder must not send spawnkit's writes"
+                " elsewhere); remove the link, then run the command again"
+            )
 
 
 def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
@@ -156,16 +234,8 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
 
 
 def read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise SpawnkitError(f"{path} is a folder, expected a file; move it aside") from None
-    except PermissionError:
-        raise SpawnkitError(
-            f"cannot read {path} (permission denied); fix its permissions, nothing was changed"
-        ) from None
+    """A file install reads: plain, bounded, None when missing (see ``guard.read_file``)."""
+    return guard.read_file(path)
 
 
 def decode(data: bytes | None, path: Path) -> str | None:
@@ -181,9 +251,16 @@ def decode(data: bytes | None, path: Path) -> str | None:
 
 
 def _settings_change(
-    target: Target, old: mf.Manifest, new: mf.Manifest, python: str | None, stamp: str, plan: Plan
+    target: Target,
+    old: mf.Manifest,
+    new: mf.Manifest,
+    python: str | None,
+    stamp: str,
+    plan: Plan,
+    force: bool,
 ) -> Change:
     path = target.settings_path
+    guard.check_link(path)
     before = read_bytes(path)
     text = decode(before, path)
     try:
@@ -192,8 +269,9 @@ def _settings_change(
             regs.installed_command(python, target.host),
             regs.registrations(target.host),
             name=str(path),
+            force=force,
         )
-        problems = sm.hook_problems(result.text)
+        problems = sm.problems_of(result.value) if target.host == hosts.DEFAULT else []
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)
@@ -202,7 +280,8 @@ def _settings_change(
         record = mf.SettingsRecord([], blank)
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
-    for problem in problems if target.host == hosts.DEFAULT else ():
+    plan.notes += entry_notes(path.name, result, "install")
+    for problem in problems:
         plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
     if target.scope == "project" and result.text != text:
         if target.host == hosts.DEFAULT:
@@ -220,6 +299,18 @@ def _settings_change(
     return Change(
         path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
     )
+
+
+def trust_in(target: Target, plan: Plan) -> Plan:
+    """The plan that writes Codex's config.toml: this one, or (a project's trust lives in
+    the user's config.toml, outside the project) a second one for the user's folder, applied
+    after this one under its own lock and journal."""
+    assert target.trust_path is not None
+    if _inside(target.trust_path, target.root):
+        return plan
+    if plan.then is None:
+        plan.then = Plan(config_dir=target.trust_path.parent, trusted=True)
+    return plan.then
 
 
 def _trust_change(
@@ -260,6 +351,36 @@ def _own_trust(source: str, hooks_text: str) -> dict[str, str]:
     return {key: value for key, value in every.items() if key in own}
 
 
+def entry_notes(name: str, result: sm.MergeResult | sm.RemovalResult, verb: str) -> list[str]:
+    """One line per hook entry changed or kept, so nothing happens to an entry unsaid."""
+    notes = []
+    if isinstance(result, sm.MergeResult):
+        for entry in result.updated:
+            notes.append(
+                f"{name}: updates spawnkit's {entry.slot} entry in place (it ran"
+                f" {_short(entry.command)})"
+            )
+        for entry in result.removed:
+            notes.append(
+                f"{name}: removes a stale or duplicate spawnkit {entry.slot} entry"
+                f" ({_short(entry.command)})"
+            )
+    else:
+        for entry in result.removed:
+            notes.append(f"{name}: removes spawnkit's {entry.slot} entry")
+    for entry in result.kept:
+        notes.append(
+            f"{name}: keeps the {entry.slot} entry marked as spawnkit's: modified by you"
+            f" ({_short(entry.command)}); remove it by hand or run `spawnkit {verb} --force`"
+            + (" to replace it" if verb == "install" else " to remove it")
+        )
+    return notes
+
+
+def _short(command: str, limit: int = 100) -> str:
+    return command if len(command) <= limit else command[: limit - 1] + "…"
+
+
 def _file_change(
     config_dir: Path,
     rel: Path,
@@ -277,7 +398,10 @@ def _file_change(
     change = Change(path, current, desired, label)
     if current is None or current == desired:
         new.files[key] = mf.FileRecord(
-            mf.sha256(desired), record.replaced_backup if record else None
+            mf.sha256(desired),
+            record.replaced_backup if record else None,
+            # the same bytes were there already (committed to a project?): not install's
+            preexisting=record.preexisting if record else current is not None,
         )
     elif record is not None and mf.sha256(current) == record.sha256:
         new.files[key] = mf.FileRecord(mf.sha256(desired), record.replaced_backup)  # upgrade
@@ -296,18 +420,18 @@ def _file_change(
 
 def label_for(rel: str) -> str:
     """What a file install writes is, for people."""
-    if rel == STANDARD.as_posix():
+    if rel == STANDARD.as_posix() or rel.endswith("/" + STANDARD.as_posix()):
         return "context-management standard"
-    if rel == CONFIG_NAME:
+    if rel == CONFIG_NAME or rel.endswith("/" + CONFIG_NAME):
         return "spawnkit config"
     inside = f"/{rel}".find(f"/{SKILL.as_posix()}/") != -1
     return "spawnkit skill" if inside else "spawnkit file"
 
 
 def skill_rel(target: Target) -> Path:
-    """The spawnkit skill's folder relative to the config dir (``skills/spawnkit``; for a
-    Codex project ``../.agents/skills/spawnkit``, beside ``.codex``)."""
-    return Path(os.path.relpath(target.skill_root / SKILL.name, target.config_dir))
+    """The spawnkit skill's folder relative to the target's root (``skills/spawnkit``; for a
+    Codex project ``.agents/skills/spawnkit``)."""
+    return target.rel(target.skill_root / SKILL.name)
 
 
 def _bundled_files(target: Target | None = None) -> list[tuple[Path, bytes, str]]:
@@ -319,21 +443,23 @@ def _bundled_files(target: Target | None = None) -> list[tuple[Path, bytes, str]
             " reinstall spawnkit"
         )
     dest = skill_rel(target) if target is not None else SKILL
-    pairs = [(STANDARD, standard)]
+    pairs = [
+        (target.rel(target.config_dir / STANDARD) if target is not None else STANDARD, standard)
+    ]
     pairs += [(dest / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
     return [(rel, src.read_bytes(), label_for(rel.as_posix())) for rel, src in pairs]
 
 
-def _dirs_to_create(config_dir: Path, changes: list[Change]) -> set[str]:
-    """Folders (relative to the config dir, "." for itself) that writing ``changes`` creates."""
+def _dirs_to_create(root: Path, changes: list[Change]) -> set[str]:
+    """Folders (relative to ``root``, "." for itself) that writing ``changes`` creates."""
     made: set[str] = set()
     for change in changes:
         if change.before is not None or change.after is None:
             continue
         folder = change.path.parent
-        while not folder.exists() and folder != config_dir:
-            made.add(Path(os.path.relpath(folder, config_dir)).as_posix())
+        while not folder.exists() and folder != root:
+            made.add(folder.relative_to(root).as_posix())
             folder = folder.parent
-        if not config_dir.exists():
+        if not root.exists():
             made.add(".")
     return made

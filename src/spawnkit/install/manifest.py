@@ -4,21 +4,37 @@ Uninstall removes exactly what is listed here: files by content hash (a file
 the user changed since is kept), settings containers spawnkit created, and
 folders it made. One manifest per config folder; the project and local scopes
 share ``.claude/`` and so share it, each with its own settings entry.
+
+A record inside a project arrives with ``git clone`` like any other file there,
+so it is checked before anything acts on it: every path must be a plain relative
+path inside the folder (otherwise the record is refused and nothing is deleted),
+and it names the install id of the machine that wrote it. The id is a random
+number kept in the user's own config folder; a record with another id (or none)
+came from elsewhere, and its files are never deleted on a hash match alone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spawnkit import paths
 from spawnkit.errors import SpawnkitError
+from spawnkit.install import guard
 from spawnkit.install.settings_merge import MISSING
 
 FORMAT = 1
 RELATIVE_PATH = Path(".spawnkit") / "install.json"
+INSTALL_ID_PATH = Path(".spawnkit") / "install-id"
+_ID = re.compile(r"[0-9a-f]{32}")
+_SHA = re.compile(r"[0-9a-f]{64}")
+_KEY = re.compile(r"hooks(\.[A-Za-z0-9_]{1,64})?")
 
 
 @dataclass
@@ -33,6 +49,8 @@ class SettingsRecord:
 class FileRecord:
     sha256: str
     replaced_backup: str | None = None  # name of the backup of a foreign file install replaced
+    # The same bytes were already there before install: uninstall leaves the file.
+    preexisting: bool = False
 
 
 @dataclass
@@ -41,6 +59,7 @@ class Manifest:
     settings: dict[str, SettingsRecord] = field(default_factory=dict)  # by settings file name
     files: dict[str, FileRecord] = field(default_factory=dict)  # by path relative to config dir
     dirs: list[str] = field(default_factory=list)  # folders install created, relative
+    install_id: str | None = None  # the machine whose spawnkit wrote this record
     # Codex: the hook trust entries written into config.toml (``codex_config.TrustRecord``
     # as JSON, plus "path": the config.toml they are in).
     trust: dict[str, Any] | None = None
@@ -49,19 +68,22 @@ class Manifest:
         data: dict[str, Any] = {
             "format": FORMAT,
             "spawnkit": self.version,
+            "install_id": self.install_id,
             "settings": {
                 name: {"created_keys": rec.created_keys, "blank_original": _encode_blank(rec)}
                 for name, rec in sorted(self.settings.items())
             },
-            "files": {
-                name: {"sha256": rec.sha256, "replaced_backup": rec.replaced_backup}
-                for name, rec in sorted(self.files.items())
-            },
+            "files": {name: _encode_file(rec) for name, rec in sorted(self.files.items())},
             "dirs": sorted(set(self.dirs)),
         }
         if self.trust:
             data["trust"] = self.trust
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+    def written_here(self) -> bool:
+        """True when this machine's spawnkit wrote the record (its install id matches)."""
+        local = install_id()
+        return bool(self.install_id and local and hmac.compare_digest(self.install_id, local))
 
 
 def path_in(config_dir: Path) -> Path:
@@ -69,35 +91,137 @@ def path_in(config_dir: Path) -> Path:
 
 
 def read(config_dir: Path) -> Manifest | None:
+    """The record in ``config_dir``, checked; None when there is none.
+
+    Refused (``SpawnkitError``, nothing acted on) when damaged or when any path in
+    it could point outside ``config_dir``.
+    """
     path = path_in(config_dir)
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    raw = guard.read_file(path, guard.MAX_RECORD_BYTES)
+    if raw is None:
         return None
     try:
-        data = json.loads(raw)
-        return Manifest(
-            version=str(data.get("spawnkit", "")),
-            settings={
-                name: SettingsRecord(list(rec.get("created_keys", [])), _decode_blank(rec))
-                for name, rec in data.get("settings", {}).items()
-            },
-            files={
-                name: FileRecord(rec["sha256"], rec.get("replaced_backup"))
-                for name, rec in data.get("files", {}).items()
-            },
-            dirs=list(data.get("dirs", [])),
-            trust=dict(data["trust"]) if isinstance(data.get("trust"), dict) else None,
-        )
-    except (ValueError, TypeError, KeyError, AttributeError):
+        data = json.loads(raw.decode("utf-8"))
+        return _checked(data, path)
+    except _Outside as exc:
+        raise SpawnkitError(
+            f"{path} lists {exc.args[0]!r}, a path outside {config_dir}: refused, nothing was"
+            " changed. spawnkit never writes such a record; if you did not edit it, it came"
+            " from elsewhere (a cloned repository?): delete it, then run the command again"
+        ) from None
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         raise SpawnkitError(
             f"{path} is damaged; delete it and run `spawnkit install` again (uninstall then"
             " removes spawnkit's settings entries by their marker)"
         ) from None
 
 
+class _Outside(ValueError):
+    """A path in the record that could leave the config folder."""
+
+
+def _checked(data: Any, path: Path) -> Manifest:
+    if not isinstance(data, dict) or data.get("format", FORMAT) != FORMAT:
+        raise ValueError("not an install record of this format")
+    settings = {}
+    for name, rec in _mapping(data.get("settings", {})).items():
+        if not guard.plain_name(name):
+            raise _Outside(name)
+        keys = rec.get("created_keys", [])
+        if not isinstance(keys, list) or not all(
+            isinstance(k, str) and _KEY.fullmatch(k) for k in keys
+        ):
+            raise ValueError("created_keys")
+        settings[name] = SettingsRecord(list(keys), _decode_blank(rec))
+    files = {}
+    for rel, rec in _mapping(data.get("files", {})).items():
+        if not guard.relative_inside(rel):
+            raise _Outside(rel)
+        backup = rec.get("replaced_backup")
+        if backup is not None and not guard.plain_name(backup):
+            raise _Outside(backup)
+        if not isinstance(rec["sha256"], str) or not _SHA.fullmatch(rec["sha256"]):
+            raise ValueError("sha256")
+        files[rel] = FileRecord(rec["sha256"], backup, rec.get("preexisting") is True)
+    dirs = data.get("dirs", [])
+    if not isinstance(dirs, list):
+        raise ValueError("dirs")
+    for rel in dirs:
+        if rel != "." and not guard.relative_inside(rel):
+            raise _Outside(rel)
+    ident = data.get("install_id")
+    trust = data.get("trust")
+    if trust is not None and not isinstance(trust, dict):
+        raise ValueError("trust")
+    return Manifest(
+        version=str(data.get("spawnkit", ""))[:64],
+        settings=settings,
+        files=files,
+        dirs=list(dirs),
+        install_id=ident if isinstance(ident, str) and _ID.fullmatch(ident) else None,
+        trust=trust,
+    )
+
+
+def _mapping(value: Any) -> dict[str, dict[str, Any]]:
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        raise ValueError("expected an object of objects")
+    return value
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+# --- the install id ------------------------------------------------------------
+
+
+def install_id_path() -> Path:
+    return paths.claude_config_dir() / INSTALL_ID_PATH
+
+
+def install_id() -> str | None:
+    """This machine's install id, or None when spawnkit never needed one here."""
+    try:
+        raw = guard.read_file(install_id_path(), 256)
+    except SpawnkitError:
+        return None
+    text = raw.decode("ascii", "replace").strip() if raw else ""
+    return text if _ID.fullmatch(text) else None
+
+
+def ensure_install_id(new: str | None = None) -> str:
+    """This machine's install id, created (``new``, else random; private) on first use."""
+    current = install_id()
+    if current is not None:
+        return current
+    path = install_id_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new = new or os.urandom(16).hex()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        current = install_id()  # another spawnkit made it meanwhile
+        if current is None:
+            raise SpawnkitError(
+                f"{path} is not an install id spawnkit wrote; delete it, then run the command again"
+            ) from None
+        return current
+    except OSError as exc:
+        raise SpawnkitError(f"cannot write {path} ({exc.strerror}); nothing was changed") from None
+    try:
+        os.write(fd, (new + "\n").encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return new
+
+
+def _encode_file(rec: FileRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {"sha256": rec.sha256, "replaced_backup": rec.replaced_backup}
+    if rec.preexisting:
+        data["preexisting"] = True
+    return data
 
 
 def _encode_blank(rec: SettingsRecord) -> dict[str, Any] | None:
@@ -112,4 +236,11 @@ def _decode_blank(rec: dict[str, Any]) -> str | None:
     blank = rec.get("blank_original")
     if blank is None:
         return None
-    return str(blank.get("text", "")) if blank.get("existed") else MISSING
+    if not isinstance(blank, dict):
+        raise ValueError("blank_original")
+    if not blank.get("existed"):
+        return MISSING
+    text = blank.get("text", "")
+    if not isinstance(text, str) or text.strip() or len(text) > 4096:
+        raise ValueError("blank_original holds more than blank text")
+    return text

@@ -49,8 +49,49 @@ def markers() -> tuple[str, ...]:
 
 
 def is_managed(command: object) -> bool:
-    """True when a hook command was written by some version of spawnkit."""
+    """True when a hook command carries spawnkit's marker (written by spawnkit, maybe edited since)."""
     return isinstance(command, str) and command.rstrip().endswith(markers())
+
+
+SCRIPT_TAIL = "/spawnkit/hook/__main__.py"
+
+
+def is_generated(command: object) -> bool:
+    """True when ``command`` is, byte for byte, one spawnkit writes for some installation.
+
+    That is ``test -f S && P -I -S S`` (or the unguarded ``P -I -S S``), for Codex
+    with `` --host codex`` after it, followed by a marker, every path quoted the way
+    ``shlex.quote`` does, ``S`` a spawnkit hook script.
+    A marked command in any other shape was written or changed by a person (wrapped in
+    ``nice``, pointed at another script …): spawnkit keeps it and says so, never runs it
+    from ``doctor``, and removes it only when asked to (``--force``).
+    """
+    if not is_managed(command):
+        return False
+    assert isinstance(command, str)
+    marker = next((m for m in markers() if command.endswith(" " + m)), None)
+    if marker is None:  # trailing blanks or no space before the marker: not spawnkit's form
+        return False
+    body = command[: -len(marker) - 1]
+    try:
+        words = shlex.split(body)
+    except ValueError:
+        return False
+    host = ""  # a host other than the default is named last: `… --host codex`
+    if len(words) >= 2 and words[-2] == "--host" and words[-1] in hosts.NAMES[1:]:
+        host, words = f" --host {words[-1]}", words[:-2]
+    if len(words) == 8 and words[:2] == ["test", "-f"] and words[2] == words[7]:
+        guard, python, script = words[:4], words[4], words[7]
+        shaped = guard[3] == "&&" and words[5:7] == ["-I", "-S"]
+    elif len(words) == 4 and words[1:3] == ["-I", "-S"]:
+        guard, python, script, shaped = [], words[0], words[3], True
+    else:
+        return False
+    if not shaped or not script.endswith(SCRIPT_TAIL) or not python.startswith("/"):
+        return False
+    run = f"{shlex.quote(python)} -I -S {shlex.quote(script)}"
+    expected = (f"test -f {shlex.quote(script)} && {run}" if guard else run) + host
+    return body == expected
 
 
 def marked(command: str) -> str:

@@ -3,14 +3,23 @@
 Pure functions: text in, text out. Every change is a splice of the original
 text, so the user's indentation, key order, escapes and line endings survive,
 and removing what was added gives back the original bytes. Entries are found
-by the marker in their command (see ``registrations``), never by guessing.
+by the marker in their command (see ``registrations``), never by guessing, and
+only an entry whose command is exactly one spawnkit writes counts as spawnkit's:
+a marked entry someone changed (wrapped the command, pointed it elsewhere) is
+kept and reported unless ``force`` is given.
+
+Every edit of one call is planned on a single parse and applied in one pass,
+so the cost grows linearly with the file, however many entries there are.
+The same code serves any client file of this shape (Claude Code's settings.json
+``hooks``, Codex's hooks.json).
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from spawnkit.install import registrations as regs
@@ -33,9 +42,35 @@ class SettingsError(ValueError):
 
 
 @dataclass(frozen=True)
+class Entry:
+    """One marked hook entry: where it sits and what it runs."""
+
+    event: str
+    matcher: str | None
+    command: str
+
+    @property
+    def slot(self) -> str:
+        """``PreToolUse Read``, ``SubagentStop``: how people name the entry."""
+        return self.event if self.matcher is None else f"{self.event} {self.matcher}"
+
+
+@dataclass(frozen=True)
 class MergeResult:
     text: str
     created_keys: tuple[str, ...]  # containers this merge added: "hooks", "hooks.<Event>"
+    added: tuple[Entry, ...] = ()
+    updated: tuple[Entry, ...] = ()  # spawnkit entries rewritten where they stand (old command)
+    removed: tuple[Entry, ...] = ()  # stale or duplicate spawnkit entries taken out
+    kept: tuple[Entry, ...] = ()  # marked entries a person changed: left as they are
+    value: Any = None  # ``text`` parsed (for ``problems_of`` without parsing it again)
+
+
+@dataclass(frozen=True)
+class RemovalResult:
+    text: str | None  # None: delete the file (install created it)
+    removed: tuple[Entry, ...] = ()
+    kept: tuple[Entry, ...] = ()
 
 
 # Events whose malformed entries make Claude Code 2.1.330 ignore the whole settings file.
@@ -66,13 +101,16 @@ class ManagedHook:
 
 # --- reading -----------------------------------------------------------------
 
+# Every edit looks at the members of these: the root, "hooks", and each event's list.
+_EXPAND = frozenset({(), ("hooks",), ("hooks", "*")})
+
 
 def load(text: str | None, name: str = "settings.json") -> Node | None:
     """Parse and check the shape spawnkit relies on; None for a missing or blank file."""
     if text is None or not text.strip():
         return None
     try:
-        root = parse(text)
+        root = parse(text, _EXPAND)
     except JSONSpanError as exc:
         raise SettingsError(
             f"{name} is not valid JSON ({exc}); fix it or move it aside, then run the command again"
@@ -102,11 +140,11 @@ def load(text: str | None, name: str = "settings.json") -> Node | None:
 
 
 def managed_hooks(text: str | None, name: str = "settings.json") -> list[ManagedHook]:
-    """spawnkit's entries in a settings text, in file order."""
+    """Every marked entry in a settings text, in file order (spawnkit's and changed ones)."""
     root = load(text, name)
     return [
-        ManagedHook(event, _matcher(group), hook.get("command").value, _scalar(hook.get("timeout")))
-        for event, group, _gi, hook, _hi in _scan(root)
+        ManagedHook(m.event, m.matcher, m.command, _scalar(m.hook.get("timeout")))
+        for m in _marked(root)
     ]
 
 
@@ -121,32 +159,36 @@ def hook_problems(text: str | None, name: str = "settings.json") -> list[HookPro
     names are tolerated, so they are not reported.
     """
     root = load(text, name)
-    hooks = root.get("hooks") if root else None
+    return problems_of(root.value if root is not None else None)
+
+
+def problems_of(settings: Any) -> list[HookProblem]:
+    """``hook_problems`` of an already parsed settings value (see there)."""
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
     problems: list[HookProblem] = []
-    for member in hooks.members if hooks else []:
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
         found: list[str] = []
-        for gi, group in enumerate(member.value.items):
-            where = f"hooks.{member.key}[{gi}]"
-            if group.kind != "object":
-                found.append(f"{where} is {_kind(group)}, not an object")
+        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
+            where = f"hooks.{event}[{gi}]"
+            if not isinstance(group, dict):
+                found.append(f"{where} is {_kind_of(group)}, not an object")
                 continue
             matcher = group.get("matcher")
-            if matcher is not None and matcher.kind != "string":
+            if matcher is not None and not isinstance(matcher, str):
                 found.append(f"{where}.matcher must be a string")
             inner = group.get("hooks")
-            if inner is None or inner.kind != "array":
+            if not isinstance(inner, list):
                 found.append(f"{where}.hooks must be a list")
                 continue
-            for hi, hook in enumerate(inner.items):
+            for hi, hook in enumerate(inner):
                 found.extend(_hook_entry_problems(hook, f"{where}.hooks[{hi}]"))
-        problems += [HookProblem(msg, member.key in STRICT_EVENTS) for msg in found]
+        problems += [HookProblem(msg, event in STRICT_EVENTS) for msg in found]
     return problems
 
 
-def _hook_entry_problems(hook: Node, where: str) -> list[str]:
-    if hook.kind != "object":
-        return [f"{where} is {_kind(hook)}, not an object"]
-    data = hook.to_python()
+def _hook_entry_problems(data: Any, where: str) -> list[str]:
+    if not isinstance(data, dict):
+        return [f"{where} is {_kind_of(data)}, not an object"]
     kind = data.get("type")
     if kind not in _HOOK_REQUIRED:
         return [f"{where}.type must be one of {', '.join(_HOOK_REQUIRED)}"]
@@ -171,11 +213,14 @@ def install(
     command: str,
     table: Iterable[regs.Registration] | None = None,
     name: str = "settings.json",
+    *,
+    force: bool = False,
 ) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
-    ``command`` is the marked hook command. Running it again on its own output
-    returns the same text.
+    ``command`` is the marked hook command. A marked entry whose command spawnkit
+    did not write is kept (and holds its slot, so the hook never runs twice) unless
+    ``force``. Running it again on its own output returns the same text.
     """
     table = list(regs.registrations() if table is None else table)
     original = load(text, name)
@@ -183,16 +228,91 @@ def install(
     if original is None:
         text = "{}" + ("\r\n" if text and "\r\n" in text else "\n")
         created.append("hooks")
+        original = parse(text)
     elif original.get("hooks") is None:
         created.append("hooks")
-    hooks = original.get("hooks") if original is not None else None
+    assert text is not None
+    hooks = original.get("hooks")
     present = {m.key for m in hooks.members} if hooks is not None else set()
     for reg in table:
         if reg.event not in present and f"hooks.{reg.event}" not in created:
             created.append(f"hooks.{reg.event}")
     wanted = {(r.event, r.matcher): regs.hook_entry(r, command) for r in table}
-    text = _until_stable(text, lambda t: _next_install_edit(t, wanted, table))
-    return MergeResult(text, tuple(created))
+
+    edits = _Edits()
+    claimed: set[tuple[str, str | None]] = set()
+    added: list[Entry] = []
+    updated: list[Entry] = []
+    removed: list[Entry] = []
+    kept: list[Entry] = []
+    for found in _marked(original):
+        key = (found.event, found.matcher)
+        ours = found.command == command or regs.is_generated(found.command)
+        if not ours and not force:
+            claimed.add(key)  # a changed entry of ours still registers the hook: never run twice
+            kept.append(found.entry)
+            continue
+        if key in wanted and key not in claimed:
+            claimed.add(key)
+            if found.hook.value != wanted[key]:
+                edits.replace_hook(found, wanted[key])
+                updated.append(found.entry)
+            continue
+        edits.remove_hook(found)  # stale or duplicate
+        removed.append(found.entry)
+    missing = [r for r in table if (r.event, r.matcher) not in claimed]
+    for reg in missing:
+        edits.add_group(reg.event, regs.matcher_group(reg, command))
+        added.append(Entry(reg.event, reg.matcher, command))
+    result = edits.apply(text, original)
+    return MergeResult(
+        result,
+        tuple(created),
+        tuple(added),
+        tuple(updated),
+        tuple(removed),
+        tuple(kept),
+        edits.applied_to(original.value),
+    )
+
+
+def remove(
+    text: str | None,
+    created_keys: Iterable[str] = (),
+    blank_original: str | None = None,
+    name: str = "settings.json",
+    *,
+    command: str | None = None,
+    force: bool = False,
+) -> RemovalResult:
+    """Remove every spawnkit entry, then the containers spawnkit itself created.
+
+    An entry counts as spawnkit's when its command is one spawnkit writes (or
+    ``command``); a marked entry someone changed is kept and listed in ``kept``
+    unless ``force``. ``blank_original`` is what the file held before the first
+    install when that was nothing useful ("" for an empty file); when only ``{}``
+    is left it is restored. ``text`` None in the result: delete the file.
+    """
+    root = load(text, name)
+    if root is None:
+        return RemovalResult(text)
+    assert text is not None
+    edits = _Edits()
+    removed: list[Entry] = []
+    kept: list[Entry] = []
+    for found in _marked(root):
+        if force or found.command == command or regs.is_generated(found.command):
+            edits.remove_hook(found)
+            removed.append(found.entry)
+        else:
+            kept.append(found.entry)
+    edits.drop_empty(set(created_keys))
+    result = edits.apply(text, root)
+    if blank_original is not None and edits.root_left_empty:
+        return RemovalResult(
+            None if blank_original == MISSING else blank_original, tuple(removed), tuple(kept)
+        )
+    return RemovalResult(result, tuple(removed), tuple(kept))
 
 
 def uninstall(
@@ -200,34 +320,12 @@ def uninstall(
     created_keys: Iterable[str] = (),
     blank_original: str | None = None,
     name: str = "settings.json",
+    *,
+    command: str | None = None,
+    force: bool = False,
 ) -> str | None:
-    """Remove every spawnkit entry, then the containers spawnkit itself created.
-
-    ``blank_original`` is what the file held before the first install when that
-    was nothing useful ("" for an empty file); when only ``{}`` is left it is
-    restored. Returns None when the file should be deleted (it did not exist).
-    """
-    if load(text, name) is None:
-        return text
-    assert text is not None
-    text = _until_stable(text, _next_removal)
-    created = set(created_keys)
-    for key in sorted((k for k in created if k.startswith("hooks.")), reverse=True):
-        root = _tree(text)
-        hooks = root.get("hooks") if root else None
-        member = hooks.member(key[len("hooks.") :]) if hooks else None
-        if member is not None and not member.value.items:
-            index = hooks.members.index(member)  # type: ignore[union-attr]
-            text = _remove_member(text, hooks, index)  # type: ignore[arg-type]
-    root = _tree(text)
-    if "hooks" in created:
-        member = root.member("hooks")
-        if member is not None and not member.value.members:
-            text = _remove_member(text, root, root.members.index(member))
-    root = _tree(text)
-    if blank_original is not None and not root.members:
-        return None if blank_original == MISSING else blank_original
-    return text
+    """``remove`` for callers that only need the text."""
+    return remove(text, created_keys, blank_original, name, command=command, force=force).text
 
 
 def set_top_level(text: str, key: str, value: Any) -> str:
@@ -237,78 +335,232 @@ def set_top_level(text: str, key: str, value: Any) -> str:
         raise SettingsError("expected a JSON object")
     node = root.get(key)
     if node is None:
-        return _insert_member(text, _style(text, root), root, key, value)
+        style = _style(text, root)
+        piece = _Renderer(text, style).render(root, append=[(key, _dumper(value, style))])
+        return text[: root.start] + piece + text[root.end :]
     if node.to_python() == value:
         return text
     return _replace(text, _style(text, root), node, value)
 
 
-def _next_install_edit(
-    text: str, wanted: dict[tuple[str, str | None], dict[str, Any]], table: list[regs.Registration]
-) -> str | None:
-    root = _tree(text)
-    style = _style(text, root)
-    claimed: set[tuple[str, str | None]] = set()
-    for event, group, gi, hook, hi in _scan(root):
-        key = (event, _matcher(group))
-        if key in wanted and key not in claimed:
-            claimed.add(key)
-            if hook.to_python() != wanted[key]:
-                return _replace(text, style, hook, wanted[key])
-            continue
-        return _remove_hook(text, root, event, gi, hi)  # stale or duplicate
-    for reg in table:
-        if (reg.event, reg.matcher) in claimed:
-            continue
-        group = regs.matcher_group(reg, wanted[(reg.event, reg.matcher)]["command"])
-        hooks = root.get("hooks")
-        if hooks is None:
-            return _insert_member(text, style, root, "hooks", {reg.event: [group]})
-        events = hooks.get(reg.event)
-        if events is None:
-            return _insert_member(text, style, hooks, reg.event, [group])
-        return _append_item(text, style, events, group)
-    return None
+# --- finding entries -----------------------------------------------------------
 
 
-def _next_removal(text: str) -> str | None:
-    root = _tree(text)
-    for event, _group, gi, _hook, hi in _scan(root):
-        return _remove_hook(text, root, event, gi, hi)  # type: ignore[arg-type]
-    return None
+@dataclass(frozen=True)
+class _Found:
+    event: str
+    event_index: int  # the event's index among the members of "hooks"
+    group_index: int
+    group: Node
+    hook_index: int
+    hook: Node
+    matcher: str | None
+    command: str
+
+    @property
+    def entry(self) -> Entry:
+        return Entry(self.event, self.matcher, self.command)
 
 
-def _until_stable(text: str, step: Callable[[str], str | None]) -> str:
-    for _ in range(1000):
-        new = step(text)
-        if new is None:
-            return text
-        text = new
-    raise RuntimeError("settings edit did not converge")  # a bug, not a user error
+def _marked(root: Node | None):
+    """Every hook entry whose command carries spawnkit's marker, in file order.
 
-
-def _scan(root: Node | None):
-    """(event, group, group index, hook, hook index) for every spawnkit hook entry."""
+    Only the groups whose text holds a marker are looked into (found with ``str.find``
+    and a bisection over the groups' positions), so a file with tens of thousands of
+    other hooks costs next to nothing here. An event list with ``\\u`` escapes, which
+    could spell a marker differently, is checked group by group.
+    """
     hooks = root.get("hooks") if root else None
-    for member in hooks.members if hooks else []:
-        for gi, group in enumerate(member.value.items):
-            inner = group.get("hooks") if group.kind == "object" else None
+    for ei, member in enumerate(hooks.members if hooks else []):
+        array = member.value
+        for gi in _groups_with_markers(array):
+            group = array.items[gi]
+            group_value = group.value
+            if not _holds_marked(group_value):
+                continue
+            inner = group.get("hooks")
             if inner is None or inner.kind != "array":
                 continue
+            matcher = group_value.get("matcher")
+            matcher = matcher if isinstance(matcher, str) else None
             for hi, hook in enumerate(inner.items):
-                command = hook.get("command") if hook.kind == "object" else None
-                if command is not None and regs.is_managed(command.value):
-                    yield member.key, group, gi, hook, hi
+                command = hook.value.get("command") if hook.kind == "object" else None
+                if regs.is_managed(command):
+                    yield _Found(member.key, ei, gi, group, hi, hook, matcher, command)
 
 
-def _remove_hook(text: str, root: Node, event: str, gi: int, hi: int) -> str:
-    """Drop one entry; drop its matcher group too when nothing else is left in it."""
-    events = root.get("hooks").get(event)  # type: ignore[union-attr]
-    group = events.items[gi]  # type: ignore[union-attr]
-    inner = group.get("hooks")
-    if len(inner.items) == 1:  # type: ignore[union-attr]
-        return _remove_item(text, events, gi)  # type: ignore[arg-type]
-    return _remove_item(text, inner, hi)  # type: ignore[arg-type]
+def _groups_with_markers(array: Node) -> list[int]:
+    text, start, end = array._text, array.start, array.end
+    if text.find("\\u", start, end) != -1:
+        return list(range(len(array.items)))
+    hits: set[int] = set()
+    starts = [item.start for item in array.items]
+    for marker in regs.markers():
+        at = text.find(marker, start, end)
+        while at != -1:
+            hits.add(bisect.bisect_right(starts, at) - 1)
+            at = text.find(marker, at + len(marker), end)
+    return sorted(i for i in hits if i >= 0)
+
+
+def _holds_marked(group: Any) -> bool:
+    inner = group.get("hooks") if isinstance(group, dict) else None
+    return isinstance(inner, list) and any(
+        isinstance(h, dict) and regs.is_managed(h.get("command")) for h in inner
+    )
+
+
+# --- planning and applying edits ---------------------------------------------------
+
+
+@dataclass
+class _EventEdit:
+    remove_groups: set[int] = field(default_factory=set)
+    # group index -> (hook indices to remove, hook index -> new value)
+    inner: dict[int, tuple[set[int], dict[int, Any]]] = field(default_factory=dict)
+    add: list[Any] = field(default_factory=list)  # matcher groups to append
+
+
+class _Edits:
+    """All edits of one install or uninstall, applied to the text in one pass."""
+
+    def __init__(self) -> None:
+        self.events: dict[str, _EventEdit] = {}
+        self._groups: dict[tuple[str, int], Node] = {}
+        self._group_sizes: dict[tuple[str, int], int] = {}
+        self._drop_empty: set[str] | None = None
+        self.root_left_empty = False
+
+    def _event(self, name: str) -> _EventEdit:
+        return self.events.setdefault(name, _EventEdit())
+
+    def replace_hook(self, found: _Found, value: Any) -> None:
+        _removals, replacements = self._inner(found)
+        replacements[found.hook_index] = value
+
+    def remove_hook(self, found: _Found) -> None:
+        removals, _replacements = self._inner(found)
+        removals.add(found.hook_index)
+        if len(removals) == len(found.group.get("hooks").items):  # type: ignore[union-attr]
+            self._event(found.event).remove_groups.add(found.group_index)
+
+    def _inner(self, found: _Found) -> tuple[set[int], dict[int, Any]]:
+        self._groups[(found.event, found.group_index)] = found.group
+        return self._event(found.event).inner.setdefault(found.group_index, (set(), {}))
+
+    def add_group(self, event: str, group: Any) -> None:
+        self._event(event).add.append(group)
+
+    def drop_empty(self, created_keys: set[str]) -> None:
+        """After the removals, drop the containers in ``created_keys`` that are left empty."""
+        self._drop_empty = created_keys
+
+    def apply(self, text: str, root: Node) -> str:
+        style = _style(text, root)
+        render = _Renderer(text, style)
+        hooks_member = root.member("hooks")
+        hooks = hooks_member.value if hooks_member is not None else None
+        created = self._drop_empty or set()
+
+        event_text: dict[int, str] = {}  # member index in hooks -> new text of its array
+        drop_members: set[int] = set()
+        members = hooks.members if hooks is not None else []
+        for index, member in enumerate(members):
+            edit = self.events.get(member.key)
+            array = member.value
+            left = len(array.items) - len(edit.remove_groups) if edit else len(array.items)
+            if left == 0 and not (edit and edit.add) and f"hooks.{member.key}" in created:
+                drop_members.add(index)
+                continue
+            if edit is not None:
+                event_text[index] = self._render_event(render, member.key, array, edit)
+        new_events = [
+            (event, edit.add)
+            for event, edit in self.events.items()
+            if edit.add and (hooks is None or hooks.member(event) is None)
+        ]
+        appends = [(event, _dumper(groups, style)) for event, groups in new_events]
+
+        root_remove: set[int] = set()
+        root_replace: dict[int, str] = {}
+        root_append: list[tuple[str | None, _Dump]] = []
+        if hooks is None:
+            if appends:
+                root_append.append(("hooks", self._new_hooks(style, new_events)))
+        else:
+            index = root.members.index(hooks_member)  # type: ignore[arg-type]
+            empty = len(members) == len(drop_members) and not appends
+            if empty and "hooks" in created:
+                root_remove.add(index)
+            elif event_text or drop_members or appends:
+                root_replace[index] = render.render(
+                    hooks, remove=drop_members, replace=event_text, append=appends
+                )
+        self.root_left_empty = len(root.members) == len(root_remove) and not root_append
+        if not (root_remove or root_replace or root_append):
+            return text
+        body = render.render(root, remove=root_remove, replace=root_replace, append=root_append)
+        return text[: root.start] + body + text[root.end :]
+
+    def applied_to(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """The Python value ``apply`` gives for ``settings`` (the edited lists copied)."""
+        data = dict(settings)
+        hooks = dict(data.get("hooks") or {})
+        for event, edit in self.events.items():
+            groups = []
+            for gi, group in enumerate(hooks.get(event, [])):
+                if gi in edit.remove_groups:
+                    continue
+                if gi in edit.inner:
+                    removals, replacements = edit.inner[gi]
+                    inner = group["hooks"]
+                    group = {
+                        **group,
+                        "hooks": [
+                            replacements.get(hi, hook)
+                            for hi, hook in enumerate(inner)
+                            if hi not in removals
+                        ],
+                    }
+                groups.append(group)
+            hooks[event] = groups + edit.add
+        if hooks:
+            data["hooks"] = hooks
+        return data
+
+    def _render_event(self, render: _Renderer, event: str, array: Node, edit: _EventEdit) -> str:
+        groups: dict[int, str] = {}
+        for gi, (removals, replacements) in edit.inner.items():
+            if gi in edit.remove_groups:
+                continue
+            group = self._groups[(event, gi)]
+            inner_member = group.member("hooks")
+            inner = inner_member.value  # type: ignore[union-attr]
+            dumped = {hi: _dumper(value, render.style) for hi, value in replacements.items()}
+            new_inner = render.render(inner, remove=removals, replace_values=dumped)
+            index = group.members.index(inner_member)  # type: ignore[arg-type]
+            groups[gi] = render.render(group, replace={index: new_inner})
+        appends: list[tuple[str | None, _Dump]] = [
+            (None, _dumper(g, render.style)) for g in edit.add
+        ]
+        return render.render(array, remove=edit.remove_groups, replace=groups, append=appends)
+
+    @staticmethod
+    def _new_hooks(style: _Style, new_events: list[tuple[str, list[Any]]]) -> _Dump:
+        """The ``hooks`` object written where there was none: the first event dumped whole,
+        the others appended to it like members of an existing object (the user's colon)."""
+        (first, groups), rest = new_events[0], new_events[1:]
+
+        def dump(indent_at: str, inline: bool) -> str:
+            base = _dump({first: groups}, style, indent_at, inline)
+            if not rest:
+                return base
+            node = parse(base)
+            return _Renderer(base, style).render(
+                node, append=[(event, _dumper(more, style)) for event, more in rest]
+            )
+
+        return dump
 
 
 # --- splicing ----------------------------------------------------------------
@@ -321,9 +573,114 @@ class _Style:
     colon: str
 
 
-def _tree(text: str) -> Node:
-    """Parse text spawnkit itself produced from a validated document."""
-    return parse(text, trusted=True)
+_Dump = Callable[[str, bool], str]  # (indent of the line it starts on, inline?) -> JSON text
+
+
+def _dumper(value: Any, style: _Style) -> _Dump:
+    return lambda indent_at, inline: _dump(value, style, indent_at, inline)
+
+
+class _Renderer:
+    """New text for one container of ``text``: children removed, replaced or appended.
+
+    The result is what removing the children one by one, replacing them, then
+    appending would give: a removed child takes its following separator with it
+    (the preceding one when it is last), a container left empty keeps only its
+    brackets, and an appended child copies the indentation of the last one.
+    Removing what was appended gives back the original bytes.
+    """
+
+    def __init__(self, text: str, style: _Style) -> None:
+        self.text = text
+        self.style = style
+
+    def render(
+        self,
+        node: Node,
+        remove: set[int] = frozenset(),  # type: ignore[assignment]
+        replace: dict[int, str] | None = None,  # child index -> new text of its value
+        append: list[tuple[str | None, _Dump]] | None = None,
+        replace_values: dict[int, _Dump] | None = None,  # child index -> dump in its place
+    ) -> str:
+        text = self.text
+        children: list[Any] = node.members if node.kind == "object" else node.items
+        kept = [i for i in range(len(children)) if i not in remove]
+        append = append or []
+        if not kept:
+            if not children and not append:
+                return text[node.start : node.end]
+            return text[node.start] + self._fill_empty(node, append) + text[node.end - 1]
+        cuts: list[tuple[int, int, str]] = []
+        end_cut: tuple[int, int] | None = None  # a removed run at the end: after the last kept
+        last = len(children) - 1
+        i = 0
+        while i <= last:
+            if i not in remove:
+                i += 1
+                continue
+            j = i
+            while j + 1 <= last and j + 1 in remove:
+                j += 1
+            if j < last:
+                cuts.append((children[i].start, children[j + 1].start, ""))
+            else:
+                end_cut = (children[i - 1].end, children[j].end)
+            i = j + 1
+        for index, new in (replace or {}).items():
+            child = children[index]
+            value = child.value if node.kind == "object" else child
+            cuts.append((value.start, value.end, new))
+        for index, dump in (replace_values or {}).items():
+            child = children[index]
+            value = child.value if node.kind == "object" else child
+            inline = "\n" not in text[value.start : value.end]
+            cuts.append((value.start, value.end, dump(_line_indent(text, value.start), inline)))
+        pieces = self._after(children[kept[-1]], append) if append else ""
+        if end_cut is not None:
+            cuts.append((end_cut[0], end_cut[1], pieces))
+        elif pieces:
+            cuts.append((children[kept[-1]].end, children[kept[-1]].end, pieces))
+        cuts.sort(key=lambda c: (c[0], c[1]))
+        out: list[str] = []
+        pos = node.start
+        for start, end, new in cuts:
+            out.append(text[pos:start])
+            out.append(new)
+            pos = end
+        out.append(text[pos : node.end])
+        return "".join(out)
+
+    def _entry(self, key: str | None, dump: _Dump, indent_at: str, inline: bool) -> str:
+        body = dump(indent_at, inline)
+        return (
+            body if key is None else json.dumps(key, ensure_ascii=False) + self.style.colon + body
+        )
+
+    def _after(self, anchor: Any, append: list[tuple[str | None, _Dump]]) -> str:
+        indent = _own_line_indent(self.text, anchor.start)
+        pieces = []
+        for key, dump in append:
+            if indent is not None and self.style.unit is not None:
+                pieces.append(
+                    "," + self.style.newline + indent + self._entry(key, dump, indent, False)
+                )
+            else:
+                pieces.append(", " + self._entry(key, dump, "", True))
+        return "".join(pieces)
+
+    def _fill_empty(self, node: Node, append: list[tuple[str | None, _Dump]]) -> str:
+        if not append:
+            return ""
+        style = self.style
+        (key, dump), rest = append[0], append[1:]
+        if style.unit is None:
+            first = self._entry(key, dump, "", True)
+            return first + "".join(", " + self._entry(k, d, "", True) for k, d in rest)
+        outer = _line_indent(self.text, node.start)
+        indent = outer + style.unit
+        out = [style.newline + indent + self._entry(key, dump, indent, False)]
+        out += ["," + style.newline + indent + self._entry(k, d, indent, False) for k, d in rest]
+        return "".join(out) + style.newline + outer
 
 
 def _style(text: str, root: Node) -> _Style:
@@ -367,57 +724,6 @@ def _dump(value: Any, style: _Style, indent_at: str, inline: bool) -> str:
     )
 
 
-def _append_item(text: str, style: _Style, array: Node, value: Any) -> str:
-    return _add(text, style, array, array.items, value, None)
-
-
-def _insert_member(text: str, style: _Style, obj: Node, key: str, value: Any) -> str:
-    return _add(text, style, obj, obj.members, value, key)
-
-
-def _add(
-    text: str, style: _Style, container: Node, children: list, value: Any, key: str | None
-) -> str:
-    """Append after the last child, copying its indentation; removing it again (``_cut``
-    of the last child) deletes exactly what this added."""
-
-    def entry(indent_at: str, inline: bool) -> str:
-        body = _dump(value, style, indent_at, inline)
-        return body if key is None else json.dumps(key, ensure_ascii=False) + style.colon + body
-
-    if children:
-        last = children[-1]
-        indent = _own_line_indent(text, last.start)
-        if indent is not None and style.unit is not None:
-            piece = "," + style.newline + indent + entry(indent, False)
-        else:
-            piece = ", " + entry("", True)
-        return text[: last.end] + piece + text[last.end :]
-    outer = _line_indent(text, container.start)
-    if style.unit is None:
-        inner = entry("", True)
-    else:
-        indent = outer + style.unit
-        inner = style.newline + indent + entry(indent, False) + style.newline + outer
-    return text[: container.start + 1] + inner + text[container.end - 1 :]
-
-
-def _remove_item(text: str, container: Node, index: int) -> str:
-    return _cut(text, container, container.items, index)
-
-
-def _remove_member(text: str, container: Node, index: int) -> str:
-    return _cut(text, container, container.members, index)
-
-
-def _cut(text: str, container: Node, children: list, index: int) -> str:
-    if len(children) == 1:
-        return text[: container.start + 1] + text[container.end - 1 :]
-    if index == len(children) - 1:
-        return text[: children[index - 1].end] + text[children[index].end :]
-    return text[: children[index].start] + text[children[index + 1].start :]
-
-
 def _replace(text: str, style: _Style, node: Node, value: Any) -> str:
     inline = "\n" not in text[node.start : node.end]
     body = _dump(value, style, _line_indent(text, node.start), inline)
@@ -437,16 +743,19 @@ def _refuse_duplicates(obj: Node, name: str, prefix: str) -> None:
 
 
 def _kind(node: Node) -> str:
-    if node.kind == "literal":
-        return "null" if node.value is None else "a boolean"
-    return {"object": "an object", "array": "a list", "string": "a string", "number": "a number"}[
-        node.kind
-    ]
+    return _kind_of(node.value)
 
 
-def _matcher(group: Node) -> str | None:
-    node = group.get("matcher")
-    return node.value if node is not None and node.kind == "string" else None
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return "a string" if isinstance(value, str) else "a number"
 
 
 def _scalar(node: Node | None) -> Any:

@@ -1,82 +1,124 @@
 """``spawnkit uninstall``: take back exactly what install added, and nothing else.
 
-Settings entries go by their marker; files by the install record, and only
-when unchanged since (an edited standard stays, and the user is told); a file
-install had replaced comes back from its backup. User skills are never looked at.
+Settings entries go by their marker, and only when their command is one spawnkit
+writes (an entry someone changed is kept and named, unless ``force``); files by
+the install record, and only when unchanged since (an edited standard stays, and
+the user is told); a file install had replaced comes back from its backup. A
+record this machine's spawnkit did not write (one that came with a cloned
+project) never makes uninstall delete a file. User skills are never looked at.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import codex_config
+from spawnkit.install import codex_config, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import Change, Plan
-from spawnkit.install.install import Target, _own_trust, decode, label_for, read_bytes
+from spawnkit.install.install import (
+    Target,
+    _own_trust,
+    check_paths,
+    decode,
+    entry_notes,
+    label_for,
+    read_bytes,
+    trust_in,
+)
 
 
-def plan_uninstall(target: Target) -> Plan:
-    plan = Plan()
-    old = mf.read(target.config_dir)
+def plan_uninstall(target: Target, *, force: bool = False, install_id: str | None = None) -> Plan:
+    """Every change an uninstall would make. ``force`` also removes changed marked entries."""
+    plan = Plan(config_dir=target.root, trusted=target.trusted)
+    if not target.trusted:
+        plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
+    found = mf.read(target.config_dir)
+    ours = found is not None and (target.trusted or found.written_here())
+    old = found if ours else None
     path = target.settings_path
+    guard.check_link(path)
     before = read_bytes(path)
     record = old.settings.get(path.name) if old else None
     try:
-        after = sm.uninstall(
+        result = sm.remove(
             decode(before, path),
             record.created_keys if record else (),
             record.blank_original if record else None,
             name=str(path),
+            force=force,
         )
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
+    plan.notes += entry_notes(path.name, result, "uninstall")
     plan.changes.append(
         Change(
             path,
             before,
-            None if after is None else after.encode("utf-8"),
+            None if result.text is None else result.text.encode("utf-8"),
             "hook registrations",
-            backup_stamp=timestamp(),
+            # a file install created and that holds nothing else now needs no backup
+            backup_stamp=None if result.text is None else timestamp(),
         )
     )
     if target.trust_path is not None:
         trust = _trust_removal(target, old, decode(before, path))
         if trust is not None:
-            plan.changes.append(trust)
+            trust_in(target, plan).changes.append(trust)
+        after = result.text
         plan.notes += _moved_user_hooks(str(path), decode(before, path), after)
+    manifest_path = mf.path_in(target.config_dir)
+    if found is not None and old is None:
+        kept = ", ".join(sorted(found.files)) or "no files"
+        plan.notes.append(
+            f"{manifest_path} was not written by spawnkit on this machine (copied or cloned?):"
+            f" the files it lists ({kept}) are left where they are; delete them yourself if"
+            " you want them gone"
+        )
+        check_paths(target, plan)
+        return plan
     if old is None:
         if not plan.pending:
             plan.notes.append(f"spawnkit is not installed in {target.config_dir}; nothing to do")
+        check_paths(target, plan)
         return plan
     others = {name: rec for name, rec in old.settings.items() if name != path.name}
-    manifest_path = mf.path_in(target.config_dir)
     if others:
         # The other scope sharing this folder still needs the standard, skill and config.
-        kept = mf.Manifest(old.version, others, old.files, old.dirs)
+        kept_record = mf.Manifest(old.version, others, old.files, old.dirs, old.install_id)
         plan.changes.append(
-            Change(manifest_path, read_bytes(manifest_path), kept.to_bytes(), "install record")
+            Change(
+                manifest_path, read_bytes(manifest_path), kept_record.to_bytes(), "install record"
+            )
         )
         plan.notes.append(
             f"kept the standard, skill and config: {', '.join(sorted(others))} still uses them"
         )
+        check_paths(target, plan)
         return plan
     for rel, rec in sorted(old.files.items()):
         _take_back(plan, target, rel, rec)
     plan.changes.append(Change(manifest_path, read_bytes(manifest_path), None, "install record"))
     plan.prune_dirs = [
-        target.config_dir / d
+        target.root / d
         for d in sorted(old.dirs, key=lambda d: (d.count("/"), d != "."), reverse=True)
     ]
+    check_paths(target, plan)
     return plan
 
 
 def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None:
-    path = target.config_dir / rel
+    path = target.root / rel
+    if not target.trusted and (path.is_symlink() or not guard.inside(path, target.root)):
+        plan.notes.append(f"kept {path}: it leads outside {target.root}")
+        return
     current = read_bytes(path)
     if current is None:
+        return
+    if rec.preexisting:
+        plan.notes.append(f"kept {path}: it was there before spawnkit installed")
         return
     if mf.sha256(current) != rec.sha256:
         plan.notes.append(
@@ -100,9 +142,11 @@ def _trust_removal(
 
     Without an install record (deleted or damaged), the entries of spawnkit's handlers
     still in the hooks file are found by their keys and removed as they stand."""
-    recorded = old.trust if old is not None and old.trust else None
-    path = Path(recorded["path"]) if recorded and recorded.get("path") else target.trust_path
+    path = target.trust_path
     assert path is not None
+    recorded = old.trust if old is not None and old.trust else None
+    if recorded and recorded.get("path") != str(path):
+        recorded = None  # a record about another config.toml: never act on it here
     before = read_bytes(path)
     if before is None:
         return None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.hook.lightos import read_regular
 from spawnkit.lint.rules import PROFILES
 
 KEYS = {"select", "ignore", "profile", "exclude", "max-file-size"}
@@ -72,6 +73,9 @@ def load(path: Path | None) -> LintConfig:
     )
 
 
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def parse_size(text: str) -> int:
     """``"4MB"``, ``"512k"``, ``"1000000"`` -> bytes; ValueError otherwise."""
     raw = text.strip().lower().replace(" ", "")
@@ -107,10 +111,9 @@ def _read(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
+    try:  # a plain file of sane size: a FIFO in a cloned repository must not hang lint
+        return tomllib.loads(read_regular(str(path), MAX_CONFIG_BYTES).decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SpawnkitError(
             f"{path} is not valid TOML ({exc}); fix the file or remove it"
         ) from None

@@ -11,10 +11,12 @@ import yaml
 
 from spawnkit import resources
 from spawnkit.errors import SpawnkitError
+from spawnkit.hook.lightos import read_regular
 from spawnkit.paths import all_skill_dirs, project_claude_dir
 from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
+MAX_ANSWERS_BYTES = 256 * 1024  # a few answers; anything bigger is not an answers file
 
 
 def answers_filename() -> str:
@@ -60,12 +62,13 @@ def read_skill(path: Path, scope: str) -> Skill | None:
     for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
         answers_file = path / name
         if answers_file.is_file():
-            try:
-                data = yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
-            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            try:  # a plain file of sane size (a project's skills arrive with git clone)
+                raw = read_regular(str(answers_file), MAX_ANSWERS_BYTES)
+                data = yaml.safe_load(raw.decode("utf-8")) or {}
+            except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
                 raise SpawnkitError(
                     f"cannot read {answers_file}: {exc.__class__.__name__}; fix or remove that file"
-                ) from exc
+                ) from None
             if not isinstance(data, dict):
                 raise SpawnkitError(
                     f"{answers_file} is not a YAML mapping; fix or remove that file"

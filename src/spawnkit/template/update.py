@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.install.lock import locked as config_lock
 from spawnkit.template import conflicts, copier_run, fsutil, managed
 from spawnkit.template.gitutil import init_snapshot_repo
 from spawnkit.template.store import (
@@ -23,7 +24,6 @@ from spawnkit.template.store import (
     Target,
     bundle_refs,
     ensure_store,
-    locked,
     parse_version,
     planned_target,
     running_content,
@@ -31,6 +31,7 @@ from spawnkit.template.store import (
 )
 
 BACKUPS_REL = Path(".spawnkit") / "backups"
+NOT_APPLIED = "not-applied"  # in a skill's backup: the template's version of files not written
 RENAME_SIMILARITY = 0.6
 SKILL_FILE = "SKILL.md"
 
@@ -65,6 +66,9 @@ class SkillResult:
         default_factory=list
     )  # {"from", "to"}: edits carried over
     conflicts: list[str] = field(default_factory=list)
+    # files the update did not write (symlinked, read-only, edited binary): why, and where
+    # the template's version was saved for you to merge by hand
+    skipped: list[dict[str, str | None]] = field(default_factory=list)
     frontmatter: dict[str, Any] | None = None  # template frontmatter lines not applied, and why
     backup: str | None = None
     message: str = ""
@@ -73,7 +77,10 @@ class SkillResult:
     def needs_attention(self) -> bool:
         """Conflicts, a template frontmatter change not applied, or an error: exit code 1."""
         return (
-            self.status in _NEEDS_ATTENTION or bool(self.conflicts) or self.frontmatter is not None
+            self.status in _NEEDS_ATTENTION
+            or bool(self.conflicts)
+            or bool(self.skipped)
+            or self.frontmatter is not None
         )
 
 
@@ -206,7 +213,8 @@ def update(
     target = _pinned(target, tags, to_tag)
     tree = tags[target.tag]
     results = []
-    with locked(config_dir, "update.lock"):
+    # The config folder's lock: install, uninstall and update never write it at once.
+    with config_lock(config_dir):
         for skill in skills:
             done = _precheck(skill, target.tag, tags, tree, set())
             if done is None:
@@ -255,8 +263,11 @@ def _update_one(
     answers = skill.answers_file.name
     with tempfile.TemporaryDirectory(prefix="spawnkit-update-") as tmp:
         work = Path(tmp) / "work" / skill.name
-        fsutil.copy_tree(skill.path, work)
+        links = fsutil.symlinks(skill.path)
+        # Symlinked files become plain copies: copier can never write through a link.
+        fsutil.copy_tree(skill.path, work, materialize=True)
         before = fsutil.snapshot(work)
+        fsutil.make_writable(work)  # copier may rewrite any file of the copy; modes come back
         init_snapshot_repo(work)
         _run_copier_update(work, skill, target)
         after = fsutil.snapshot(work)
@@ -274,6 +285,7 @@ def _update_one(
                 )
             return renders[tag]
 
+        not_applied = _hold_back(result, before, after, links, lambda: rendered(skill.commit or ""))
         for rel in sorted(set(before) - set(after)):
             old = rendered(skill.commit or "")
             if rel in old and old[rel] == before[rel]:
@@ -294,6 +306,9 @@ def _update_one(
         if SKILL_FILE in after and SKILL_FILE in before and after[SKILL_FILE] != before[SKILL_FILE]:
             _protect_skill_md(result, before, after)
 
+        for rel, (mode, data) in list(after.items()):
+            if rel in before and before[rel][0] != mode:
+                after[rel] = (before[rel][0], data)  # your permission bits stay
         result.conflicts = sorted(
             r for r, (_, data) in after.items() if conflicts.has_markers(data)
         )
@@ -301,7 +316,7 @@ def _update_one(
             result.status = CONFLICTS
         result.modified, result.added, result.removed = fsutil.changes(before, after)
         if not dry_run:
-            if fsutil.snapshot(skill.path) != before:
+            if fsutil.snapshot(skill.path, links=True) != before:
                 raise SpawnkitError(
                     f"{skill.path} changed while it was being updated; nothing was written, rerun"
                 )
@@ -312,13 +327,60 @@ def _update_one(
                     f"could not back up {skill.path} ({exc}); nothing was written"
                 ) from exc
             result.backup = str(backup)
+            for item in result.skipped:
+                saved = backup / NOT_APPLIED / item["file"]
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                saved.write_bytes(not_applied[item["file"]])
+                item["template_version"] = str(saved)
             try:
-                fsutil.apply_snapshot(skill.path, before, after)
+                fsutil.apply_snapshot(skill.path, before, after, last=answers)
             except OSError as exc:
                 raise SpawnkitError(
                     f"writing {skill.path} failed midway ({exc}); restore it from {backup}"
                 ) from exc
     return result
+
+
+def _is_binary(data: bytes) -> bool:
+    if b"\0" in data:
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _hold_back(
+    result: SkillResult,
+    before: fsutil.Snapshot,
+    after: fsutil.Snapshot,
+    links: set[str],
+    old_render: Callable[[], fsutil.Snapshot],
+) -> dict[str, bytes]:
+    """Keep, and report, the files an update must not write: symlinks (never written
+    through), read-only files (the user's choice) and binary files the user changed
+    (they cannot be merged). Returns what the template would have put in each."""
+    held: dict[str, bytes] = {}
+    for rel in sorted(before):
+        if rel in after and after[rel][1] == before[rel][1]:
+            continue
+        mode, data = before[rel]
+        if rel in links:
+            reason = "a symlink: spawnkit does not write through it"
+        elif not mode & 0o222:
+            reason = "read-only: kept as you set it"
+        elif _is_binary(data) and old_render().get(rel) != before[rel]:
+            reason = "not text and changed by you: it cannot be merged"
+        else:
+            continue
+        if rel in after:
+            held[rel] = after[rel][1]
+            result.skipped.append({"file": rel, "reason": reason, "template_version": None})
+        else:
+            result.kept.append(rel)
+        after[rel] = before[rel]
+    return held
 
 
 def _rename_target(
@@ -373,6 +435,13 @@ def format_text(outcome: Outcome, checking: bool) -> str:
             lines.append(
                 f"  renamed by the template: {item['from']} -> {item['to']} (your edits merged into it)"
             )
+        for item in s.skipped:
+            saved = (
+                f"; the template's version: {item['template_version']}"
+                if item["template_version"]
+                else ""
+            )
+            lines.append(f"  NOT UPDATED {item['file']}: {item['reason']}{saved}")
         if s.kept:
             lines.append(
                 f"  kept (the template dropped them; they hold your edits): {', '.join(s.kept)}"

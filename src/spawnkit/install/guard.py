@@ -1,0 +1,93 @@
+"""What install, uninstall and doctor may read, and where they may write.
+
+A project folder arrives with ``git clone``, and a sub-agent can write into it, so
+nothing in it is trusted (see docs/security.md): every file is read as a plain
+file within a size limit (a FIFO, device or socket in its place is refused at
+once, never waited on), every path read from an install record must be a plain
+relative path inside its folder, and in an untrusted folder every write or
+removal must resolve inside it, whatever symlinks were planted on the way.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from spawnkit.errors import SpawnkitError
+from spawnkit.hook.lightos import FileTooLarge, NotRegularFile, read_regular
+
+MIB = 1024 * 1024
+MAX_FILE_BYTES = 32 * MIB  # settings files, the standard, the skill: far above any real one
+MAX_RECORD_BYTES = 1 * MIB  # install records and journals of spawnkit's own
+_ELOOP = 40
+
+
+def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The bytes of a plain file; None when it does not exist; one-line errors otherwise."""
+    try:
+        return read_regular(str(path), limit)
+    except FileNotFoundError:
+        return None
+    except (IsADirectoryError, NotRegularFile):
+        raise SpawnkitError(
+            f"{path} is not a regular file (a folder, FIFO, device or socket); spawnkit reads"
+            " only plain files: move it aside, then run the command again"
+        ) from None
+    except FileTooLarge:
+        raise SpawnkitError(
+            f"{path} is larger than {limit // MIB} MiB, far beyond any real file of its kind;"
+            " check it, then run the command again"
+        ) from None
+    except PermissionError:
+        raise SpawnkitError(
+            f"cannot read {path} (permission denied); fix its permissions, nothing was changed"
+        ) from None
+    except OSError as exc:
+        if exc.errno == _ELOOP:
+            raise SpawnkitError(f"{path} is a symlink loop; fix or remove the link") from None
+        raise SpawnkitError(f"cannot read {path} ({exc.strerror or exc})") from None
+
+
+def check_link(path: Path) -> None:
+    """Refuse a dangling or looping symlink where a file will be written or removed.
+
+    Writing through a dangling link would create its target (and folders) wherever
+    it points; removing the file would remove the user's link instead.
+    """
+    if not path.is_symlink():
+        return
+    try:
+        os.path.realpath(path, strict=True)
+    except FileNotFoundError:
+        raise SpawnkitError(
+            f"{path} is a symlink to {os.readlink(path)}, which does not exist; create that file"
+            " (or remove the link), then run the command again; nothing was changed"
+        ) from None
+    except OSError:
+        raise SpawnkitError(
+            f"{path} is a symlink loop; fix or remove the link, then run the command again"
+        ) from None
+
+
+def plain_name(name: object) -> bool:
+    """A single file name: no folder part, nothing special."""
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 255
+        and name not in (".", "..")
+        and not any(c in name for c in "/\\\0")
+    )
+
+
+def relative_inside(rel: object) -> bool:
+    """A relative POSIX path that cannot leave its folder (no ``..``, no absolute path)."""
+    if not isinstance(rel, str) or not 0 < len(rel) <= 1024 or rel.startswith("/"):
+        return False
+    return all(plain_name(part) for part in rel.split("/"))
+
+
+def inside(path: Path, root: Path) -> bool:
+    """True when ``path`` resolves (symlinks followed) to ``root`` or below it."""
+    real = os.path.realpath(path)
+    base = os.path.realpath(root)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
