@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
 from spawnkit.install import journal
 from spawnkit.install.changes import Plan, apply, check_writable, display
 from spawnkit.install.install import CONFIG_NAME, Target
-from spawnkit.install.lock import locked
+from spawnkit.install.lock import lock_folder, locked
 
 
 @contextmanager
@@ -31,19 +31,27 @@ def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
     from the same state. A dry run writes nothing: it only says that a real run
     would roll back first.
     """
+    roots = [(target.root, target.trusted)]
+    if target.trust_root is not None:  # a Codex project: its trust is in the user's folder
+        roots.append((target.trust_root, True))
     if dry_run:
-        pending = journal.find(target.root)
-        yield (
-            [
-                f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
-                " first, so this plan may differ from what it does"
-            ]
-            if pending
-            else []
-        )
+        found = [p for p in (journal.find(root) for root, _ in roots) if p is not None]
+        yield [
+            f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
+            " first, so this plan may differ from what it does"
+            for pending in found
+        ]
         return
-    with locked(target.root):
-        yield journal.recover(target.root, target.trusted)
+    with ExitStack() as stack:
+        held: set[Path] = set()
+        for root, _ in roots:
+            if lock_folder(root) not in held:
+                held.add(lock_folder(root))
+                stack.enter_context(locked(root))
+        notes: list[str] = []
+        for root, trusted in roots:
+            notes += journal.recover(root, trusted)
+        yield notes
 
 
 def store_config(target: Target) -> Path:

@@ -50,8 +50,8 @@ class Plan:
     config_dir: Path | None = None  # the folder every change is inside (the journal's)
     install_id: str | None = None  # written into the journal of an untrusted folder
     trusted: bool = True  # the user's own config folder: symlinks in it are the user's
-    # Changes in another folder, applied right after these under that folder's own lock and
-    # journal (a Codex project's hooks live in the project, their trust in the user's
+    # Changes in another folder, applied right after these with that folder's own journal
+    # (the command holds both folders' locks) (a Codex project's hooks live in the project, their trust in the user's
     # config.toml). A crash between the two leaves hooks Codex skips as untrusted: harmless,
     # and the next run completes it.
     then: Plan | None = None
@@ -176,22 +176,8 @@ def apply(plan: Plan) -> list[Path]:
     where.unlink()
     steps.done()
     if plan.then is not None and plan.then.pending:
-        made += _apply_then(plan.then, held=root)
+        made += apply(plan.then)  # its folder locked and recovered by the command
     return made
-
-
-def _apply_then(plan: Plan, held: Path) -> list[Path]:
-    """The second plan, in its own folder: its lock held (unless the first plan's lock is the
-    same one, already held), an interrupted run there rolled back first."""
-    from contextlib import nullcontext
-
-    from spawnkit.install.lock import lock_folder, locked
-
-    assert plan.config_dir is not None
-    same = lock_folder(plan.config_dir) == lock_folder(held)
-    with nullcontext() if same else locked(plan.config_dir):
-        journal.recover(plan.config_dir, plan.trusted)
-        return apply(plan)
 
 
 def display(path: Path, root: Path) -> str:

@@ -76,6 +76,14 @@ class Target:
             return self.config_dir.parent
         return self.config_dir
 
+    @property
+    def trust_root(self) -> Path | None:
+        """The folder of a config.toml outside ``root`` (a Codex project's trust), else None:
+        a second folder the run locks, journals and recovers."""
+        if self.trust_path is None or _inside(self.trust_path, self.root):
+            return None
+        return self.trust_path.parent
+
     def rel(self, path: Path) -> Path:
         """``path`` relative to ``root``."""
         return Path(os.path.relpath(path, self.root))
@@ -305,11 +313,10 @@ def trust_in(target: Target, plan: Plan) -> Plan:
     """The plan that writes Codex's config.toml: this one, or (a project's trust lives in
     the user's config.toml, outside the project) a second one for the user's folder, applied
     after this one under its own lock and journal."""
-    assert target.trust_path is not None
-    if _inside(target.trust_path, target.root):
+    if target.trust_root is None:
         return plan
     if plan.then is None:
-        plan.then = Plan(config_dir=target.trust_path.parent, trusted=True)
+        plan.then = Plan(config_dir=target.trust_root, trusted=True)
     return plan.then
 
 

@@ -31,7 +31,22 @@ from spawnkit.install.install import (
 
 
 def plan_uninstall(target: Target, *, force: bool = False, install_id: str | None = None) -> Plan:
-    """Every change an uninstall would make. ``force`` also removes changed marked entries."""
+    """Every change an uninstall would make. ``force`` also removes changed marked entries.
+
+    A Codex project's trust entries (in the user's config.toml) go first: were the run
+    killed after the project's record is gone, nothing would say which entries were ours."""
+    return _trust_first(_plan_uninstall(target, force=force, install_id=install_id))
+
+
+def _trust_first(plan: Plan) -> Plan:
+    if plan.then is None:
+        return plan
+    first, plan.then = plan.then, None
+    first.then, first.notes, plan.notes = plan, plan.notes, []
+    return first
+
+
+def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> Plan:
     plan = Plan(config_dir=target.root, trusted=target.trusted)
     if not target.trusted:
         plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
