@@ -67,12 +67,10 @@ class Host:
     )
 
     def __init__(self, **fields: object) -> None:
-        missing = [f for f in self.__slots__ if f not in fields]
-        unknown = [f for f in fields if f not in self.__slots__]
-        if missing or unknown:
-            raise TypeError(f"Host fields missing {missing} or unknown {unknown}")
-        for key, value in fields.items():
-            object.__setattr__(self, key, value)
+        for key in self.__slots__:  # KeyError: a field not given
+            object.__setattr__(self, key, fields.pop(key))
+        if fields:
+            raise TypeError(f"unknown Host fields {sorted(fields)}")
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a Host is read-only")
