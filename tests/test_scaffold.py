@@ -118,6 +118,43 @@ def test_user_scope_falls_back_to_home(runner, tmp_path, monkeypatch):
     assert (tmp_path / "home" / ".claude" / "skills" / "home-skill" / "SKILL.md").is_file()
 
 
+@pytest.mark.parametrize(
+    ("scope", "where"),
+    [("project", ".agents/skills"), ("user", "codex-home/skills"), (None, ".agents/skills")],
+)
+def test_host_codex_puts_the_skill_where_codex_reads_skills(
+    runner, tmp_path, monkeypatch, scope, where
+):
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    args = ["new", "cx-skill", "--host", "codex", "--defaults"]
+    result = runner.invoke(cli, args + (["--scope", scope] if scope else []))
+    assert result.exit_code == 0, result.output
+    skill = tmp_path / where / "cx-skill"
+    assert (skill / "SKILL.md").is_file() and (skill / "scripts" / "state.py").is_file()
+    assert "Codex: it lists the skill as cx-skill" in result.output
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / "config" / "skills").exists()
+
+
+def test_host_codex_user_scope_falls_back_to_dot_codex(runner, tmp_path, monkeypatch):
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    result = runner.invoke(cli, ["new", "cx", "--host", "codex", "--scope", "user", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "home" / ".codex" / "skills" / "cx" / "SKILL.md").is_file()
+
+
+def test_host_and_dest_together_are_refused(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "x", "--host", "codex", "--dest", "x", "--defaults"])
+    assert result.exit_code == 2 and "not both" in result.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_dest_inside_a_codex_skills_folder_is_recognised(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "cx", "--dest", ".agents/skills/cx", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert "Codex: it lists the skill as cx" in result.output
+
+
 def test_paths(monkeypatch, tmp_path):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
     assert paths.claude_config_dir() == tmp_path / "cfg"

@@ -182,6 +182,33 @@ def test_check_json_lists_updates_and_writes_nothing(env):
     }
 
 
+def test_codex_skill_folders_are_found_too(env):
+    """Skills in Codex's folders ($CODEX_HOME/skills, ~/.agents/skills, ./.agents/skills,
+    ./.codex/skills) are listed and updated like Claude Code's."""
+    build_store(env.config)
+    places = {
+        "cx-home": env.home / ".codex" / "skills" / "cx-home",
+        "cx-agents": env.home / ".agents" / "skills" / "cx-agents",
+        "cx-proj": env.project / ".agents" / "skills" / "cx-proj",
+        "cx-dotcodex": env.project / ".codex" / "skills" / "cx-dotcodex",
+    }
+    for folder in places.values():
+        generate(env.config, V1, folder)
+    res = run_cli("update", "--check", "--json")
+    assert res.exit_code == 0, res.output
+    rows = {s["name"]: s for s in json.loads(res.stdout)["skills"]}
+    assert {n: (r["scope"], r["status"]) for n, r in rows.items()} == {
+        "cx-home": ("user", "update-available"),
+        "cx-agents": ("user", "update-available"),
+        "cx-proj": ("project", "update-available"),
+        "cx-dotcodex": ("project", "update-available"),
+    }
+    done = run_cli("update", "cx-proj", "--json")
+    assert done.exit_code == 0, done.output
+    assert [s["status"] for s in json.loads(done.stdout)["skills"]] == ["updated"]
+    assert V1 not in (places["cx-proj"] / ANSWERS).read_text()
+
+
 def test_dry_run_reports_and_touches_no_skill(env):
     build_store(env.config)
     skill = generate(env.config, V1, env.config / "skills" / "demo")

@@ -79,6 +79,8 @@ Where the skill goes:
   --dest DIR        DIR itself; its folder name must equal NAME
   --scope project   ./.claude/skills/NAME (the default)
   --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
+  --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
+                    $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
 
 """
     + _QUESTIONS
@@ -101,6 +103,11 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
     help="Create it in the user's or the project's skills folder (default: project).",
 )
 @click.option(
+    "--host",
+    type=click.Choice(["claude-code", "codex"]),
+    help="Whose skills folder --scope means (default: claude-code). The skill works on both.",
+)
+@click.option(
     "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
@@ -111,6 +118,7 @@ def new(
     name: str,
     dest: str | None,
     scope: str | None,
+    host: str | None,
     data: tuple[str, ...],
     defaults: bool,
     force: bool,
@@ -118,7 +126,7 @@ def new(
     """Create the agent-spawning skill NAME from spawnkit's template."""
     from spawnkit.commands import new as command
 
-    sys.exit(command.run(name, dest, scope, data, defaults, force))
+    sys.exit(command.run(name, dest, scope, data, defaults, force, host))
 
 
 # --- tokens (issue 3) --------------------------------------------------------
@@ -273,19 +281,39 @@ def rule_command(code: str | None, show_all: bool) -> None:
 _SCOPE_HELP = (
     "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
     " local: ./.claude/settings.local.json (this machine only, not committed)."
+    " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
+    " ./.agents/skills."
 )
 _SCOPES = ("user", "project", "local")
+_HOST_HELP = (
+    "claude-code (default), codex, or all: every host. The default stays Claude Code, so a"
+    " plain `spawnkit install` never writes into another tool's config unasked."
+)
 
 
 def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this Claude Code folder instead of the scope's default.",
+        help="Use this folder (Claude Code's, or Codex's with --host codex) instead of the"
+        " scope's default.",
+    )(func)
+    func = click.option(
+        "--host",
+        type=click.Choice(("claude-code", "codex", "all")),
+        default="claude-code",
+        show_default=True,
+        help=_HOST_HELP,
     )(func)
     return click.option(
         "--scope", type=click.Choice(_SCOPES), default="user", show_default=True, help=_SCOPE_HELP
     )(func)
+
+
+def _targets(scope: str, config_dir: str | None, host: str):
+    from spawnkit.install.install import resolve_targets
+
+    return resolve_targets(scope, config_dir, host)
 
 
 @cli.command("install")
@@ -314,6 +342,7 @@ def _scope_options(func):
 )
 def install_command(
     scope: str,
+    host: str,
     config_dir: str | None,
     mode: str | None,
     dry_run: bool,
@@ -321,18 +350,23 @@ def install_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Install the standard, hooks, spawnkit skill and mode into Claude Code.
+    """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
 
-    Merges hook registrations into settings.json without touching anything of
-    yours: your keys, hooks and formatting stay as they are, the previous file
-    is backed up (last 5 kept), and running it again changes nothing.
+    Merges hook registrations into settings.json (Codex: hooks.json, plus their
+    trust entries in config.toml) without touching anything of yours: your keys,
+    hooks and formatting stay as they are, the previous file is backed up (last 5
+    kept), and running it again changes nothing.
     """
     from spawnkit.commands import install as command
-    from spawnkit.install.install import resolve_target
 
-    target = resolve_target(scope, config_dir)
     code = command.run(
-        target, mode, dry_run, yes, as_json, force, explicit_dir=config_dir is not None
+        _targets(scope, config_dir, host),
+        mode,
+        dry_run,
+        yes,
+        as_json,
+        force,
+        explicit_dir=config_dir is not None,
     )
     sys.exit(code)
 
@@ -356,17 +390,23 @@ def install_command(
     " (by default they are kept and listed).",
 )
 def uninstall_command(
-    scope: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool, force: bool
+    scope: str,
+    host: str,
+    config_dir: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    force: bool,
 ) -> None:
     """Remove exactly what `spawnkit install` added.
 
     Files you edited since the install are kept (and named); your own skills
-    and settings are never touched. settings.json is backed up first.
+    and settings are never touched. settings.json (Codex: hooks.json and
+    config.toml) is backed up first.
     """
     from spawnkit.commands import uninstall as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), dry_run, yes, as_json, force))
+    sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json, force))
 
 
 @cli.command("doctor")
@@ -380,17 +420,19 @@ def uninstall_command(
     " in a scratch folder. The user scope always does; a command found in a settings file"
     " is never run.",
 )
-def doctor_command(scope: str, config_dir: str | None, as_json: bool, run_hook: bool) -> None:
-    """Check the installation: hooks registered and running, standard, mode, skills.
+def doctor_command(
+    scope: str, host: str, config_dir: str | None, as_json: bool, run_hook: bool
+) -> None:
+    """Check the installation: hooks registered, trusted (Codex) and running, standard, mode,
+    skills.
 
     Reads the settings, never runs a command from them: only this installation's
     own hook, and only when the registered command is byte for byte what spawnkit
     writes. Exits 1 when anything is broken; each broken item names its fix.
     """
     from spawnkit.commands import doctor as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), as_json, run_hook))
+    sys.exit(command.run(_targets(scope, config_dir, host), as_json, run_hook))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------

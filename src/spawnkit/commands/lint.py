@@ -11,7 +11,7 @@ from typing import TextIO
 from spawnkit import reading
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.lint import config as lint_config
-from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable
+from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
 from spawnkit.lint.rules import selector
@@ -95,8 +95,8 @@ def run(
     roots = paths or default_roots(cwd)
     if not roots:
         err.write(
-            "spawnkit: nothing to lint: no path given and neither the Claude config dir nor "
-            "./.claude exists\n"
+            "spawnkit: nothing to lint: no path given and neither the Claude config dir, "
+            "./.claude nor a Codex skills folder exists\n"
         )
         return EXIT_USAGE
     walk = Walk()
@@ -124,7 +124,7 @@ def run(
             lint_document(
                 text or "",
                 _display(path, cwd),
-                profile=profile or cfg.profile,
+                profile=profile or cfg.profile or location_profile(path),
                 select=select if select is not None else cfg.select,
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
                 reader="pyyaml",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from spawnkit.install.changes import (
     personal_backup_path,
 )
 from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target
-from spawnkit.install.lock import locked
+from spawnkit.install.lock import lock_folder, locked
 
 
 @contextmanager
@@ -38,24 +38,35 @@ def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
     from the same state. A dry run writes nothing: it only says that a real run
     would roll back first.
     """
+    roots = [(target.root, target.trusted)]
+    if target.trust_root is not None:  # a Codex project: its trust is in the user's folder
+        roots.append((target.trust_root, True))
     if dry_run:
-        pending = journal.find(target.config_dir)
-        yield (
-            [
-                f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
-                " first, so this plan may differ from what it does"
-            ]
-            if pending
-            else []
-        )
+        found = [p for p in (journal.find(root) for root, _ in roots) if p is not None]
+        yield [
+            f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
+            " first, so this plan may differ from what it does"
+            for pending in found
+        ]
         return
-    with locked(target.config_dir):
-        yield journal.recover(target.config_dir, target.trusted)
+    with ExitStack() as stack:
+        held: set[Path] = set()
+        for root, _ in roots:
+            if lock_folder(root) not in held:
+                held.add(lock_folder(root))
+                stack.enter_context(locked(root))
+        notes: list[str] = []
+        for root, trusted in roots:
+            notes += journal.recover(root, trusted)
+        yield notes
 
 
 def store_config(target: Target) -> Path:
-    """The template store lives in the user's folder whatever the scope: skills everywhere use it."""
-    return target.config_dir if target.scope == "user" else paths.claude_config_dir()
+    """The template store lives in the user's Claude Code folder whatever the scope or host:
+    skills everywhere use it."""
+    if target.scope == "user" and target.host == "claude-code":
+        return target.config_dir
+    return paths.claude_config_dir()
 
 
 def run_plan(
@@ -72,7 +83,7 @@ def run_plan(
 
     Answering no is an abort like Ctrl-C (exit 130, nothing written), not a finding.
     """
-    pending = plan.pending
+    pending = plan.all_pending
     if not dry_run:
         check_writable(plan)  # refuse before printing a plan that cannot happen
     code = EXIT_FINDINGS if plan.warnings else EXIT_OK
@@ -81,9 +92,9 @@ def run_plan(
             _apply(plan, target)
         _emit_json(verb, target, plan, applied=bool(pending) and not dry_run, dry_run=dry_run)
         return code
-    click.echo(f"spawnkit {verb}: {target.scope} scope, {target.config_dir}")
+    click.echo(f"spawnkit {verb}: {target.label}, {target.scope} scope, {target.config_dir}")
     if dry_run:
-        click.echo(plan.diff(target.config_dir), nl=False)
+        click.echo(plan.diff(target.root), nl=False)
         _summary(plan, target)
         _warn(plan)
         click.echo(f"dry run: {len(pending)} file(s) would change; nothing was written.")
@@ -123,10 +134,10 @@ def interactive() -> bool:
 
 
 def _summary(plan: Plan, target: Target) -> None:
-    rows = plan.pending
-    width = max((len(display(c.path, target.config_dir)) for c in rows), default=0)
+    rows = plan.all_pending
+    width = max((len(display(c.path, target.root)) for c in rows), default=0)
     for change in rows:
-        name = display(change.path, target.config_dir)
+        name = display(change.path, target.root)
         extra = ""
         if change.action in ("create", "delete"):
             size = len(change.after if change.after is not None else change.before or b"")
@@ -153,6 +164,7 @@ def _mode(config: bytes) -> str:
 def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bool) -> None:
     data: dict[str, Any] = {
         "command": verb,
+        "host": target.host,
         "scope": target.scope,
         "config_dir": str(target.config_dir),
         "settings": str(target.settings_path),
@@ -170,11 +182,11 @@ def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bo
                 ),
                 "bytes": len(c.after if c.after is not None else c.before or b""),
             }
-            for c in plan.pending
+            for c in plan.all_pending
         ],
         "notes": plan.notes,
         "warnings": plan.warnings,
     }
     if dry_run:
-        data["diff"] = plan.diff(target.config_dir)
+        data["diff"] = plan.diff(target.root)
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -58,17 +58,28 @@ class Plan:
     config_dir: Path | None = None  # the folder every change is inside (the journal's)
     install_id: str | None = None  # written into the journal of an untrusted folder
     trusted: bool = True  # the user's own config folder: symlinks in it are the user's
+    # Changes in another folder, applied right after these with that folder's own journal
+    # (the command holds both folders' locks) (a Codex project's hooks live in the project, their trust in the user's
+    # config.toml). A crash between the two leaves hooks Codex skips as untrusted: harmless,
+    # and the next run completes it.
+    then: Plan | None = None
 
     @property
     def pending(self) -> list[Change]:
+        """This plan's own changes to write (not ``then``'s)."""
         return [c for c in self.changes if c.action != "unchanged"]
+
+    @property
+    def all_pending(self) -> list[Change]:
+        """Everything the run changes, ``then``'s included: what is shown and checked."""
+        return self.pending + (self.then.all_pending if self.then is not None else [])
 
     def diff(self, root: Path) -> str:
         """A unified diff of every file the plan changes, paths relative to ``root`` where
         possible. Files it creates or removes are not spelled out (a new 14 KB standard as
         400 ``+`` lines hides the few lines that matter): ``summary`` lists them with sizes."""
         out: list[str] = []
-        for change in self.pending:
+        for change in self.all_pending:
             if change.action != "update":
                 continue
             name = display(change.path, root)
@@ -91,7 +102,7 @@ class Plan:
 def check_writable(plan: Plan) -> None:
     """Refuse, before anything is written, when any target or backup cannot be written."""
     problems = []
-    for change in plan.pending:
+    for change in plan.all_pending:
         reason = why_not_writable(change.path)
         if reason is None and change.backup_path is not None:
             reason = why_not_writable(change.backup_path)
@@ -108,7 +119,7 @@ def check_writable(plan: Plan) -> None:
 
 def check_unchanged(plan: Plan) -> None:
     """Refuse when a file changed since it was read (Claude Code or an editor wrote it meanwhile)."""
-    for change in plan.pending:
+    for change in plan.all_pending:
         try:
             now: bytes | None = change.path.read_bytes()
         except FileNotFoundError:
@@ -178,6 +189,8 @@ def apply(plan: Plan) -> list[Path]:
             pass  # not empty (the user keeps something there) or already gone
     where.unlink()
     steps.done()
+    if plan.then is not None and plan.then.pending:
+        made += apply(plan.then)  # its folder locked and recovered by the command
     return made
 
 

@@ -62,6 +62,9 @@ class Manifest:
     files: dict[str, FileRecord] = field(default_factory=dict)  # by path relative to config dir
     dirs: list[str] = field(default_factory=list)  # folders install created, relative
     install_id: str | None = None  # the machine whose spawnkit wrote this record
+    # Codex: the hook trust entries written into config.toml (``codex_config.TrustRecord``
+    # as JSON, plus "path": the config.toml they are in).
+    trust: dict[str, Any] | None = None
 
     def to_bytes(self) -> bytes:
         data: dict[str, Any] = {
@@ -75,6 +78,8 @@ class Manifest:
             "files": {name: _encode_file(rec) for name, rec in sorted(self.files.items())},
             "dirs": sorted(set(self.dirs)),
         }
+        if self.trust:
+            data["trust"] = self.trust
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
     def written_here(self) -> bool:
@@ -147,12 +152,16 @@ def _checked(data: Any, path: Path) -> Manifest:
         if rel != "." and not guard.relative_inside(rel):
             raise _Outside(rel)
     ident = data.get("install_id")
+    trust = data.get("trust")
+    if trust is not None and not isinstance(trust, dict):
+        raise ValueError("trust")
     return Manifest(
         version=str(data.get("spawnkit", ""))[:64],
         settings=settings,
         files=files,
         dirs=list(dirs),
         install_id=ident if isinstance(ident, str) and _ID.fullmatch(ident) else None,
+        trust=trust,
     )
 
 

@@ -12,7 +12,7 @@ import yaml
 
 from spawnkit import reading, resources
 from spawnkit.errors import SpawnkitError
-from spawnkit.paths import project_claude_dir
+from spawnkit.paths import all_skill_dirs, project_claude_dir
 from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
@@ -85,8 +85,11 @@ def read_skill(path: Path, scope: str) -> Skill | None:
 
 
 def scope_dirs(config_dir: Path, cwd: Path) -> list[tuple[str, Path]]:
-    """``(scope, skills folder)`` for the user and the current project, without duplicates."""
+    """``(scope, skills folder)`` for the user and the current project, without duplicates:
+    Claude Code's (``config_dir`` is its folder), then every other host's (Codex:
+    ``$CODEX_HOME/skills``, ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``)."""
     dirs = [("user", Path(config_dir) / "skills"), ("project", project_claude_dir(cwd) / "skills")]
+    dirs += all_skill_dirs(cwd)
     seen: set[Path] = set()
     unique = []
     for scope, folder in dirs:

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnkit import interrupts, resources
+from spawnkit import hosts, interrupts, resources
 from spawnkit.atomic import atomic_write, why_not_writable
 from spawnkit.errors import SpawnkitError
-from spawnkit.paths import claude_config_dir, project_claude_dir
+from spawnkit.paths import claude_config_dir, skill_dirs
 from spawnkit.template import answers, copier_run
 from spawnkit.template.managed import answers_filename
 from spawnkit.template.store import Target, provisional_target
@@ -33,7 +33,8 @@ DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless ask
 class NewSkill:
     path: Path
     backup: Path | None  # where replaced files went (only with --force over an existing skill)
-    in_skills_dir: bool  # already where Claude Code looks for skills
+    in_skills_dir: bool  # already where the host looks for skills
+    host: hosts.Host  # the host whose skills folder it went into (or was asked for)
 
 
 def template_source() -> Path:
@@ -47,9 +48,16 @@ def template_source() -> Path:
 
 
 def resolve_dest(
-    name: str, dest: str | os.PathLike[str] | None, scope: str | None, cwd: Path
+    name: str,
+    dest: str | os.PathLike[str] | None,
+    scope: str | None,
+    cwd: Path,
+    host: hosts.Host | None = None,
 ) -> Path:
-    """The skill folder: ``--dest`` itself, else ``<scope's .claude>/skills/NAME``."""
+    """The skill folder: ``--dest`` itself, else the host's skills folder of the scope + NAME.
+
+    Claude Code: ``./.claude/skills`` or ``$CLAUDE_CONFIG_DIR/skills``; Codex:
+    ``./.agents/skills`` or ``$CODEX_HOME/skills``."""
     if dest is not None and scope is not None:
         raise SpawnkitError("give either --dest or --scope, not both")
     if dest is not None:
@@ -60,8 +68,8 @@ def resolve_dest(
                 f"rule): use --dest {path.parent / name}"
             )
         return path
-    base = claude_config_dir() if (scope or DEFAULT_SCOPE) == "user" else project_claude_dir(cwd)
-    return (base / "skills" / name).resolve()
+    base = skill_dirs(host or hosts.get(hosts.DEFAULT), cwd)[scope or DEFAULT_SCOPE]
+    return (base / name).resolve()
 
 
 def new_skill(
@@ -73,11 +81,18 @@ def new_skill(
     defaults: bool = False,
     force: bool = False,
     cwd: str | os.PathLike[str] | None = None,
+    host: str | None = None,
 ) -> NewSkill:
-    """Create the skill NAME; asks the template's questions only on a terminal without --defaults."""
+    """Create the skill NAME; asks the template's questions only on a terminal without --defaults.
+
+    ``host`` (default Claude Code) picks the skills folder ``scope`` means; the skill itself
+    is the same for every host."""
     answers.check_name(name)
+    if host is not None and dest is not None:
+        raise SpawnkitError("give either --dest or --host, not both (--host picks the folder)")
+    chosen = hosts.get(host or hosts.DEFAULT)
     base = Path(cwd) if cwd is not None else Path.cwd()
-    target = resolve_dest(name, dest, scope, base)
+    target = resolve_dest(name, dest, scope, base, chosen)
     _check_target(target, force)
     given = answers.parse(data)
     interactive = not defaults and sys.stdin.isatty() and sys.stdout.isatty()
@@ -92,11 +107,19 @@ def new_skill(
         answers.check_applied(given, answers.recorded(staging / answers_filename()))
         with interrupts.writing():
             backup = _place(staging, target)
-    in_skills = target.parent.name == "skills" and (
-        target.parent.parent.name == ".claude"
-        or target.parent.parent == claude_config_dir().resolve()
-    )
-    return NewSkill(path=target, backup=backup, in_skills_dir=in_skills)
+    home = host_of_skills_dir(target.parent)
+    return NewSkill(path=target, backup=backup, in_skills_dir=home is not None, host=home or chosen)
+
+
+def host_of_skills_dir(folder: Path) -> hosts.Host | None:
+    """The host that reads skills from ``folder``: a user skills folder of it, or a folder
+    ending in one of its project skills folders (``.claude/skills``, ``.agents/skills``…)."""
+    for host in hosts.all_hosts():
+        if any(folder == Path(d).resolve() for d in host.user_skill_dirs_in(os.environ)):
+            return host
+        if any(folder.parts[-2:] == Path(r).parts for r in host.project_skill_dirs):
+            return host
+    return None
 
 
 def _check_target(target: Path, force: bool) -> None:
