@@ -1,16 +1,20 @@
-"""How much orchestrator context spawnkit saves, measured in the real Claude Code client.
+"""How much orchestrator context spawnkit saves, measured in the real Claude Code and Codex CLIs.
 
     python benchmarks/context.py                 # measure, print, write docs/benchmarks.md
     python benchmarks/context.py --no-others     # only the context figures
+    python benchmarks/context.py --client codex  # one client only (default: both)
     python benchmarks/context.py --json          # machine-readable figures on stdout
 
-An orchestrator spawns 6 sub-agents (the standard's cap per batch, foreground), each of which
-answers ~3,000 tokens first. The real ``claude -p`` runs against the scripted fake API of the e2e
-tests, once with no hooks ("off") and once after ``spawnkit install --mode enforce``. The fake
-server sees exactly what the orchestrator model is sent, so the figures are the request that
+An orchestrator spawns 6 sub-agents (the standard's cap per batch), each of which answers ~3,000
+tokens first. The real ``claude -p`` (Agent tool, foreground) and ``codex exec`` (spawn_agent and
+wait_agent, multi-agent v1) run against the scripted fake APIs of the e2e tests, once with no
+hooks ("off") and once after ``spawnkit install --mode enforce`` (``--host codex`` for Codex). The
+fake server sees exactly what the orchestrator model is sent, so the figures are the request that
 follows the last sub-agent return: its size in bytes, its estimated tokens (spawnkit.tokens), the
 growth since the orchestrator's first request, and the tokens of each sub-agent return as the
-parent received it. Medians over ``--repeats`` runs; ratios are off / enforce in the same run.
+parent received it (Codex hands each result over twice: in wait_agent's output and in a
+notification; both copies are counted). Medians over ``--repeats`` runs; ratios are
+off / enforce in the same run.
 
 It then runs the other ``benchmarks/*.py`` scripts and gathers their output, and writes
 ``docs/benchmarks.md`` with the machine it ran on and the command to rerun.
@@ -34,33 +38,50 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
 from spawnkit import protocol, tokens  # noqa: E402
-from tests.e2e.fake_api import FakeAnthropic, Request  # noqa: E402
+from tests.e2e.codex_sandbox import CODEX_HINT, CodexSandbox, find_codex  # noqa: E402
+from tests.e2e.fake_api import FakeAnthropic  # noqa: E402
+from tests.e2e.fake_responses import FakeResponses  # noqa: E402
 from tests.e2e.sandbox import INSTALL_HINT, ClaudeSandbox, find_claude  # noqa: E402
-from tests.e2e.scenarios import fan_out  # noqa: E402
+from tests.e2e.scenarios import FanOut, codex_fan_out, fan_out  # noqa: E402
+
+CLIENTS = {
+    "claude": ("Claude Code", find_claude, INSTALL_HINT),
+    "codex": ("Codex CLI", find_codex, CODEX_HINT),
+}
 
 COMMAND = "python benchmarks/context.py"
 OTHERS_TIMEOUT = 900
 
 
-def model_tokens(req: Request) -> int:
+def model_tokens(req) -> int:  # noqa: ANN001 - a request of either fake
     """Estimated tokens of what the model reads: system prompt, messages and tool definitions."""
     return tokens.estimate(
         req.text + "\n" + json.dumps(req.body.get("tools", []), ensure_ascii=False)
     )
 
 
-def measure(binary: str, mode: str, agents: int, answer_tokens: int) -> dict[str, float]:
+def measure(
+    client: str, binary: str, mode: str, agents: int, answer_tokens: int
+) -> dict[str, float]:
     """One orchestrated run; ``mode`` is "off" (nothing installed) or a spawnkit mode."""
-    with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp, FakeAnthropic() as api:
-        box = ClaudeSandbox(Path(tmp), binary, api)
-        if mode != "off":
-            box.spawnkit("install", "--mode", mode, "--yes")
-        fan = fan_out(
-            api, "BENCH", agents=agents, answer_tokens=answer_tokens
-        )  # same text both ways
-        run = box.run(fan.prompt, output_format="json")
-        first, last = fan.main.requests[0], fan.after_last_return()
-        returns = [tokens.estimate(last.agent_result(c["id"]) or "") for c in fan.calls]
+    fake = FakeResponses if client == "codex" else FakeAnthropic
+    with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp, fake() as api:
+        if client == "codex":
+            box = CodexSandbox(Path(tmp), binary, api)
+            if mode != "off":
+                box.spawnkit("install", "--host", "codex", "--mode", mode, "--yes")
+            fan = codex_fan_out(api, "BENCH", agents=agents, answer_tokens=answer_tokens)
+            run = box.run(fan.prompt)
+            last = fan.main.last
+        else:
+            box = ClaudeSandbox(Path(tmp), binary, api)
+            if mode != "off":
+                box.spawnkit("install", "--mode", mode, "--yes")
+            fan = fan_out(api, "BENCH", agents=agents, answer_tokens=answer_tokens)
+            run = box.run(fan.prompt, output_format="json")
+            last = fan.after_last_return()
+        first = fan.main.requests[0]
+        returns = _returns(fan, last)
         return {
             "request_bytes": last.size,
             "request_tokens": model_tokens(last),
@@ -73,13 +94,28 @@ def measure(binary: str, mode: str, agents: int, answer_tokens: int) -> dict[str
         }
 
 
-def context_figures(binary: str, agents: int, repeats: int, answer_tokens: int) -> dict:
+def _returns(fan: FanOut, last) -> list[int]:  # noqa: ANN001
+    """Tokens each sub-agent's words take in the orchestrator's last request, every copy."""
+    found = []
+    for call_id in fan.call_ids:
+        words = last.agent_result(call_id) or ""
+        escaped = json.dumps(words, ensure_ascii=False)[1:-1]  # inside a JSON tool output
+        copies = last.text.count(words) + (last.text.count(escaped) if escaped != words else 0)
+        copies = max(1, copies) if words else 1
+        found.append(tokens.estimate(words) * copies)
+    return found
+
+
+def context_figures(
+    client: str, binary: str, agents: int, repeats: int, answer_tokens: int
+) -> dict:
     runs: dict[str, list[dict[str, float]]] = {"off": [], "enforce": []}
     for i in range(repeats):
         for mode in runs:
-            runs[mode].append(measure(binary, mode, agents, answer_tokens))
+            runs[mode].append(measure(client, binary, mode, agents, answer_tokens))
             print(
-                f"  run {i + 1}/{repeats} {mode}: {runs[mode][-1]['request_tokens']} tokens",
+                f"  {client} run {i + 1}/{repeats} {mode}: "
+                f"{runs[mode][-1]['request_tokens']} tokens",
                 file=sys.stderr,
             )
     medians = {
@@ -87,6 +123,7 @@ def context_figures(binary: str, agents: int, repeats: int, answer_tokens: int) 
     }
     off, on = medians["off"], medians["enforce"]
     return {
+        "client": client,
         "agents": agents,
         "repeats": repeats,
         "budget": protocol.return_budget(),
@@ -123,7 +160,7 @@ def other_benchmarks() -> list[tuple[str, str]]:
     return found
 
 
-def machine(binary: str) -> dict[str, str]:
+def machine(binaries: dict[str, str]) -> dict[str, str]:
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -132,61 +169,91 @@ def machine(binary: str) -> dict[str, str]:
                 break
     except OSError:
         pass
-    version = subprocess.run(
-        [binary, "--version"], capture_output=True, text=True, check=False
-    ).stdout
-    return {
+    found = {
         "cpu": cpu,
         "cores": str(os.cpu_count()),
         "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
-        "claude": (version.split() or ["unknown"])[0],
         "date": time.strftime("%Y-%m-%d"),
         "load": " / ".join(f"{x:.1f}" for x in os.getloadavg())
         if hasattr(os, "getloadavg")
         else "n/a",
     }
+    for client, binary in binaries.items():
+        version = subprocess.run(
+            [binary, "--version"], capture_output=True, text=True, check=False
+        ).stdout
+        numbered = [word for word in version.split() if word[:1].isdigit()]
+        found[client] = (numbered or ["unknown"])[0]
+    return found
 
 
-def render(ctx: dict, host: dict[str, str], others: list[tuple[str, str]]) -> str:
-    off, on = ctx["off"], ctx["enforce"]
-    rows = [
-        ("tokens of one sub-agent return, as received (median)", "return_tokens_median"),
-        ("largest sub-agent return received", "return_tokens_max"),
-        ("orchestrator request after the last return, bytes", "request_bytes"),
-        ("orchestrator request after the last return, est. tokens", "request_tokens"),
-        ("growth of that request over the first one, est. tokens", "growth_tokens"),
-    ]
-    table = ["| measure | hooks off | spawnkit enforce | off / enforce |", "|---|---:|---:|---:|"]
-    for label, key in rows:
-        table.append(f"| {label} | {off[key]:,.0f} | {on[key]:,.0f} | {off[key] / on[key]:.1f}x |")
+ROWS = [
+    ("tokens of one sub-agent return, as received (median)", "return_tokens_median"),
+    ("largest sub-agent return received", "return_tokens_max"),
+    ("orchestrator request after the last return, bytes", "request_bytes"),
+    ("orchestrator request after the last return, est. tokens", "request_tokens"),
+    ("growth of that request over the first one, est. tokens", "growth_tokens"),
+]
+
+
+def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[str, str]]) -> str:
+    """docs/benchmarks.md: one column pair per client measured."""
+    names = {c: CLIENTS[c][0] for c in figures}
+    head = "| measure |" + "".join(
+        f" {names[c]} off | {names[c]} enforce | off / enforce |" for c in figures
+    )
+    table = [head, "|---|" + "---:|---:|---:|" * len(figures)]
+    for label, key in ROWS:
+        cells = "".join(
+            f" {f['off'][key]:,.0f} | {f['enforce'][key]:,.0f} | "
+            f"{f['off'][key] / f['enforce'][key]:.1f}x |"
+            for f in figures.values()
+        )
+        table.append(f"| {label} |{cells}")
     table.append(
-        f"| wall time of one `claude -p` run, s | {off['seconds']:.1f} | {on['seconds']:.1f} | |"
+        "| wall time of one run, s |"
+        + "".join(
+            f" {f['off']['seconds']:.1f} | {f['enforce']['seconds']:.1f} | |"
+            for f in figures.values()
+        )
     )
     fill = textwrap.fill
+    versions = ", ".join(f"{names[c]} {host.get(c, '?')}" for c in figures)
     machine_line = fill(
         f"Measured on {host['date']}: {host['cpu']}, {host['cores']} cores, {host['os']}, "
-        f"Python {host['python']}, Claude Code {host['claude']}; load average at the start "
+        f"Python {host['python']}, {versions}; load average at the start "
         f"{host['load']} (1 / 5 / 15 min): timings on a busy machine are noisy, sizes are not.",
         100,
     )
+    first = next(iter(figures.values()))
     setup = fill(
-        f"An orchestrator spawns {ctx['agents']} sub-agents, {protocol.max_parallel()} at a time; "
-        f'each first answers ~{off["answer_tokens"]:,.0f} tokens. "off": no hooks. '
-        '"enforce": after `spawnkit install --mode enforce`, whose SubagentStop hook saves the '
-        "long answer under `.spawnkit/returns/` and has the sub-agent reply again within the "
-        f"{ctx['budget']}-token budget. Sizes are what the scripted fake API received from the "
-        f"client; tokens by `spawnkit.tokens.estimate`. Medians of {ctx['repeats']} runs.",
+        f"An orchestrator spawns {first['agents']} sub-agents, {protocol.max_parallel()} at a "
+        f'time; each first answers ~{first["off"]["answer_tokens"]:,.0f} tokens. "off": no '
+        'hooks. "enforce": after `spawnkit install --mode enforce` (`--host codex` for Codex), '
+        "whose SubagentStop hook saves the long answer under `.spawnkit/returns/` and has the "
+        f"sub-agent reply again within the {first['budget']}-token budget. Claude Code runs the "
+        "sub-agents in the foreground with its Agent tool; Codex with spawn_agent and wait_agent "
+        "(multi-agent v1), and hands each result to the orchestrator twice (wait_agent's output "
+        "and a notification), so its per-return figure counts both copies. Sizes are what the "
+        "scripted fake API received from the client; tokens by `spawnkit.tokens.estimate`. "
+        f"Medians of {first['repeats']} runs.",
         100,
     )
+    summaries = []
+    for client, f in figures.items():
+        off, on = f["off"], f["enforce"]
+        summaries.append(
+            f"{names[client]}: context per sub-agent return {off['return_tokens_median']:,.0f} "
+            f"tokens without spawnkit, {on['return_tokens_median']:,.0f} with it "
+            f"({f['ratio_per_return']:.1f}x less); after {f['agents']} returns the "
+            f"orchestrator's context has grown {f['ratio_growth']:.1f}x less, and its whole "
+            f"request (system prompt and tool definitions included) is "
+            f"{f['ratio_request']:.1f}x smaller."
+        )
     summary = fill(
-        f"Context per sub-agent return: {off['return_tokens_median']:,.0f} tokens without "
-        f"spawnkit, {on['return_tokens_median']:,.0f} with it ({ctx['ratio_per_return']:.1f}x "
-        f"less). After {ctx['agents']} returns the orchestrator's context has grown "
-        f"{ctx['ratio_growth']:.1f}x less, and its whole request (system prompt and tool "
-        f"definitions included) is {ctx['ratio_request']:.1f}x smaller. The client's own `usage` "
-        "figures are left out: against a fake API they only echo what the fake server reports "
-        "(ceil(bytes / 4)).",
+        " ".join(summaries) + " The clients' own `usage` figures are left out: against a fake "
+        "API they only echo what the fake server reports (ceil(bytes / 4)).",
         100,
     )
     doc = (
@@ -194,8 +261,9 @@ def render(ctx: dict, host: dict[str, str], others: list[tuple[str, str]]) -> st
             [
                 "# Benchmarks",
                 machine_line,
-                f"Rerun everything: `{COMMAND}` (needs the Claude Code CLI: tests/e2e/README.md).",
-                "## Orchestrator context with and without spawnkit (real Claude Code client)",
+                f"Rerun everything: `{COMMAND}` (needs the Claude Code and Codex CLIs: "
+                "tests/e2e/README.md).",
+                "## Orchestrator context with and without spawnkit (real clients)",
                 setup,
                 "\n".join(table),
                 summary,
@@ -213,27 +281,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--answer-tokens", type=int, default=3000)
+    parser.add_argument(
+        "--client", choices=[*CLIENTS, "all"], default="all", help="which client (default: all)"
+    )
     parser.add_argument("--no-others", action="store_true", help="skip the other benchmarks")
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "benchmarks.md")
     parser.add_argument("--no-write", action="store_true", help="print only, write no file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
-    binary = find_claude()
-    if not binary:
-        print(f"context.py: error: Claude Code CLI not found; {INSTALL_HINT}", file=sys.stderr)
-        return 2
-    host = machine(binary)
+    binaries = {}
+    for client in CLIENTS if args.client == "all" else [args.client]:
+        label, find, hint = CLIENTS[client]
+        binary = find()
+        if not binary:
+            print(f"context.py: error: {label} CLI not found; {hint}", file=sys.stderr)
+            return 2
+        binaries[client] = binary
+    host = machine(binaries)
     print(f"context: {args.agents} sub-agents x {args.repeats} runs per mode ...", file=sys.stderr)
-    ctx = context_figures(binary, args.agents, args.repeats, args.answer_tokens)
+    figures = {
+        client: context_figures(client, binary, args.agents, args.repeats, args.answer_tokens)
+        for client, binary in binaries.items()
+    }
     others = [] if args.no_others else other_benchmarks()
-    doc = render(ctx, host, others)
+    doc = render(figures, host, others)
     if args.json:
-        print(json.dumps({"machine": host, "context": ctx, "others": dict(others)}, indent=2))
+        print(json.dumps({"machine": host, "context": figures, "others": dict(others)}, indent=2))
     else:
         section = doc[doc.index("## Orchestrator context") :]
         print(section.split("\n## ", 1)[0])
-    if not args.no_write:
+    if not args.no_write and args.client == "all":
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(doc, encoding="utf-8")
         print(f"wrote {args.output}", file=sys.stderr)

@@ -4,9 +4,11 @@ Measures the median wall time of:
   * ``<python> -I -S -c pass``                       (baseline: the floor for any Python hook)
   * ``<python> -I -S <src>/spawnkit/hook/__main__.py`` on the real SubagentStop payload
   * the same on the real PreToolUse Agent payload
+  * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
+    ``spawn_agent`` payloads
   * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
 interleaved round by round so machine load hits all of them alike, and prints the
-ratios hook / baseline (goal: <= 1.6). Runs in a throw-away Claude config dir.
+ratios hook / baseline (goal: <= 1.6). Runs in throw-away Claude and Codex folders.
 
 Then a Read whose ``file_path`` is 15 MB long (issue 12: it took 11.6 s, over the client's
 10 s hook timeout), against the usual Read payload, and against what only moving and
@@ -32,6 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
+CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
 GOAL = 1.6
 
 
@@ -64,19 +67,29 @@ def main() -> int:
             "HOME": tmp,
             "CLAUDE_CONFIG_DIR": str(Path(tmp, "claude")),
             "CLAUDE_PROJECT_DIR": str(project),
+            "CODEX_HOME": str(Path(tmp, "codex")),
         }
 
-        def stdin(name: str) -> bytes:
-            data = json.loads((PAYLOADS / f"{name}.json").read_text())
+        def stdin(name: str, folder: Path = PAYLOADS) -> bytes:
+            data = json.loads((folder / f"{name}.json").read_text())
             data["cwd"] = str(project)
             return json.dumps(data).encode()
 
         hook = [args.python, "-I", "-S", str(SCRIPT)]
+        codex = [*hook, "--host", "codex"]
         console = shutil.which("spawnkit-hook", path=str(Path(args.python).parent))
         cases = {
             "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
             "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
             "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
+            "hook --host codex SubagentStop": (
+                codex,
+                stdin("block__SubagentStop_01", CODEX_PAYLOADS),
+            ),
+            "hook --host codex PreToolUse spawn_agent": (
+                codex,
+                stdin("run1__PreToolUse_00", CODEX_PAYLOADS),
+            ),
         }
         if console:
             cases["spawnkit-hook console script, SubagentStop"] = (
@@ -114,7 +127,7 @@ def main() -> int:
         print(f"{args.rounds} rounds, {args.python}")
         for name in cases:
             print(f"  {name:45s} median {medians[name]:6.1f} ms   ratio {ratios[name]:.2f}")
-        worst = max(ratios["hook SubagentStop"], ratios["hook PreToolUse Agent"])
+        worst = max(ratio for name, ratio in ratios.items() if name.startswith("hook "))
         verdict = "meets" if worst <= GOAL else "misses"
         print(f"worst hook ratio {worst:.2f} {verdict} the goal of <= {GOAL}")
         bound = big["hook Read"] + (big["parse only, 15 MB"] - big["parse only"]) * 1.1

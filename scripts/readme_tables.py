@@ -1,11 +1,11 @@
-"""Generate the README's question and rule tables from copier.yml and the rule registry.
+"""Generate the documentation's tables from copier.yml and the rule registry.
 
-The tables sit between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->`` lines;
-everything else in the README is left alone. ``tests/test_readme_tables.py`` fails when the
-README differs from what this prints, so the tables cannot drift from copier.yml or
-standards/protocol.json.
+The question table lives in README.md, the rule table in docs/rules.md. Each sits between
+``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->`` lines; everything else in those
+files is left alone. ``tests/test_readme_tables.py`` fails when a file differs from what this
+prints, so the tables cannot drift from copier.yml or standards/protocol.json.
 
-    python scripts/readme_tables.py --check   # exit 1 when the README is stale
+    python scripts/readme_tables.py --check   # exit 1 when a table is stale
     python scripts/readme_tables.py --write   # rewrite the tables in place
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
+RULES_DOC = REPO / "docs" / "rules.md"
 HIDDEN = {"protocol", "skill_name"}  # not asked: the protocol data, and NAME itself
 MAX_DEFAULT = 44
 
@@ -94,16 +95,19 @@ def rules_table() -> str:
 
 
 TABLES = {"questions": questions_table, "rules": rules_table}
+WHERE = {README: ("questions",), RULES_DOC: ("rules",)}  # which file holds which table
 
 
-def render_readme(text: str) -> str:
-    for name, build in TABLES.items():
+def render_readme(text: str, names: tuple[str, ...] = ("questions",)) -> str:
+    """``text`` with the tables ``names`` regenerated (a file must hold each one it is given)."""
+    for name in names:
+        build = TABLES[name]
         pattern = re.compile(
             rf"(<!-- generated:{name} -->\n)(.*?)(\n[ \t]*<!-- /generated:{name} -->)", re.S
         )
         match = pattern.search(text)
         if match is None:
-            raise SystemExit(f"README.md has no <!-- generated:{name} --> block")
+            raise SystemExit(f"no <!-- generated:{name} --> block where the {name} table belongs")
         indent = re.match(r"[ \t]*", match.group(3).lstrip("\n")).group(0)
         body = "\n".join(indent + line for line in build().split("\n"))
         text = text[: match.start(2)] + body + text[match.end(2) :]
@@ -116,14 +120,18 @@ def main() -> int:
     group.add_argument("--check", action="store_true", help="exit 1 when the README is stale")
     group.add_argument("--write", action="store_true", help="rewrite the tables in place")
     args = parser.parse_args()
-    text = README.read_text(encoding="utf-8")
-    fresh = render_readme(text)
-    if args.write:
-        if fresh != text:
-            README.write_text(fresh, encoding="utf-8")
-        return 0
-    if fresh != text:
-        print("README.md tables are stale: run python scripts/readme_tables.py --write")
+    stale = []
+    for path, names in WHERE.items():
+        text = path.read_text(encoding="utf-8")
+        fresh = render_readme(text, names)
+        if fresh == text:
+            continue
+        if args.write:
+            path.write_text(fresh, encoding="utf-8")
+        else:
+            stale.append(path.relative_to(REPO).as_posix())
+    if stale:
+        print(f"stale tables in {', '.join(stale)}: run python scripts/readme_tables.py --write")
         return 1
     return 0
 

@@ -111,3 +111,142 @@ def test_retrofit_adds_protocol_sections_and_reports_what_is_left(env, skill):
     example_steps = yaml.safe_load((skill / ANSWERS).read_text()).get("steps") or []
     for step in example_steps:  # the template's example workflow is never pasted in
         assert step["name"] not in text
+
+
+# --- issue 14: one validator for new and adopt, a retrofit that hides nothing, no dead end ---
+
+CONTRARY = """---
+name: audit
+description: Audits the repository with sub-agents.
+---
+
+# audit
+
+Spawn 5 agents in parallel, one per module, with the Agent tool. Give each this prompt:
+
+```text
+You are a module auditor. Audit the module and return your full report.
+```
+
+Then summarize their answers for the user.
+"""
+
+
+def _findings(path: Path) -> set[str]:
+    return {d.code for d in lint_text(path.read_text(), str(path))}
+
+
+@pytest.mark.parametrize(
+    "pair, message",
+    [
+        ("protocol=foo", "unknown --data key 'protocol'"),
+        ("skill_name=other", "the skill name is the folder's name (my-audit)"),
+        ("_commit=1.0", "unknown --data key '_commit'"),
+    ],
+)
+def test_adopt_refuses_internal_keys_like_new(env, skill, pair, message):
+    before = fsutil.snapshot(skill)
+    res = run_cli("adopt", str(skill), "-d", pair)
+    assert res.exit_code == 2, res.output
+    assert res.stderr.strip().splitlines() == [res.stderr.strip()] and message in res.stderr
+    listed = res.stderr.partition("the template asks: ")[2]
+    assert "protocol" not in listed and "skill_name" not in listed
+    assert fsutil.snapshot(skill) == before
+    assert not (env.config / ".spawnkit").exists()
+    # `new` answers the same keys with the same validator
+    made = run_cli("new", "x", "--defaults", "--dest", str(env.project / "x"), "-d", pair)
+    assert made.exit_code == 2 and not (env.project / "x").exists()
+    if "unknown" in message:
+        assert message in made.stderr
+
+
+def test_adopt_refuses_an_answer_its_profile_does_not_ask(env, skill):
+    before = fsutil.snapshot(skill)
+    res = run_cli("adopt", str(skill), "-d", "skill_hooks=true")
+    assert res.exit_code == 2 and "needs profile=claude-code" in res.stderr, res.output
+    assert fsutil.snapshot(skill) == before
+    res = run_cli("adopt", str(skill), "-d", "skill_hooks=true", "-d", "profile=claude-code")
+    assert res.exit_code == 0, res.output
+    assert yaml.safe_load((skill / ANSWERS).read_text())["skill_hooks"] is True
+
+
+def test_retrofit_never_hides_a_finding_it_did_not_fix(env):
+    skill = env.config / "skills" / "audit"
+    skill.mkdir(parents=True)
+    md = skill / "SKILL.md"
+    md.write_text(CONTRARY)
+    before = _findings(md)
+    assert {"CM001", "CM002", "CM003", "CM005"} <= before
+    res = run_cli("adopt", str(skill), "--retrofit", "--json")
+    assert res.exit_code == 1, res.output
+    report = json.loads(res.stdout)
+    after = _findings(md)
+    # what only the skill's own text can fix is still reported ...
+    assert {"CM001", "CM002", "CM005"} <= after
+    # ... while what adding sections does fix is fixed
+    assert "CM003" not in after and "## Rules" in md.read_text()
+    withheld = " ".join(report["withheld"])
+    assert "at most 500 tokens" in withheld and "full output to its report file" in withheld
+    assert "at most 500 tokens" not in md.read_text()
+    assert {line.split(": ", 1)[1].split()[0] for line in report["lint_left"]} >= {
+        "CM001",
+        "CM002",
+        "CM005",
+    }
+    # a second look from the plain linter agrees with what adopt reported
+    lint = run_cli("lint", str(skill))
+    assert lint.exit_code == 1 and "CM001" in lint.stdout and "CM002" in lint.stdout
+
+
+def test_a_skill_made_with_plain_copier_has_one_command_that_works(env, tmp_path):
+    from skill_render import render, template_copy
+
+    source = template_copy(tmp_path / "clone")
+    skill = render(source, env.project / ".claude" / "skills" / "demo", purpose="a demo review")
+    answers = yaml.safe_load((skill / ANSWERS).read_text())
+    assert "_commit" not in answers and answers["_src_path"] == str(source)
+    stuck = run_cli("update", str(skill))
+    assert stuck.exit_code == 2
+    command = f"spawnkit adopt {skill}"
+    assert f"`{command}`" in stuck.stderr, stuck.stderr
+    before = fsutil.snapshot(skill)
+    adopted = run_cli(*command.split()[1:])
+    assert adopted.exit_code == 0, adopted.output
+    after = fsutil.snapshot(skill)
+    answers = yaml.safe_load(after.pop(ANSWERS)[1])
+    before.pop(ANSWERS)
+    assert after == before  # nothing but the answers file changed
+    assert answers["purpose"] == "a demo review" and answers["_src_path"].endswith("template-store")
+    assert "backup:" in adopted.stdout and "replaced the answers file" in adopted.stdout
+    update = run_cli("update", str(skill), "--json")
+    assert update.exit_code == 0, update.output
+    assert json.loads(update.stdout)["skills"][0]["status"] == "up-to-date"
+
+
+def test_an_unknown_version_points_to_an_adopt_that_works(env, skill):
+    assert run_cli("adopt", str(skill)).exit_code == 0
+    answers = yaml.safe_load((skill / ANSWERS).read_text())
+    answers["_commit"] = "0.0.9+d.000000000000"
+    (skill / ANSWERS).write_text(yaml.safe_dump(answers))
+    check = run_cli("update", "--check", "--json")
+    [row] = json.loads(check.stdout)["skills"]
+    assert row["status"] == "unknown-version" and f"spawnkit adopt {skill}" in row["message"]
+    again = run_cli("adopt", str(skill))
+    assert again.exit_code == 0, again.output
+    assert run_cli("update", "--check", "--json").stdout.count('"up-to-date"') == 1
+
+
+def test_adopt_refuses_the_answers_of_another_template(env, skill):
+    (skill / ANSWERS).write_text("_src_path: gh:someone/else\nproject_name: x\n")
+    before = fsutil.snapshot(skill)
+    res = run_cli("adopt", str(skill))
+    assert res.exit_code == 2 and "another template" in res.stderr and "copier update" in res.stderr
+    assert fsutil.snapshot(skill) == before
+
+
+def test_adopt_refuses_a_name_that_differs_from_the_folder(env, skill):
+    md = skill / "SKILL.md"
+    md.write_text(HAND_WRITTEN.replace("name: my-audit", "name: other-name"))
+    res = run_cli("adopt", str(skill))
+    assert res.exit_code == 2 and "rename the folder or fix the name" in res.stderr
+    assert not (skill / ANSWERS).exists()

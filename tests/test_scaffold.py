@@ -118,6 +118,43 @@ def test_user_scope_falls_back_to_home(runner, tmp_path, monkeypatch):
     assert (tmp_path / "home" / ".claude" / "skills" / "home-skill" / "SKILL.md").is_file()
 
 
+@pytest.mark.parametrize(
+    ("scope", "where"),
+    [("project", ".agents/skills"), ("user", "codex-home/skills"), (None, ".agents/skills")],
+)
+def test_host_codex_puts_the_skill_where_codex_reads_skills(
+    runner, tmp_path, monkeypatch, scope, where
+):
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    args = ["new", "cx-skill", "--host", "codex", "--defaults"]
+    result = runner.invoke(cli, args + (["--scope", scope] if scope else []))
+    assert result.exit_code == 0, result.output
+    skill = tmp_path / where / "cx-skill"
+    assert (skill / "SKILL.md").is_file() and (skill / "scripts" / "state.py").is_file()
+    assert "Codex: it lists the skill as cx-skill" in result.output
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / "config" / "skills").exists()
+
+
+def test_host_codex_user_scope_falls_back_to_dot_codex(runner, tmp_path, monkeypatch):
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    result = runner.invoke(cli, ["new", "cx", "--host", "codex", "--scope", "user", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "home" / ".codex" / "skills" / "cx" / "SKILL.md").is_file()
+
+
+def test_host_and_dest_together_are_refused(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "x", "--host", "codex", "--dest", "x", "--defaults"])
+    assert result.exit_code == 2 and "not both" in result.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_dest_inside_a_codex_skills_folder_is_recognised(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "cx", "--dest", ".agents/skills/cx", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert "Codex: it lists the skill as cx" in result.output
+
+
 def test_paths(monkeypatch, tmp_path):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
     assert paths.claude_config_dir() == tmp_path / "cfg"
@@ -254,10 +291,41 @@ def test_a_file_in_the_way_is_refused(runner, tmp_path):
     assert (tmp_path / "busy").read_text() == "not a folder"
 
 
-def test_help_lists_the_template_questions():
-    result = CliRunner().invoke(cli, ["new", "--help"])
+@pytest.mark.parametrize("verb", ["new", "adopt"])
+def test_help_lists_the_template_questions(verb):
+    from spawnkit.template import answers
+
+    result = CliRunner().invoke(cli, [verb, "--help"])
     assert result.exit_code == 0
-    for question in scaffold.template_questions():
-        if question != scaffold.NAME_QUESTION:
-            assert question in result.output
-    assert "--scope" in result.output and "--force" in result.output
+    for question in answers.answerable():
+        assert question in result.output
+    assert "-d, --data" in result.output
+
+
+# --- issue 14 ---
+
+
+def test_dest_dot_fills_the_working_folder_and_never_replaces_it(runner, tmp_path, monkeypatch):
+    folder = tmp_path / "my-audit"
+    folder.mkdir()
+    inode = folder.stat().st_ino
+    monkeypatch.chdir(folder)
+    result = runner.invoke(cli, ["new", "my-audit", "--defaults", "--dest", "."])
+    assert result.exit_code == 0, result.output
+    assert Path.cwd() == folder and folder.stat().st_ino == inode  # the shell's folder survived
+    assert (folder / "SKILL.md").is_file() and (folder / "scripts" / "state.py").is_file()
+
+
+def test_an_answer_whose_question_is_not_asked_is_refused(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "x", "--defaults", "--dest", "x", "-d", "skill_hooks=true"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "spawnkit: error: --data skill_hooks needs profile=claude-code; add --data "
+        "profile=claude-code, or drop --data skill_hooks"
+    )
+    assert not (tmp_path / "x").exists() and not (tmp_path / "config").exists()
+    args = ["new", "x", "--defaults", "--dest", "x", "-d", "skill_hooks=true"]
+    result = runner.invoke(cli, [*args, "-d", "profile=claude-code"])
+    assert result.exit_code == 0, result.output
+    assert "hooks" in split_skill(tmp_path / "x")[0]
+    assert yaml.safe_load((tmp_path / "x" / ".copier-answers.yml").read_text())["skill_hooks"]

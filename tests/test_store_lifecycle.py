@@ -20,7 +20,7 @@ def test_install_sets_up_the_store_and_uninstall_removes_what_comes_back(tmp_pat
     target = store.planned_target(cfg)
     dry = run_cli("install", "--config-dir", str(cfg), "--dry-run")
     assert f"adds template version {target.tag}" in dry.stdout and not cfg.exists()
-    assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
+    assert run_cli("install", "--config-dir", str(cfg), "--yes").exit_code == 0
     assert target.tag in store.Store(target.store).tags()
     checks = _doctor(cfg)
     assert (
@@ -39,7 +39,7 @@ def test_doctor_names_skills_with_updates_and_uninstall_keeps_versions_it_cannot
 ):
     monkeypatch.chdir(tmp_path)
     cfg = tmp_path / "cfg"
-    assert run_cli("install", "--config-dir", str(cfg)).exit_code == 0
+    assert run_cli("install", "--config-dir", str(cfg), "--yes").exit_code == 0
     build_store(cfg)
     generate(cfg, V1, cfg / "skills" / "demo")
     check = _doctor(cfg)["skill updates"]

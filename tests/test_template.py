@@ -351,8 +351,16 @@ def test_defaults_follow_the_folder_name(source, tmp_path):
     skill = render(source, tmp_path / "folder-named")
     assert split_skill(skill)[0]["name"] == "folder-named"
     assert load_state_module(skill).REPORTS_DIR == ".folder-named-reports/"
-    # a folder name that is not a valid skill name falls back to a valid default
-    assert split_skill(render(source, tmp_path / "Not_Valid"))[0]["name"] == "my-skill"
+
+
+def test_a_folder_name_that_breaks_the_spec_is_refused(source, tmp_path):
+    """Plain ``copier copy --defaults <repo> Bad_Name`` must not make a skill named otherwise
+    than its folder (SP007): the folder's name is the default and the validator refuses it."""
+    with pytest.raises(
+        ValueError, match="'Not_Valid' is not a valid skill name.*rename the folder"
+    ):
+        render(source, tmp_path / "Not_Valid")
+    assert not (tmp_path / "Not_Valid").exists()
 
 
 def test_template_reads_its_numbers_from_protocol_json(tmp_path):

@@ -19,6 +19,7 @@ from update_helpers import (
     build_store,
     generate,
     make_env,
+    make_versions,
     run_cli,
     tree_state,
     user_lines,
@@ -62,7 +63,11 @@ def _edit_like_a_user(skill):
 def _rendered(env, tag):
     skill = updating.managed.read_skill(env.config / "skills" / "demo", "user")
     return updating.render(
-        store.store_dir(env.config), tag, skill.user_data(), ANSWERS, env.home.parent / f"r-{tag}"
+        store.store_dir(env.config),
+        tag,
+        skill.user_data(),
+        ANSWERS,
+        env.home.parent / f"r-{tag}" / skill.name,
     )
 
 
@@ -177,6 +182,33 @@ def test_check_json_lists_updates_and_writes_nothing(env):
     }
 
 
+def test_codex_skill_folders_are_found_too(env):
+    """Skills in Codex's folders ($CODEX_HOME/skills, ~/.agents/skills, ./.agents/skills,
+    ./.codex/skills) are listed and updated like Claude Code's."""
+    build_store(env.config)
+    places = {
+        "cx-home": env.home / ".codex" / "skills" / "cx-home",
+        "cx-agents": env.home / ".agents" / "skills" / "cx-agents",
+        "cx-proj": env.project / ".agents" / "skills" / "cx-proj",
+        "cx-dotcodex": env.project / ".codex" / "skills" / "cx-dotcodex",
+    }
+    for folder in places.values():
+        generate(env.config, V1, folder)
+    res = run_cli("update", "--check", "--json")
+    assert res.exit_code == 0, res.output
+    rows = {s["name"]: s for s in json.loads(res.stdout)["skills"]}
+    assert {n: (r["scope"], r["status"]) for n, r in rows.items()} == {
+        "cx-home": ("user", "update-available"),
+        "cx-agents": ("user", "update-available"),
+        "cx-proj": ("project", "update-available"),
+        "cx-dotcodex": ("project", "update-available"),
+    }
+    done = run_cli("update", "cx-proj", "--json")
+    assert done.exit_code == 0, done.output
+    assert [s["status"] for s in json.loads(done.stdout)["skills"]] == ["updated"]
+    assert V1 not in (places["cx-proj"] / ANSWERS).read_text()
+
+
 def test_dry_run_reports_and_touches_no_skill(env):
     build_store(env.config)
     skill = generate(env.config, V1, env.config / "skills" / "demo")
@@ -270,3 +302,36 @@ def test_new_records_the_store_and_version_so_update_finds_it(env):
     assert [(s["name"], s["status"]) for s in json.loads(res.stdout)["skills"]] == [
         ("my-audit", "up-to-date")
     ]
+
+
+# --- issue 14: a skill made by a newer (or modified) spawnkit is ahead, never "updated" back ---
+
+
+@pytest.mark.parametrize(
+    "have, want, ahead",
+    [
+        ("0.1.0+d.aa4719025749", "0.1.0", True),
+        ("0.2.0", "0.1.0+d.aa4719025749", True),
+        ("0.1.0", "0.1.0+d.aa4719025749", False),
+        ("0.1.0+d.aaaaaaaaaaaa", "0.1.0+d.bbbbbbbbbbbb", False),
+        ("0.0.9", "0.1.0", False),
+    ],
+)
+def test_is_ahead_follows_pep_440(have, want, ahead):
+    assert updating.is_ahead(have, want) is ahead
+
+
+def test_a_skill_from_a_modified_checkout_is_ahead_of_the_release(env):
+    local = f"{V2}+d.aaaaaaaaaaaa"
+    versions = make_versions()
+    build_store(env.config, {V1: versions[V1], V2: versions[V2], local: versions[V3]})
+    skill = generate(env.config, local, env.config / "skills" / "demo")
+    before = tree_state(skill)
+    [checked] = updating.check(("demo",), env.config, env.project, to_tag=V2).skills
+    assert checked.status == updating.AHEAD, checked
+    outcome = updating.update(("demo",), env.config, env.project, dry_run=True, to_tag=V2)
+    [row] = outcome.skills
+    assert row.status == updating.AHEAD and not row.modified and not row.removed
+    assert "newer than this one" in row.message
+    assert tree_state(skill) == before
+    assert "update --all" not in updating.format_text(outcome, checking=True)

@@ -1,7 +1,8 @@
 """The ``spawnkit`` command line: click wiring only.
 
 Each verb parses its options and hands them to ``spawnkit.commands.<verb>.run``, which
-returns the exit code; ``SpawnkitError`` becomes one ``spawnkit: error: …`` line. Verb
+returns the exit code; ``spawnkit.commands.edge`` turns every refusal (spawnkit's, click's,
+the operating system's) into one ``spawnkit: error: …`` line and Ctrl-C into exit 130. Verb
 modules are imported inside the commands, so heavy modules (copier above all) load only
 for the verbs that need them.
 """
@@ -14,41 +15,52 @@ from pathlib import Path
 import click
 
 from spawnkit import __version__
-from spawnkit.errors import EXIT_USAGE, SpawnkitError
+from spawnkit.commands import edge
+from spawnkit.errors import EXIT_USAGE
 from spawnkit.tokens import CALIBRATED_MODEL
 
 
 class _Group(click.Group):
-    """Turn SpawnkitError into ``spawnkit: error: …`` and its exit code."""
+    """One way out for every verb: exit codes 0/1/2/130 and one-line errors (``commands.edge``)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        def call() -> object:
+            return super(_Group, self).main(
+                args, prog_name, complete_var, standalone_mode=False, **extra
+            )
+
+        return edge.run(call, standalone_mode)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
-        try:
+        with edge.past_click():
             return super().invoke(ctx)
-        except SpawnkitError as exc:
-            click.echo(f"spawnkit: error: {exc}", err=True)
-            ctx.exit(exc.exit_code)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    "spawnkit",
+    cls=_Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="spawnkit")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Scaffold, lint and guard Claude Code skills that spawn sub-agents.
 
     Every sub-agent's final answer lands in the orchestrator's context window;
     spawnkit keeps those answers short and the full results on disk.
+
+    Exit codes: 0 done, 1 problems found, 2 refused (usage error, unreadable
+    input, nothing written), 130 aborted (Ctrl-C, SIGTERM, or no at a prompt).
     """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 # --- new (issue 2) -----------------------------------------------------------
 
-_NEW_EPILOG = """\b
-Where the skill goes:
-  --dest DIR        DIR itself; its folder name must equal NAME
-  --scope project   ./.claude/skills/NAME (the default)
-  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
-
-\b
-Template questions (answer with --data KEY=VALUE):
+_QUESTIONS = """\b
+Template questions (answer with -d/--data KEY=VALUE):
   purpose           what the skill orchestrates, one line
   description       frontmatter description, 1-1024 characters, no < >
   steps             YAML list of {name, job}, e.g. '[{name: scan, job: Scan the code}]'
@@ -58,12 +70,26 @@ Template questions (answer with --data KEY=VALUE):
   reports_dir       default .NAME-reports/
   profile           portable (default) or claude-code
   return_style      summary (default) or status-only
-  skill_hooks       true: register spawnkit-hook in the frontmatter (claude-code profile)
+  skill_hooks       true: register spawnkit-hook in the frontmatter (needs profile=claude-code)
+"""
 
+_NEW_EPILOG = (
+    """\b
+Where the skill goes:
+  --dest DIR        DIR itself; its folder name must equal NAME
+  --scope project   ./.claude/skills/NAME (the default)
+  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
+  --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
+                    $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
+
+"""
+    + _QUESTIONS
+    + """
 \b
 Questions are asked on a terminal; with --defaults, or when stdin is not a
 terminal, the defaults are used. Nothing is written when an answer is refused.
 """
+)
 
 
 @cli.command("new", epilog=_NEW_EPILOG)
@@ -77,6 +103,11 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
     help="Create it in the user's or the project's skills folder (default: project).",
 )
 @click.option(
+    "--host",
+    type=click.Choice(["claude-code", "codex"]),
+    help="Whose skills folder --scope means (default: claude-code). The skill works on both.",
+)
+@click.option(
     "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
@@ -87,6 +118,7 @@ def new(
     name: str,
     dest: str | None,
     scope: str | None,
+    host: str | None,
     data: tuple[str, ...],
     defaults: bool,
     force: bool,
@@ -94,7 +126,7 @@ def new(
     """Create the agent-spawning skill NAME from spawnkit's template."""
     from spawnkit.commands import new as command
 
-    sys.exit(command.run(name, dest, scope, data, defaults, force))
+    sys.exit(command.run(name, dest, scope, data, defaults, force, host))
 
 
 # --- tokens (issue 3) --------------------------------------------------------
@@ -153,7 +185,7 @@ def tokens_command(
 
 
 @cli.command("lint")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 @click.option(
     "--format",
     "fmt",
@@ -183,7 +215,7 @@ def tokens_command(
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(path_type=Path),
+    type=click.Path(path_type=Path, readable=False),
     default=None,
     help="Settings file (default: nearest .spawnkit.toml or pyproject.toml [tool.spawnkit]).",
 )
@@ -249,19 +281,39 @@ def rule_command(code: str | None, show_all: bool) -> None:
 _SCOPE_HELP = (
     "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
     " local: ./.claude/settings.local.json (this machine only, not committed)."
+    " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
+    " ./.agents/skills."
 )
 _SCOPES = ("user", "project", "local")
+_HOST_HELP = (
+    "claude-code (default), codex, or all: every host. The default stays Claude Code, so a"
+    " plain `spawnkit install` never writes into another tool's config unasked."
+)
 
 
 def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this Claude Code folder instead of the scope's default.",
+        help="Use this folder (Claude Code's, or Codex's with --host codex) instead of the"
+        " scope's default.",
+    )(func)
+    func = click.option(
+        "--host",
+        type=click.Choice(("claude-code", "codex", "all")),
+        default="claude-code",
+        show_default=True,
+        help=_HOST_HELP,
     )(func)
     return click.option(
         "--scope", type=click.Choice(_SCOPES), default="user", show_default=True, help=_SCOPE_HELP
     )(func)
+
+
+def _targets(scope: str, config_dir: str | None, host: str):
+    from spawnkit.install.install import resolve_targets
+
+    return resolve_targets(scope, config_dir, host)
 
 
 @cli.command("install")
@@ -290,6 +342,7 @@ def _scope_options(func):
 )
 def install_command(
     scope: str,
+    host: str,
     config_dir: str | None,
     mode: str | None,
     dry_run: bool,
@@ -297,16 +350,25 @@ def install_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Install the standard, hooks, spawnkit skill and mode into Claude Code.
+    """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
 
-    Merges hook registrations into settings.json without touching anything of
-    yours: your keys, hooks and formatting stay as they are, the previous file
-    is backed up (last 5 kept), and running it again changes nothing.
+    Merges hook registrations into settings.json (Codex: hooks.json, plus their
+    trust entries in config.toml) without touching anything of yours: your keys,
+    hooks and formatting stay as they are, the previous file is backed up (last 5
+    kept), and running it again changes nothing.
     """
     from spawnkit.commands import install as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), mode, dry_run, yes, as_json, force))
+    code = command.run(
+        _targets(scope, config_dir, host),
+        mode,
+        dry_run,
+        yes,
+        as_json,
+        force,
+        explicit_dir=config_dir is not None,
+    )
+    sys.exit(code)
 
 
 @cli.command("uninstall")
@@ -328,17 +390,23 @@ def install_command(
     " (by default they are kept and listed).",
 )
 def uninstall_command(
-    scope: str, config_dir: str | None, dry_run: bool, yes: bool, as_json: bool, force: bool
+    scope: str,
+    host: str,
+    config_dir: str | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+    force: bool,
 ) -> None:
     """Remove exactly what `spawnkit install` added.
 
     Files you edited since the install are kept (and named); your own skills
-    and settings are never touched. settings.json is backed up first.
+    and settings are never touched. settings.json (Codex: hooks.json and
+    config.toml) is backed up first.
     """
     from spawnkit.commands import uninstall as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), dry_run, yes, as_json, force))
+    sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json, force))
 
 
 @cli.command("doctor")
@@ -352,17 +420,19 @@ def uninstall_command(
     " in a scratch folder. The user scope always does; a command found in a settings file"
     " is never run.",
 )
-def doctor_command(scope: str, config_dir: str | None, as_json: bool, run_hook: bool) -> None:
-    """Check the installation: hooks registered and running, standard, mode, skills.
+def doctor_command(
+    scope: str, host: str, config_dir: str | None, as_json: bool, run_hook: bool
+) -> None:
+    """Check the installation: hooks registered, trusted (Codex) and running, standard, mode,
+    skills.
 
     Reads the settings, never runs a command from them: only this installation's
     own hook, and only when the registered command is byte for byte what spawnkit
     writes. Exits 1 when anything is broken; each broken item names its fix.
     """
     from spawnkit.commands import doctor as command
-    from spawnkit.install.install import resolve_target
 
-    sys.exit(command.run(resolve_target(scope, config_dir), as_json, run_hook))
+    sys.exit(command.run(_targets(scope, config_dir, host), as_json, run_hook))
 
 
 # --- update, adopt (issue 7) -------------------------------------------------
@@ -397,10 +467,11 @@ def update_cmd(
     sys.exit(command.run(skills, all_skills, check, dry_run, as_json))
 
 
-@cli.command("adopt")
-@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@cli.command("adopt", epilog=_QUESTIONS)
+@click.argument("path", type=click.Path(path_type=Path, readable=False))
 @click.option(
     "--data",
+    "-d",
     "pairs",
     multiple=True,
     metavar="KEY=VALUE",
@@ -414,10 +485,11 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
     """Put a hand-written skill under spawnkit management, so `spawnkit update` can update it.
 
     Without --retrofit the skill's files stay exactly as they are: only the answers
-    file is added. Answers come from the SKILL.md frontmatter (name, description),
-    then --data, then the template's defaults. With --retrofit the skill is backed up,
-    missing protocol sections are added and what the linter still reports is listed
-    (exit 1 if anything is left).
+    file is added (one left by plain copier is replaced, its answers kept). The skill
+    name is the folder's name; the other answers come from that answers file, the
+    SKILL.md description, --data, then the template's defaults. With --retrofit the
+    skill is backed up, missing protocol sections are added (never a line that would
+    hide a finding of yours) and what the linter still reports is listed (exit 1).
     """
     from spawnkit.commands import adopt as command
 
@@ -509,11 +581,7 @@ def audit_command(
 
 
 def main() -> None:
-    try:
-        cli(prog_name="spawnkit")
-    except KeyboardInterrupt:
-        click.echo("spawnkit: interrupted", err=True)
-        sys.exit(130)
+    cli(prog_name="spawnkit")
 
 
 __all__ = ["cli", "main", "EXIT_USAGE"]

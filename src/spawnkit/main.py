@@ -4,7 +4,10 @@ A one-file lint runs on every pre-commit and editor save, and importing click co
 much as the lint itself. The plain form — ``lint`` and paths, no options — has no argument
 parsing to speak of, so it calls the same ``spawnkit.commands.lint.run`` the click command
 calls, with the same defaults (``spawnkit.commands.lint.DEFAULTS``); everything else, options
-and ``--help`` included, goes through click (``spawnkit.cli``).
+and ``--help`` included, goes through click (``spawnkit.cli``). Both end the same way
+(``spawnkit.commands.edge``: exit codes, one-line errors, Ctrl-C), and both are covered from
+the first line: until a command's own handling takes over, Ctrl-C or SIGTERM only needs to say
+that nothing was written and leave with 130 (``interrupts.until_started``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ def plain_lint_paths(argv: list[str]) -> list[str] | None:
 
 
 def main() -> None:
+    from spawnkit import interrupts
+    from spawnkit.commands import edge
+
+    interrupts.until_started()
+    edge.own_process()
     paths = plain_lint_paths(sys.argv[1:])
     if paths is None:
         from spawnkit.cli import main as click_main
@@ -32,17 +40,8 @@ def main() -> None:
     from pathlib import Path
 
     from spawnkit.commands import lint as command
-    from spawnkit.errors import SpawnkitError
 
-    try:
-        code = command.run([Path(p) for p in paths], **command.DEFAULTS)
-    except SpawnkitError as exc:
-        print(f"spawnkit: error: {exc}", file=sys.stderr)
-        code = exc.exit_code
-    except KeyboardInterrupt:
-        print("spawnkit: interrupted", file=sys.stderr)
-        code = 130
-    sys.exit(code)
+    edge.run(lambda: command.run([Path(p) for p in paths], **command.DEFAULTS), standalone=True)
 
 
 if __name__ == "__main__":

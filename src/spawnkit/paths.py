@@ -1,13 +1,13 @@
-"""Where Claude Code keeps its configuration, resolved the way Claude Code itself does.
+"""Where the hosts keep their configuration, resolved the way each host itself does.
 
-One implementation for every command and the hook path: ``config_dir_of`` lives in the
-hook package (plain strings, no ``os``/``pathlib`` import, so the hook starts fast);
-:func:`claude_config_dir` is the ``Path`` form the CLI uses.
+One implementation for every command and the hook path: the rules live in the host
+descriptions (``spawnkit.hosts``: plain strings, no ``os``/``pathlib`` import, so the
+hook starts fast); these are the ``Path`` forms the CLI uses.
 """
 
 from __future__ import annotations
 
-from spawnkit.hook.config import config_dir_of
+from spawnkit import hosts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,12 +15,18 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def claude_config_dir() -> Path:
-    """The user's Claude Code folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``~/.claude``."""
+def config_dir(host: str = hosts.DEFAULT) -> Path:
+    """A host's user folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``$CODEX_HOME`` or
+    ``~/.codex``."""
     import os
     from pathlib import Path
 
-    return Path(config_dir_of(os.environ))
+    return Path(hosts.get(host).config_dir(os.environ))
+
+
+def claude_config_dir() -> Path:
+    """The user's Claude Code folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``~/.claude``."""
+    return config_dir("claude-code")
 
 
 def project_claude_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
@@ -29,3 +35,31 @@ def project_claude_dir(cwd: str | os.PathLike[str] | None = None) -> Path:
     from pathlib import Path
 
     return Path(cwd if cwd is not None else os.getcwd()) / ".claude"
+
+
+def skill_dirs(host: hosts.Host, cwd: Path) -> dict[str, Path]:
+    """The folder spawnkit writes ``host``'s skills into, per scope (user, project)."""
+    import os
+    from pathlib import Path
+
+    user = Path(host.user_skill_dirs_in(os.environ)[0])
+    return {"user": user, "project": Path(cwd) / host.project_skill_dirs[0]}
+
+
+def all_skill_dirs(cwd: Path) -> list[tuple[str, Path]]:
+    """``(scope, folder)`` for every folder any host reads skills from, without duplicates:
+    Claude Code's user and project folders first, then Codex's."""
+    import os
+    from pathlib import Path
+
+    found: list[tuple[str, Path]] = []
+    seen: set[Path] = set()
+    for host in hosts.all_hosts():
+        pairs = [("user", Path(d)) for d in host.user_skill_dirs_in(os.environ)]
+        pairs += [("project", Path(cwd) / d) for d in host.project_skill_dirs]
+        for scope, folder in pairs:
+            key = folder.resolve()
+            if key not in seen:
+                seen.add(key)
+                found.append((scope, folder))
+    return found

@@ -106,8 +106,10 @@ def test_the_top_level_holds_only_shared_modules():
         "atomic",
         "cli",
         "errors",
+        "interrupts",
         "main",
         "paths",
         "protocol",
+        "reading",
         "resources",
     ]

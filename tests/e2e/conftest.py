@@ -1,4 +1,5 @@
-"""Fixtures for the end-to-end tests: the fake API and a sandbox running the real Claude Code CLI.
+"""Fixtures for the end-to-end tests: the fake APIs and sandboxes running the real Claude Code
+and Codex CLIs.
 
 See tests/e2e/README.md for the harness API.
 """
@@ -10,15 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from .codex_sandbox import CODEX_HINT, CodexSandbox, find_codex
 from .fake_api import FakeAnthropic
-from .sandbox import INSTALL_HINT, ClaudeMisconfigured, ClaudeSandbox, find_claude
+from .fake_responses import FakeResponses
+from .sandbox import INSTALL_HINT, ClaudeSandbox, ClientMisconfigured, find_claude
 
 
 @pytest.fixture(scope="session")
 def claude_bin() -> str:
     try:
         found = find_claude()
-    except ClaudeMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
+    except ClientMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
         pytest.fail(str(exc), pytrace=False)
     if not found:
         pytest.skip(f"Claude Code CLI not found; {INSTALL_HINT}")
@@ -34,3 +37,25 @@ def fake_api() -> Iterator[FakeAnthropic]:
 @pytest.fixture
 def claude(tmp_path: Path, claude_bin: str, fake_api: FakeAnthropic) -> ClaudeSandbox:
     return ClaudeSandbox(tmp_path, claude_bin, fake_api)
+
+
+@pytest.fixture(scope="session")
+def codex_bin() -> str:
+    try:
+        found = find_codex()
+    except ClientMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
+        pytest.fail(str(exc), pytrace=False)
+    if not found:
+        pytest.skip(f"Codex CLI not found; {CODEX_HINT}")
+    return found
+
+
+@pytest.fixture
+def fake_responses() -> Iterator[FakeResponses]:
+    with FakeResponses() as server:
+        yield server
+
+
+@pytest.fixture
+def codex(tmp_path: Path, codex_bin: str, fake_responses: FakeResponses) -> CodexSandbox:
+    return CodexSandbox(tmp_path, codex_bin, fake_responses)

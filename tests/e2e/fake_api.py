@@ -1,9 +1,8 @@
 """A scripted fake of the Anthropic Messages API, for driving the real Claude Code client offline.
 
-The real client is the thing under test; only Anthropic's network API is faked. Each conversation
-(the main thread, every sub-agent) is told apart by its first user message and answered from a
-script, and every request is recorded so a test can assert what the model actually received.
-Standard library only, threaded: sub-agents run concurrently with the main thread.
+Each conversation (the main thread, every sub-agent) is told apart by its first user message; a
+sub-agent's first user message is the prompt its parent passed to the Agent tool. The server,
+the scripts and the recording are shared with the Codex fake (``fake_server``).
 """
 
 from __future__ import annotations
@@ -12,17 +11,25 @@ import itertools
 import json
 import math
 import re
-import threading
 import uuid
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from typing import Any
 
-Block = dict[str, Any]
-Turn = list[Block]
-Responder = Callable[["Request"], Turn | Block | str | None]
-Step = Turn | Block | str | Responder
+from .fake_server import BaseRequest, Conversation, FakeServer, Item, Step, Turn, sse
+
+Block = Item
+
+__all__ = [
+    "Block",
+    "Conversation",
+    "FakeAnthropic",
+    "Request",
+    "Step",
+    "Turn",
+    "agent",
+    "text",
+    "tool_use",
+]
 
 _ids = itertools.count(1)
 
@@ -104,23 +111,12 @@ class ToolResult:
 
 
 @dataclass
-class Request:
-    """One recorded HTTP request, with the conversation and turn it was answered as."""
-
-    index: int
-    method: str
-    path: str
-    query: str
-    raw: bytes
-    body: dict[str, Any]
-    conversation: str | None = None  # scripted conversation name, "side", or None when unmatched
-    turn: int | None = None
-    reply: Turn | None = None
+class Request(BaseRequest):
+    """One recorded Messages API request."""
 
     @property
-    def size(self) -> int:
-        """Bytes of the request body, i.e. what the model is sent."""
-        return len(self.raw)
+    def match_text(self) -> str:
+        return self.first_user_text
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -220,69 +216,7 @@ def unframe_report(tool_result_text: str) -> str:
     return "\n".join(line.removeprefix("  ") for line in found.group(1).split("\n"))
 
 
-# --- scripts -------------------------------------------------------------------------------------
-
-
-@dataclass
-class Conversation:
-    """A scripted conversation: step ``n`` answers the request whose history has n assistant turns.
-
-    Rules added with :meth:`when` are tried first, in order; a step may be a callable of it.
-    """
-
-    name: str
-    match: str
-    steps: list[Step] = field(default_factory=list)
-    rules: list[tuple[Callable[[Request], bool], Step]] = field(default_factory=list)
-    requests: list[Request] = field(default_factory=list)
-    final: str = "Done."
-
-    def then(self, *steps: Step) -> Conversation:
-        self.steps.extend(steps)
-        return self
-
-    def when(self, predicate: Callable[[Request], bool], step: Step) -> Conversation:
-        self.rules.append((predicate, step))
-        return self
-
-    def answer(self, request: Request) -> Turn:
-        for predicate, step in self.rules:
-            if predicate(request):
-                return self._resolve(step, request)
-        n = request.assistant_turns
-        if n < len(self.steps):
-            return self._resolve(self.steps[n], request)
-        return [text(self.final)]
-
-    def _resolve(self, step: Step, request: Request) -> Turn:
-        if callable(step):
-            step = step(request)
-        return _as_turn(step) or [text(self.final)]
-
-    @property
-    def first(self) -> Request:
-        """The conversation's first request (e.g. the sub-agent's prompt as the model got it)."""
-        return self.requests[0]
-
-    @property
-    def last(self) -> Request:
-        return self.requests[-1]
-
-    def request_with_agent_result(self, tool_use_id: str) -> Request:
-        """The first request in which the parent sees the result of Agent call ``tool_use_id``."""
-        for req in self.requests:
-            if req.agent_result(tool_use_id) is not None:
-                return req
-        raise AssertionError(
-            f"{self.name}: no request carried the result of Agent call {tool_use_id}"
-        )
-
-    def request_with_result(self, tool_use_id: str) -> Request:
-        """The first request carrying the result of ``tool_use_id``: what the model got next."""
-        for req in self.requests:
-            if req.tool_result(tool_use_id) is not None:
-                return req
-        raise AssertionError(f"{self.name}: no request carried a tool_result for {tool_use_id}")
+# --- the server ---------------------------------------------------------------------------------
 
 
 def _is_side_request(body: dict[str, Any]) -> bool:
@@ -290,61 +224,17 @@ def _is_side_request(body: dict[str, Any]) -> bool:
     return not body.get("tools")
 
 
-class FakeAnthropic:
-    """The fake server. Use as a context manager, or start()/stop()."""
+class FakeAnthropic(FakeServer):
+    """The fake Messages API. Use as a context manager, or start()/stop()."""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
-        self._host = host
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-        self._cond = threading.Condition()
-        self.requests: list[Request] = []
-        self.conversations: list[Conversation] = []
-        self.errors: list[str] = []
+    request_class = Request
 
-    # scripting
-    def conversation(self, match: str, *steps: Step, name: str | None = None) -> Conversation:
-        """Script the conversation whose first user message holds ``match`` (longest match wins)."""
-        conv = Conversation(name or match[:40], match, list(steps))
-        with self._cond:
-            self.conversations.append(conv)
-        return conv
+    def as_turn(self, step: Turn | Block | str | None) -> Turn | None:
+        return _as_turn(step)
 
-    # lifecycle
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "server not started"
-        return f"http://{self._host}:{self._server.server_address[1]}"
+    def is_side_request(self, req: Request) -> bool:
+        return _is_side_request(req.body)
 
-    def start(self) -> FakeAnthropic:
-        fake = self
-
-        class Handler(_Handler):
-            owner = fake
-
-        self._server = ThreadingHTTPServer((self._host, 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        with self._cond:  # wake anyone still waiting so no thread outlives the test
-            self._cond.notify_all()
-
-    def __enter__(self) -> FakeAnthropic:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    # inspection
     def messages_requests(self, conversation: str | None = ...) -> list[Request]:  # type: ignore[assignment]
         """Recorded ``/v1/messages`` requests, optionally only those of one conversation name."""
         with self._cond:
@@ -357,62 +247,27 @@ class FakeAnthropic:
     def unmatched(self) -> list[Request]:
         return self.messages_requests(None)
 
-    def wait_for(self, predicate: Callable[[], bool], timeout: float = 60.0) -> bool:
-        """Block until ``predicate()`` holds; re-checked whenever a request arrives or is answered.
-
-        Returns False on timeout."""
-        with self._cond:
-            return self._cond.wait_for(predicate, timeout=timeout)
-
-    def notify(self) -> None:
-        """Re-check waiters (call after changing state a predicate reads)."""
-        with self._cond:
-            self._cond.notify_all()
-
-    # answering
-    def _record(self, req: Request) -> None:
-        with self._cond:
-            self.requests.append(req)
-            self._cond.notify_all()
-
-    def _route(self, req: Request) -> Turn:
-        if _is_side_request(req.body):
-            req.conversation = "side"
-            return [text("Done.")]
-        first = req.first_user_text
-        with self._cond:
-            candidates = [c for c in self.conversations if c.match in first]
-        if not candidates:
-            return [text("Done.")]
-        conv = max(candidates, key=lambda c: len(c.match))
-        req.conversation = conv.name
-        req.turn = req.assistant_turns
-        with self._cond:
-            conv.requests.append(req)
-            self._cond.notify_all()
-        return conv.answer(req)
-
-    def answer(self, req: Request) -> Turn:
-        try:
-            turn = self._route(req)
-        except Exception as exc:  # noqa: BLE001 - a broken script must not hang the client
-            self.errors.append(f"request {req.index}: {type(exc).__name__}: {exc}")
-            turn = [text("Done.")]
-        req.reply = turn
-        self.notify()
-        return turn
+    def respond(self, handler: Any, req: Request) -> None:
+        if req.path == "/v1/messages/count_tokens":
+            req.conversation = "count_tokens"
+            payload = json.dumps({"input_tokens": estimate_input_tokens(req.raw)}).encode()
+            return handler.send(200, payload, "application/json")
+        if req.path != "/v1/messages":
+            req.conversation = "other"
+            return handler.send(200, b"{}", "application/json")
+        turn = self.answer(req)
+        message = _message(
+            str(req.body.get("model", "claude-fake")), turn, estimate_input_tokens(req.raw)
+        )
+        if req.body.get("stream"):
+            handler.send(200, sse(stream_events(message)), "text/event-stream")
+        else:
+            handler.send(200, json.dumps(message).encode(), "application/json")
 
 
 def estimate_input_tokens(raw: bytes) -> int:
     """The usage figure reported back to the client: a plain size-based estimate of the request."""
     return max(1, math.ceil(len(raw) / 4))
-
-
-def _sse(events: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
-    return b"".join(
-        f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
-        for name, data in events
-    )
 
 
 def _message(model: str, turn: Turn, input_tokens: int) -> dict[str, Any]:
@@ -470,64 +325,3 @@ def stream_events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         ("message_stop", {"type": "message_stop"}),
     ]
     return events
-
-
-class _Handler(BaseHTTPRequestHandler):
-    owner: FakeAnthropic
-    protocol_version = "HTTP/1.1"
-    _counter = itertools.count()
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet: the test output is the record
-        pass
-
-    def _read(self) -> Request:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else {}
-        except ValueError:
-            body = {}
-        path, _, query = self.path.partition("?")
-        return Request(
-            next(self._counter),
-            self.command,
-            path,
-            query,
-            raw,
-            body if isinstance(body, dict) else {},
-        )
-
-    def _send(self, status: int, payload: bytes, content_type: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("request-id", f"req_fake{uuid.uuid4().hex[:16]}")
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def do_POST(self) -> None:
-        req = self._read()
-        self.owner._record(req)
-        if req.path == "/v1/messages/count_tokens":
-            req.conversation = "count_tokens"
-            payload = json.dumps({"input_tokens": estimate_input_tokens(req.raw)}).encode()
-            return self._send(200, payload, "application/json")
-        if req.path != "/v1/messages":
-            req.conversation = "other"
-            return self._send(200, b"{}", "application/json")
-        turn = self.owner.answer(req)
-        message = _message(
-            str(req.body.get("model", "claude-fake")), turn, estimate_input_tokens(req.raw)
-        )
-        if req.body.get("stream"):
-            self._send(200, _sse(stream_events(message)), "text/event-stream")
-        else:
-            self._send(200, json.dumps(message).encode(), "application/json")
-
-    def do_GET(self) -> None:
-        req = self._read()
-        req.conversation = "other"
-        self.owner._record(req)
-        self._send(200, b"{}", "application/json")
-
-    do_HEAD = do_GET

@@ -1,5 +1,6 @@
-"""An isolated HOME + project in which to run the real Claude Code CLI and spawnkit.
+"""An isolated HOME + project in which to run a real client and spawnkit; here Claude Code's.
 
+``Sandbox`` is what every client's sandbox shares (``codex_sandbox`` adds Codex CLI's).
 Used by the e2e fixtures and by benchmarks/context.py. Nothing from the outer environment leaks in:
 the client gets an ``env -i``-style environment pointing it at the fake API.
 """
@@ -28,20 +29,23 @@ INSTALL_HINT = (
 RUN_TIMEOUT = 180.0  # a safety net only: a scripted run takes about a second
 
 
-class ClaudeMisconfigured(RuntimeError):
-    """SPAWNKIT_CLAUDE_BIN is set but unusable."""
+class ClientMisconfigured(RuntimeError):
+    """The client's SPAWNKIT_*_BIN variable is set but unusable."""
+
+
+def find_client(variable: str, name: str, hint: str) -> str | None:
+    """``$variable``, else ``name`` on PATH; None when neither exists."""
+    configured = os.environ.get(variable)
+    if configured:
+        if not os.access(configured, os.X_OK):
+            raise ClientMisconfigured(f"{variable}={configured} is not executable; {hint}")
+        return configured
+    return shutil.which(name)
 
 
 def find_claude() -> str | None:
     """$SPAWNKIT_CLAUDE_BIN, else ``claude`` on PATH; None when neither exists."""
-    configured = os.environ.get("SPAWNKIT_CLAUDE_BIN")
-    if configured:
-        if not os.access(configured, os.X_OK):
-            raise ClaudeMisconfigured(
-                f"SPAWNKIT_CLAUDE_BIN={configured} is not executable; {INSTALL_HINT}"
-            )
-        return configured
-    return shutil.which("claude")
+    return find_client("SPAWNKIT_CLAUDE_BIN", "claude", INSTALL_HINT)
 
 
 @dataclass
@@ -115,30 +119,78 @@ _RECORDER = textwrap.dedent(
 )
 
 
-class ClaudeSandbox:
-    """An isolated HOME + project in which to run the real client and spawnkit."""
+class Sandbox:
+    """An isolated HOME and project; what every client's sandbox shares."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.home = root / "home"
+        self.project = root / "project"
+        self.hooklog = root / "hooklog"
+        for d in (self.home, self.project):
+            d.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def env(self) -> dict[str, str]:
+        """A clean environment: nothing leaks in from the outer one."""
+        return {
+            "HOME": str(self.home),
+            "PATH": os.pathsep.join(
+                [str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]
+            ),
+            "LANG": "C.UTF-8",
+        }
+
+    def recorder(self, tag: str) -> str:
+        """A hook command saving each stdin payload under hooklog/<tag>/ (see recorded())."""
+        script = self.root / "record_hook.py"
+        if not script.exists():
+            script.write_text(_RECORDER, encoding="utf-8")
+        return shlex.join([sys.executable, "-I", str(script), str(self.hooklog / tag)])
+
+    def recorded(self, tag: str, event: str | None = None) -> list[dict[str, Any]]:
+        """Payloads the ``tag`` recorder received, oldest first, optionally of one event."""
+        folder = self.hooklog / tag
+        if not folder.is_dir():
+            return []
+        payloads = [json.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))]
+        return [p for p in payloads if event is None or p.get("hook_event_name") == event]
+
+    def spawnkit(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox."""
+        proc = subprocess.run(
+            [sys.executable, "-m", "spawnkit", *args],
+            cwd=self.project,
+            env=self.env,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(
+                f"spawnkit {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}{proc.stdout}"
+            )
+        return proc
+
+
+class ClaudeSandbox(Sandbox):
+    """An isolated HOME + project in which to run the real Claude Code client and spawnkit."""
 
     def __init__(self, root: Path, binary: str, api: FakeAnthropic) -> None:
-        self.root = root
+        super().__init__(root)
         self.binary = binary
         self.api = api
-        self.home = root / "home"
         self.config_dir = self.home / ".claude"
-        self.project = root / "project"
         self.tmpdir = root / "cctmp"
-        self.hooklog = root / "hooklog"
-        for d in (self.config_dir, self.project, self.tmpdir):
+        for d in (self.config_dir, self.tmpdir):
             d.mkdir(parents=True, exist_ok=True)
 
     @property
     def env(self) -> dict[str, str]:
         """A clean environment (nothing leaks from the outer one) aimed at the fake API."""
         env = {
-            "HOME": str(self.home),
-            "PATH": os.pathsep.join(
-                [str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]
-            ),
-            "LANG": "C.UTF-8",
+            **super().env,
             "ANTHROPIC_BASE_URL": self.api.url,
             "ANTHROPIC_API_KEY": "sk-fake",
             "DISABLE_TELEMETRY": "1",
@@ -160,39 +212,7 @@ class ClaudeSandbox:
         self.settings_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         return self.settings_path
 
-    def recorder(self, tag: str) -> str:
-        """A hook command saving each stdin payload under hooklog/<tag>/ (see recorded())."""
-        script = self.root / "record_hook.py"
-        if not script.exists():
-            script.write_text(_RECORDER, encoding="utf-8")
-        return shlex.join([sys.executable, "-I", str(script), str(self.hooklog / tag)])
-
-    def recorded(self, tag: str, event: str | None = None) -> list[dict[str, Any]]:
-        """Payloads the ``tag`` recorder received, oldest first, optionally of one event."""
-        folder = self.hooklog / tag
-        if not folder.is_dir():
-            return []
-        payloads = [json.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))]
-        return [p for p in payloads if event is None or p.get("hook_event_name") == event]
-
     # --- running ------------------------------------------------------------------------------
-
-    def spawnkit(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox."""
-        proc = subprocess.run(
-            [sys.executable, "-m", "spawnkit", *args],
-            cwd=self.project,
-            env=self.env,
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if check and proc.returncode != 0:
-            raise AssertionError(
-                f"spawnkit {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}{proc.stdout}"
-            )
-        return proc
 
     def run(
         self,

@@ -1,4 +1,5 @@
-"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py.
+"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for both
+clients: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent.
 
 The answers are sized with spawnkit's own token estimate, so "about 3,000 tokens" stays true
 whatever the estimate's calibration.
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 from spawnkit import protocol, tokens
 
+from . import fake_responses as responses
 from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use
 
 SAVED_COPY = re.compile(r"\S*\.spawnkit/returns/\S+?\.md")
@@ -76,9 +78,16 @@ class FanOut:
     calls: list[Block]
     answers: dict[str, str] = field(default_factory=dict)  # tool_use id -> the long first answer
 
+    @property
+    def call_ids(self) -> list[str]:
+        return [c.get("id") or c["call_id"] for c in self.calls]
+
     def after_last_return(self) -> Request:
         """The orchestrator's request right after the last sub-agent result reached it."""
-        return self.main.request_with_agent_result(self.calls[-1]["id"])
+        return self.main.request_with_agent_result(self.call_ids[-1])
+
+    def answer(self, call_id: str) -> str:
+        return self.answers[call_id]
 
 
 def fan_out(
@@ -108,6 +117,52 @@ def fan_out(
     steps = [[text(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, *steps, "Audit complete.", name=main_tag)
+    return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
+
+
+def codex_fan_out(
+    api: responses.FakeResponses,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+) -> FanOut:
+    """``fan_out`` for Codex (multi-agent v1): each batch is one response of ``spawn_agent``
+    calls; the orchestrator then calls ``wait_agent`` on the agents whose result it has not seen
+    yet until it has them all (a spawn the hook denied has no agent to wait for), then starts the
+    next batch. Each sub-agent answers ~``answer_tokens`` first and a compact return if blocked."""
+    per_message = per_message or protocol.max_parallel()
+    calls, subs, answers = [], [], {}
+    for i in range(1, agents + 1):
+        name = f"{tag}-SUB-{i:02d}"
+        task = f"{name}: audit part {i} of the repository."
+        if with_contract:
+            task += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
+        call = responses.spawn_agent(task)
+        answer = long_answer(name, answer_tokens)
+        subs.append(api.conversation(name, answer, obey_block(name), name=name))
+        calls.append(call)
+        answers[call["call_id"]] = answer
+    batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
+
+    def orchestrate(req: responses.Request) -> list[Block] | str:
+        made = [c for c in calls if req.tool_result(c["call_id"]) is not None]
+        waiting = [
+            agent_id
+            for c in made
+            if (agent_id := req.spawned_agent_id(c["call_id"])) is not None
+            and req.agent_result(c["call_id"]) is None
+        ]
+        if waiting:
+            return [responses.wait_agent(waiting)]
+        batch = next((b for b in batches if b[0] not in made), None)
+        if batch is None:
+            return "Audit complete."
+        return [responses.say(f"Dispatching batch {batches.index(batch) + 1}."), *batch]
+
+    main_tag = f"{tag}-ORCH"
+    main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
 
 

@@ -1,4 +1,5 @@
-"""Run the hook on real Claude Code 2.1.330 payloads, in-process or through its script."""
+"""Run the hook on real Claude Code 2.1.330 and Codex CLI 0.169.0 payloads, in-process or
+through its script."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from typing import Any
 
 import pytest
 
+from spawnkit import hosts
 from spawnkit.hook import main as hook_main
 
 REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
+CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
 SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 NOW = 1_800_000_000.0
 
@@ -24,8 +27,16 @@ def payload(name: str) -> dict[str, Any]:
     return json.loads((PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def codex_payload(name: str) -> dict[str, Any]:
+    """A real payload captured from Codex CLI (tests/fixtures/codex-payloads/<name>.json)."""
+    return json.loads((CODEX_PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
+
+
 class Hook:
     """One isolated Claude setup: its own config dir, project dir and environment."""
+
+    host = hosts.get("claude-code")
+    project_folder = ".claude"
 
     def __init__(self, tmp: Path) -> None:
         self.config_dir = tmp / "claude-config"
@@ -40,6 +51,7 @@ class Hook:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         }
         self.now = NOW
+        self.args: list[str] = []
 
     @property
     def state_dir(self) -> Path:
@@ -52,6 +64,7 @@ class Hook:
         return data
 
     def raw(self, data: bytes, env: dict[str, str] | None = None, **kw: Any) -> str:
+        kw.setdefault("host", self.host)
         return hook_main.run(data, {**self.env, **(env or {})}, self.now, **kw)
 
     def __call__(self, data: dict[str, Any], env: dict[str, str] | None = None, **kw: Any) -> Any:
@@ -65,7 +78,7 @@ class Hook:
         """Run the real script the way settings.json does: <python> -I -S <script>."""
         stdin = data if isinstance(data, bytes) else json.dumps(self.prepare(data)).encode()
         proc = subprocess.run(
-            [sys.executable, "-I", "-S", str(SCRIPT)],
+            [sys.executable, "-I", "-S", str(SCRIPT), *self.args],
             input=stdin,
             capture_output=True,
             env={**self.env, **(env or {})},
@@ -77,16 +90,45 @@ class Hook:
         )
 
     def write_config(self, where: str, data: Any) -> Path:
-        base = self.config_dir if where == "user" else self.project / ".claude"
+        base = self.config_dir if where == "user" else self.project / self.project_folder
         base.mkdir(parents=True, exist_ok=True)
         path = base / "spawnkit.json"
         path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
         return path
 
 
+class CodexHook(Hook):
+    """One isolated Codex setup: CODEX_HOME, a project (the payload's cwd), no Claude variables.
+
+    Runs the hook as ``--host codex``, the way spawnkit's Codex hooks.json entries do."""
+
+    host = hosts.get("codex")
+    project_folder = ".codex"
+
+    def __init__(self, tmp: Path) -> None:
+        super().__init__(tmp)
+        self.config_dir = tmp / "codex-home"
+        self.config_dir.mkdir()
+        self.env = {
+            "HOME": str(self.home),
+            "CODEX_HOME": str(self.config_dir),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+        self.args = ["--host", "codex"]
+
+
 @pytest.fixture
 def hook(tmp_path: Path) -> Hook:
     return Hook(tmp_path)
+
+
+@pytest.fixture
+def codex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CodexHook:
+    """Codex names no project in the hook's environment: the hook takes the folder it runs in,
+    so in-process runs happen in the project (as Codex starts the hook there)."""
+    hook = CodexHook(tmp_path)
+    monkeypatch.chdir(hook.project)
+    return hook
 
 
 def session_file(hook: Hook, session: str) -> dict[str, Any]:

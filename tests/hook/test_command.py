@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import protocol
+from spawnkit import hosts, protocol
 from spawnkit.hook import main
-from spawnkit.hook.lint_on_write import WRITE_TOOLS
-from spawnkit.hook.parallel_cap import AGENT_TOOLS
 from spawnkit.hook.store import LOCK_TIMEOUT
 
 from .conftest import payload
@@ -15,15 +13,22 @@ from .conftest import payload
 HOOKS = protocol.load()["hooks"]
 
 
-def test_every_registered_event_is_handled_and_nothing_else():
-    assert {e["event"] for e in HOOKS["events"]} == set(main._HANDLERS)
+@pytest.mark.parametrize("host", hosts.all_hosts(), ids=str)
+def test_every_registered_event_is_handled_and_nothing_else(host):
+    events = {e["event"] for e in HOOKS[host.events_key]}
+    handled = set(main._HANDLERS) - ({"PostToolBatch"} - {host.batch_event})
+    assert events == handled
 
 
-def test_matchers_name_exactly_the_tools_handled():
-    matchers = [(e["event"], e.get("matcher")) for e in HOOKS["events"]]
+@pytest.mark.parametrize("host", hosts.all_hosts(), ids=str)
+def test_matchers_name_exactly_the_tools_handled(host):
+    matchers = [(e["event"], e.get("matcher")) for e in HOOKS[host.events_key]]
     post = {t for event, m in matchers if event == "PostToolUse" for t in m.split("|")}
     pre = {t for event, m in matchers if event == "PreToolUse" for t in m.split("|")}
-    assert (post, pre) == (set(WRITE_TOOLS), {*AGENT_TOOLS, "Read"})
+    # Without PostToolBatch, launches are settled on the spawn tool's PostToolUse.
+    settle = set(host.spawn_tools) if host.batch_event is None else set()
+    assert post == {*host.write_tools, *settle}
+    assert pre == {*host.spawn_tools, *host.read_tools}
     assert all(m is None for event, m in matchers if not event.endswith("ToolUse"))
 
 

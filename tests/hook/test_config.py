@@ -6,8 +6,10 @@ import os
 
 import pytest
 
+from spawnkit import hosts
 from spawnkit.hook import config
-from spawnkit.hook.config import config_dir_of
+
+CLAUDE, CODEX = hosts.get("claude-code"), hosts.get("codex")
 
 ALIASES = {"return-budget": "CM001", "max-parallel": "CM005", "no-full-report-reads": "CM006"}
 
@@ -112,11 +114,19 @@ def test_config_dir_agrees_with_spawnkit_paths(monkeypatch, value):
     else:
         monkeypatch.setenv("CLAUDE_CONFIG_DIR", value)
         env["CLAUDE_CONFIG_DIR"] = value
-    assert config_dir_of(env) == str(paths.claude_config_dir())
+    assert CLAUDE.config_dir(env) == str(paths.claude_config_dir())
 
 
 def test_config_dir_and_project_dir():
-    assert config_dir_of({"CLAUDE_CONFIG_DIR": "/x/cfg", "HOME": "/h"}) == "/x/cfg"
-    assert config_dir_of({"HOME": "/h"}) == "/h/.claude"
-    assert config.project_dir({"CLAUDE_PROJECT_DIR": "/p"}, "/cwd") == "/p"
-    assert config.project_dir({}, "/cwd") == "/cwd"
+    assert CLAUDE.config_dir({"CLAUDE_CONFIG_DIR": "/x/cfg", "HOME": "/h"}) == "/x/cfg"
+    assert CLAUDE.config_dir({"HOME": "/h"}) == "/h/.claude"
+    assert CLAUDE.project_dir({"CLAUDE_PROJECT_DIR": "/p"}, "/cwd") == "/p"
+    assert CLAUDE.project_dir({}, "/cwd") == "/cwd"
+
+
+def test_codex_config_dir_and_project_dir():
+    assert CODEX.config_dir({"CODEX_HOME": "/x/codex", "HOME": "/h"}) == "/x/codex"
+    assert CODEX.config_dir({"CODEX_HOME": " ", "HOME": "/h"}) == "/h/.codex"
+    assert CODEX.config_dir({"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c"}) == "/h/.codex"
+    # Codex gives hooks no project variable: a CLAUDE_PROJECT_DIR left in the env must not count.
+    assert CODEX.project_dir({"CLAUDE_PROJECT_DIR": "/p"}, "/cwd") == "/cwd"

@@ -16,12 +16,14 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from .conftest import PAYLOADS, SCRIPT
+from .conftest import CODEX_PAYLOADS, PAYLOADS, SCRIPT
 
 SEED = int(os.environ.get("SPAWNKIT_FUZZ_SEED", "20251122"))
 EVENTS = ["PreToolUse", "PostToolUse", "PostToolBatch", "SubagentStart", "SubagentStop", "Stop"]
 TOOLS = ["Agent", "Task", "Read", "Write", "Edit", "MultiEdit", "Bash", ""]
+CODEX_TOOLS = ["spawn_agent", "collaborationspawn_agent", "apply_patch", "exec_command", ""]
 SEEDS = [json.loads(p.read_text()) for p in sorted(PAYLOADS.glob("*.json"))]
+CODEX_SEEDS = [json.loads(p.read_text()) for p in sorted(CODEX_PAYLOADS.glob("*.json"))]
 
 
 def odd_value(rng: random.Random, hook) -> object:
@@ -43,7 +45,14 @@ def odd_value(rng: random.Random, hook) -> object:
     if choice == 5:
         return ["a", 1, None, {"b": []}]
     if choice == 6:
-        return {"file_path": 7, "prompt": ["p"]}
+        return rng.choice(
+            [
+                {"file_path": 7, "prompt": ["p"]},
+                {"message": 7, "items": [{"type": "text", "text": 3}, "x"]},
+                {"command": "*** Begin Patch\n*** Add File: .agents/skills/x/SKILL.md\n+y\n"},
+                '{"agent_id": ["not", "a", "string"]}',
+            ]
+        )
     if choice == 7:
         return "\ud800 lone surrogate \x00 nul \u202e"
     if choice == 8:
@@ -55,7 +64,7 @@ def odd_value(rng: random.Random, hook) -> object:
     if choice == 11:
         return rng.choice(EVENTS)
     if choice == 12:
-        return rng.choice(TOOLS)
+        return rng.choice(TOOLS + CODEX_TOOLS)
     return "RETURN CONTRACT at most 400 tokens " * rng.randrange(1, 4)
 
 
@@ -83,12 +92,13 @@ def mutate(rng: random.Random, data: object, hook, depth: int = 0) -> object:
 
 
 def case(rng: random.Random, hook) -> tuple[bytes, dict[str, str]]:
-    data = mutate(rng, rng.choice(SEEDS), hook)
+    codex = hook.host.name == "codex"
+    data = mutate(rng, rng.choice(CODEX_SEEDS if codex else SEEDS), hook)
     if isinstance(data, dict) and rng.random() < 0.5:
         data["cwd"] = str(hook.project)
     if isinstance(data, dict) and rng.random() < 0.3:
         data["hook_event_name"] = rng.choice(EVENTS)
-        data["tool_name"] = rng.choice(TOOLS)
+        data["tool_name"] = rng.choice(CODEX_TOOLS if codex else TOOLS)
     raw = json.dumps(data).encode("utf-8", "surrogatepass")
     roll = rng.random()
     if roll < 0.05:
@@ -136,6 +146,18 @@ def test_ten_thousand_mutations_in_process(hook):
         not (hook.state_dir / "hook.log").exists()
         or "internal error" not in (hook.state_dir / "hook.log").read_text()
     )
+
+
+def test_ten_thousand_codex_mutations_in_process(codex):
+    rng = random.Random(SEED + 2)
+    setup_files(codex)
+    (codex.project / ".agents" / "skills" / "x").mkdir(parents=True)
+    for _ in range(10_000):
+        raw, env = case(rng, codex)
+        codex.now += rng.choice([0.0, 1.0, 4000.0])
+        check(codex.raw(raw, env), raw)
+    log = codex.config_dir / ".spawnkit" / "hook.log"
+    assert not log.exists() or "internal error" not in log.read_text()
 
 
 def test_three_hundred_mutations_through_the_script(hook):

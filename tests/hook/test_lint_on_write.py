@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit.hook.lint_on_write import file_kind
+from spawnkit import hosts
+from spawnkit.hook.lint_on_write import file_kind, locate
 from spawnkit.lint.engine import Diagnostic
 
 from .conftest import payload
@@ -188,14 +189,37 @@ def test_real_engine_is_silent_on_a_clean_skill(hook):
     ],
 )
 def test_file_kind(path, kind):
-    assert file_kind(path, "/cfg") == kind
+    assert file_kind(path, DIRS) == kind
+
+
+DIRS = [(hosts.get("claude-code"), "/cfg"), (hosts.get("codex"), "/home/u/.codex")]
+
+
+@pytest.mark.parametrize(
+    ("path", "found"),
+    [
+        ("/p/.claude/skills/demo/SKILL.md", ("skill", "claude-code")),
+        ("/p/.agents/skills/demo/SKILL.md", ("skill", "portable")),
+        ("/home/u/.agents/skills/demo/SKILL.md", ("skill", "portable")),
+        ("/p/.codex/skills/demo/SKILL.md", ("skill", "portable")),
+        ("/home/u/.codex/skills/demo/SKILL.md", ("skill", "portable")),
+        ("/x/codexhome/skills/demo/SKILL.md", None),  # only the configured home counts
+        ("/p/.agents/commands/audit.md", None),  # commands and agents are Claude formats
+        ("/p/.codex/agents/scanner.md", None),
+        ("/p/.agents/skills/demo/notes.md", None),
+    ],
+)
+def test_codex_locations_are_linted_with_the_portable_profile(path, found):
+    assert locate(path, DIRS) == found
+    custom = [(hosts.get("claude-code"), "/cfg"), (hosts.get("codex"), "/x/codexhome")]
+    assert locate("/x/codexhome/skills/demo/SKILL.md", custom) == ("skill", "portable")
 
 
 def test_file_kind_in_a_plugin(tmp_path):
     plugin = tmp_path / "my-plugin"
     (plugin / ".claude-plugin").mkdir(parents=True)
-    assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), "/cfg") is None  # no plugin.json
+    assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), DIRS) is None  # no plugin.json
     (plugin / ".claude-plugin" / "plugin.json").write_text("{}")
-    assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), "/cfg") == "skill"
-    assert file_kind(str(plugin / "agents" / "a.md"), "/cfg") == "agent"
-    assert file_kind(str(tmp_path / "other" / "agents" / "a.md"), "/cfg") is None
+    assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), DIRS) == "skill"
+    assert file_kind(str(plugin / "agents" / "a.md"), DIRS) == "agent"
+    assert file_kind(str(tmp_path / "other" / "agents" / "a.md"), DIRS) is None

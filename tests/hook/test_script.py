@@ -230,13 +230,24 @@ def test_help_version_and_usage_errors(hook):
     run = [sys.executable, "-I", "-S", str(SCRIPT)]
     helped = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and helped.stdout.startswith(
-        "usage: spawnkit-hook < payload.json"
+        "usage: spawnkit-hook [--host claude-code|codex] < payload.json"
     )
     version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("spawnkit-hook 0.")
     bad = subprocess.run([*run, "--frobnicate"], capture_output=True, text=True, timeout=60)
     assert (bad.returncode, bad.stdout) == (2, "")
     assert bad.stderr == "spawnkit-hook: error: unexpected argument '--frobnicate'; see --help\n"
+    # An unknown host: exit 1 (a non-blocking error for both hosts), nothing on stdout.
+    odd = subprocess.run(
+        [*run, "--host", "cursor"], input="{}", capture_output=True, text=True, timeout=60
+    )
+    assert (odd.returncode, odd.stdout) == (1, "")
+    assert odd.stderr == (
+        "spawnkit-hook: error: unknown host 'cursor'; use one of claude-code, codex\n"
+    )
+    for form in (["--host", "codex", "--version"], ["--host=codex", "--version"]):
+        shown = subprocess.run([*run, *form], capture_output=True, text=True, timeout=60)
+        assert shown.stdout.startswith("spawnkit-hook 0.")
 
 
 def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):
@@ -256,6 +267,37 @@ def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):
         os.close(terminal)
     assert proc.returncode == 2
     assert proc.stderr == "spawnkit-hook: error: expects a hook payload on stdin; see --help\n"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "block__SubagentStop_01",
+        "run1__PreToolUse_00",
+        "run1__SubagentStart_00",
+        "run1__PostToolUse_00",
+    ],
+)
+def test_fast_codex_events_import_only_what_they_need(codex, name):
+    from .conftest import codex_payload
+
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from spawnkit import hosts; from spawnkit.hook import main;"
+        "main.run(sys.stdin.buffer.read(), host=hosts.get('codex'));"
+        "print('\\n'.join(sorted(sys.modules)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(REPO / "src")],
+        input=json.dumps(codex.prepare(codex_payload(name))).encode(),
+        capture_output=True,
+        env=codex.env | {"SPAWNKIT_MODE": "enforce"},
+        timeout=60,
+        check=True,
+    )
+    loaded = set(proc.stdout.decode().split())
+    assert "spawnkit.hook.main" in loaded and "spawnkit.hosts" in loaded
+    assert not loaded & (HEAVY | FORBIDDEN)
 
 
 def test_importing_the_hook_loads_only_the_standard_library_and_the_hook_package():

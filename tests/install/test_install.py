@@ -223,8 +223,7 @@ def test_project_and_local_scopes_share_dot_claude(tmp_path: Path, monkeypatch):
 
     result = run_cli("uninstall", "--scope", "local")
     assert result.exit_code == 0
-    assert "settings.json still uses them" in result.stdout
-    assert (dot / "standards/CONTEXT_MANAGEMENT.md").is_file()
+    assert (dot / "standards/CONTEXT_MANAGEMENT.md").is_file()  # the project's: untouched
     assert not (dot / "settings.local.json").exists()
 
     assert run_cli("uninstall", "--scope", "project").exit_code == 0
@@ -244,11 +243,17 @@ def test_user_scope_follows_claude_config_dir(tmp_path: Path, monkeypatch):
 
 
 def test_a_malformed_user_hook_is_reported_but_not_touched(cfg: Path):
+    """A visible warning with its fix, and exit 1: the hooks are installed but will not run."""
     bad = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}}
     (cfg / "settings.json").write_text(json.dumps(bad))
-    result = _install(cfg)
-    assert 'hooks.PreToolUse[0].hooks[0] needs a non-empty "command"' in result.stdout
-    assert "ignores this whole settings file" in result.stdout
+    result = run_cli("install", "--config-dir", str(cfg))
+    assert result.exit_code == 1
+    [warning] = result.stderr.strip().splitlines()
+    assert warning.startswith("spawnkit: warning: ")
+    assert 'hooks.PreToolUse[0].hooks[0] needs a non-empty "command"' in warning
+    assert "ignores this whole settings file" in warning
+    assert "spawnkit's hooks will not run either" in warning and "fix or remove" in warning
+    assert "note: warning" not in result.stdout
     assert (
         json.loads((cfg / "settings.json").read_text())["hooks"]["PreToolUse"][0]
         == bad["hooks"]["PreToolUse"][0]
@@ -263,14 +268,17 @@ def test_json_output(cfg: Path):
     again = json.loads(run_cli("install", "--config-dir", str(cfg), "--json").stdout)
     assert again["applied"] is False and again["changes"] == []
     dry = json.loads(run_cli("uninstall", "--config-dir", str(cfg), "--json", "--dry-run").stdout)
-    assert dry["applied"] is False and dry["diff"].startswith("--- a/")
+    assert dry["applied"] is False and dry["diff"] == ""  # it only removes what install made
+    assert all(c["action"] == "delete" and c["bytes"] > 0 for c in dry["changes"])
 
 
 def test_on_a_terminal_it_asks_first_and_no_means_nothing_changes(cfg: Path, monkeypatch):
-    monkeypatch.setattr(planned, "_interactive", lambda: True)
+    """Answering no is an abort, like Ctrl-C: exit 130, not 1 (which means problems found)."""
+    monkeypatch.setattr(planned, "interactive", lambda: True)
     result = run_cli("install", "--config-dir", str(cfg), input="n\n")
     assert "Apply these changes?" in result.stdout
-    assert result.exit_code == 1 and "nothing was changed" in result.stdout
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines() == ["spawnkit: error: aborted, nothing written"]
     assert snapshot(cfg) == {}
     result = run_cli("install", "--config-dir", str(cfg), "--yes")
     assert "Apply these changes?" not in result.stdout and result.exit_code == 0

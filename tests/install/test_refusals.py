@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
 import pytest
 
-from spawnkit import atomic
+from spawnkit import atomic, resources
 from spawnkit.errors import SpawnkitError
 from spawnkit.install import changes
 from spawnkit.install.install import plan_install, resolve_target
@@ -121,8 +122,13 @@ def test_a_dry_run_writes_nothing_and_creates_no_folder(tmp_path: Path):
     result = run_cli("install", "--config-dir", str(cfg), "--dry-run")
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "fresh").exists()
-    assert "--- /dev/null\n+++ b/settings.json" in result.stdout
-    assert "+++ b/standards/CONTEXT_MANAGEMENT.md" in result.stdout
+    # new files are listed with their size, not spelled out as a diff
+    assert "+++" not in result.stdout and "\n+" not in result.stdout
+    size = len(resources.standard_doc_path().read_bytes())
+    assert re.search(
+        rf"create\s+standards/CONTEXT_MANAGEMENT.md\s+context-management standard \({size:,} bytes\)",
+        result.stdout,
+    )
     assert "dry run: 5 file(s) would change; nothing was written." in result.stdout
 
 
@@ -142,7 +148,10 @@ def test_uninstall_dry_run_changes_nothing(cfg: Path):
     result = run_cli("uninstall", "--config-dir", str(cfg), "--dry-run")
     assert result.exit_code == 0
     assert snapshot(cfg) == before
-    assert "+++ /dev/null" in result.stdout  # the standard, skill, config would go
+    assert "+++" not in result.stdout  # files that would go are listed, not spelled out
+    assert re.search(
+        r"remove\s+standards/CONTEXT_MANAGEMENT.md .*\(\d[\d,]* bytes\)", result.stdout
+    )
 
 
 def test_why_not_writable_respects_mode_bits_even_for_root(tmp_path: Path):

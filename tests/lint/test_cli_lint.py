@@ -155,7 +155,7 @@ def test_unreadable_file_is_an_io_error(tmp_path):
     path = _skill(tmp_path, "bin", "x")
     path.write_bytes(b"\xff\xfe\x00bad")
     result = run(["lint", str(path)], tmp_path)
-    assert result.exit_code == 2 and "cannot read" in result.output
+    assert result.exit_code == 2 and "is not UTF-8 text" in result.output
     assert "All checks passed" not in result.output
     assert "1 file could not be checked" in result.output
 
@@ -171,7 +171,8 @@ def test_rule_command(tmp_path):
     assert unknown.exit_code == 2
     assert (
         unknown.output.strip()
-        == "spawnkit: error: unknown rule 'XX999'; run 'spawnkit rule' to list the rules"
+        == "spawnkit: error: unknown rule 'XX999'; give a code or a name such as CM005 or "
+        "max-parallel (`spawnkit rule` lists them)"
     )
 
 

@@ -155,3 +155,76 @@ def test_install_and_uninstall_killed_at_every_write(tmp_path: Path, fresh: bool
                 shutil.rmtree(trial)
             shutil.rmtree(killed)
         assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
+
+
+CODEX_CONFIG = b'# mine\r\nmodel = "o3"\r\n[projects."/elsewhere"]\r\ntrust_level = "trusted"'
+CODEX_HOOKS = b'{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}\n'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope: str):
+    """Codex: hooks.json and config.toml change together. Project scope writes the project
+    (./.codex, ./.agents) and then, under the user folder's own lock and journal, the user's
+    config.toml; a kill anywhere in either, then any run, ends in a clean state.
+
+    Every run happens in the same folder (restored from a snapshot before each): Codex keys
+    trust by the hooks file's absolute path, so a moved folder is a different install."""
+    from spawnkit.install.journal import ABORT_ENV
+
+    work = tmp_path / "work"
+    codex_home = work / "home" / ".codex"
+    codex_home.mkdir(parents=True)
+    (work / "proj").mkdir()
+    (codex_home / "config.toml").write_bytes(CODEX_CONFIG)
+    (codex_home / "hooks.json").write_bytes(CODEX_HOOKS)
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+
+    def keep(name: str) -> Path:
+        return _copy(work, snapshots / name)
+
+    def restore(snapshot: Path) -> None:
+        shutil.rmtree(work)
+        _copy(snapshot, work)
+
+    def run(*args: str, abort: int = 0) -> int:
+        env = {
+            **os.environ,
+            "HOME": str(work / "home"),
+            "CODEX_HOME": str(codex_home),
+            # this machine's install id (in the Claude Code folder) stays put across restores
+            "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
+        }
+        if abort:
+            env[ABORT_ENV] = str(abort)
+        proc = spawnkit(
+            *args, "--yes", "--host", "codex", "--scope", scope, cwd=work / "proj", env=env
+        )
+        assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
+        return proc.returncode
+
+    original, base = _state(work), keep("base")
+    assert run("install") == 0
+    installed, installed_snap = _state(work), keep("installed")
+    assert "hooks.state" in (codex_home / "config.toml").read_text()
+
+    for verb, start, done in (
+        ("install", base, installed),
+        ("uninstall", installed_snap, original),
+    ):
+        writes = 0
+        for n in range(1, 200):
+            restore(start)
+            if run(verb, abort=n) == 0:
+                assert _state(work) == done, (verb, n)
+                break
+            writes = n
+            killed = keep(f"{verb}-{n}")
+            for again, expect in (("install", installed), ("uninstall", original)):
+                restore(killed)
+                assert run(again) == 0
+                assert _state(work) == expect, (verb, n, again)
+                assert not _leftovers(work), (verb, n, again)
+            shutil.rmtree(killed)
+        assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"

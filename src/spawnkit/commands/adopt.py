@@ -20,12 +20,18 @@ def run(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool) -> in
         f"adopted {result.path} at template version {result.version} "
         f"(answers: {result.answers_file})"
     )
+    if result.replaced:
+        click.echo(f"  replaced the answers file from {result.replaced} (answers kept)")
     if result.backup:
         click.echo(f"  backup: {result.backup}")
     if result.sections_added:
         click.echo(f"  sections added: {', '.join(result.sections_added)}")
     if result.files_added:
         click.echo(f"  files added: {', '.join(result.files_added)}")
+    if result.withheld:
+        click.echo("  not added, as your own text says otherwise (fix it, then add these by hand):")
+        for line in result.withheld:
+            click.echo(f"    {line}")
     if retrofit:
         click.echo(
             "  lint: clean" if not result.lint_left else "  lint still reports (fix by hand):"

@@ -2,29 +2,36 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import TextIO
 
+from spawnkit import reading
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.lint import config as lint_config
-from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable
+from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
-from spawnkit.lint.rules import ALL
+from spawnkit.lint.rules import selector
 
 
 def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
     """``("CM001,CM002", "SP")`` -> ``["CM001", "CM002", "SP"]``; None when not given."""
     if not values:
         return None
-    codes = [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
-    for code in codes:
-        if code != "ALL" and not any(rule.code.startswith(code) for rule in ALL):
+    codes = []
+    for token in (c.strip() for v in values for c in v.split(",")):
+        if not token:
+            continue
+        code = selector(token)
+        if code is None:
             raise SpawnkitError(
-                f"--select/--ignore: no rule code starts with {code!r}; run 'spawnkit rule' for "
-                f"the list"
+                f"--select/--ignore: {token!r} is neither a rule name nor a code prefix; run "
+                "'spawnkit rule' for the list"
             )
+        codes.append(code)
     return codes
 
 
@@ -76,24 +83,20 @@ def run(
     cwd = cwd or Path.cwd()
     if select is not None and not select:
         raise SpawnkitError("--select '' selects no rule; name codes or prefixes, e.g. CM,SP")
-    if config_path is not None and not config_path.is_file():
+    if config_path is not None and not os.path.lexists(config_path):
         raise SpawnkitError(
             f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
             f"pyproject.toml"
         )
     cfg = lint_config.load(config_path or lint_config.find(cwd))
     limit = max_file_size or cfg.max_file_size or lint_config.DEFAULT_MAX_FILE_SIZE
-    missing = [p for p in paths if not p.exists() and not p.is_symlink()]
-    if missing:
-        raise SpawnkitError(
-            f"{missing[0]} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a "
-            f"folder"
-        )
+    for path in paths:
+        _check_given(path)
     roots = paths or default_roots(cwd)
     if not roots:
         err.write(
-            "spawnkit: nothing to lint: no path given and neither the Claude config dir nor "
-            "./.claude exists\n"
+            "spawnkit: nothing to lint: no path given and neither the Claude config dir, "
+            "./.claude nor a Codex skills folder exists\n"
         )
         return EXIT_USAGE
     walk = Walk()
@@ -106,22 +109,22 @@ def run(
     for path in walk.cycles:
         err.write(f"spawnkit: warning: {path} links back to a folder already checked; skipped\n")
     results: list[FileResult] = []
-    unreadable = skipped = 0
+    unreadable = 0
+    skips: list[str] = []  # files not linted on purpose (special, too big): warnings
     for path in files:
-        text, problem = _read(path, limit)
+        text, problem, skipped = _read(path, limit)
         if problem is not None:
-            level = "error" if problem.startswith("cannot read") else "warning"
-            err.write(f"spawnkit: {level}: {path}: {problem}\n")
-            if level == "error":
-                unreadable += 1
+            if skipped:
+                skips.append(problem)
             else:
-                skipped += 1
+                err.write(f"spawnkit: error: {problem}\n")
+                unreadable += 1
             continue
         results.append(
             lint_document(
                 text or "",
                 _display(path, cwd),
-                profile=profile or cfg.profile,
+                profile=profile or cfg.profile or location_profile(path),
                 select=select if select is not None else cfg.select,
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
                 reader="pyyaml",
@@ -130,9 +133,16 @@ def run(
     if not results and not unreadable:
         if pre_commit:
             return EXIT_OK
-        err.write(_why_nothing(roots, named, walk, skipped) + "\n")
+        if len(skips) == 1:  # one line saying it all
+            err.write(f"spawnkit: error: no file was checked: {skips[0]}\n")
+            return EXIT_USAGE
+        for skip in skips:
+            err.write(f"spawnkit: warning: {skip}\n")
+        err.write(_why_nothing(roots, named, walk, len(skips)) + "\n")
         return EXIT_USAGE
-    text = render(results, fmt, unreadable + skipped)
+    for skip in skips:
+        err.write(f"spawnkit: warning: {skip}\n")
+    text = render(results, fmt, unreadable + len(skips))
     if text:
         out.write(text + "\n")
     if unreadable:
@@ -140,40 +150,25 @@ def run(
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
 
 
-def _read(path: Path, limit: int) -> tuple[str | None, str | None]:
-    """(text, None), or (None, why it was not linted).
+def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:
+    """(text, None, False), or (None, why it was not linted, whether it was skipped on purpose).
 
-    Opened non-blocking and checked with fstat before reading, so a FIFO or device named
-    like a skill is never read (it would hang the run), and read only up to ``limit``.
+    The one reader of user files (``reading``) never opens a FIFO or device named like a
+    skill (it would hang the run), and reads at most ``limit`` bytes.
     """
-    import os
-    import stat
-
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror}; check the file's permissions"
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file (a FIFO, socket or device); skipped"
-        if st.st_size > limit:
-            return None, (
-                f"{st.st_size:,} bytes, over the {limit:,}-byte limit; skipped (raise it with "
-                "--max-file-size or max-file-size in the config)"
-            )
-        with os.fdopen(fd, "rb", closefd=True) as fh:
-            fd = -1
-            data = fh.read(limit + 1)
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror}; check the file's permissions"
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        return None, f"cannot read: not UTF-8 ({exc.reason} at byte {exc.start}); save it as UTF-8"
+        return reading.read_text(path, limit=limit), None, False
+    except reading.NotRegular:
+        return None, f"{path} is not a regular file (a FIFO, socket or device); skipped", True
+    except reading.TooLarge as exc:
+        return (
+            None,
+            f"{path} has {exc.size:,} bytes, over the {limit:,}-byte limit; skipped (raise it "
+            "with --max-file-size or max-file-size in the config)",
+            True,
+        )
+    except SpawnkitError as exc:
+        return None, str(exc), False
 
 
 def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int) -> str:
@@ -202,6 +197,27 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
         f"spawnkit: error: no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
         "pass a skill, command or agent file, or a folder holding them"
     )
+
+
+def _check_given(path: Path) -> None:
+    """A path named on the command line is a folder to search or a regular file to lint."""
+    if not os.path.lexists(path):
+        raise SpawnkitError(
+            f"{path} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a folder"
+        )
+    try:
+        info = path.stat()
+    except OSError:
+        return  # a dangling link: reported when it is read
+    if stat.S_ISDIR(info.st_mode):
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise SpawnkitError(
+                f"cannot read folder {path}: permission denied; check its permissions"
+            )
+    elif not stat.S_ISREG(info.st_mode):
+        raise SpawnkitError(
+            f"{path} is not a regular file (a FIFO, socket or device); pass a SKILL.md or a folder"
+        )
 
 
 def _display(path: Path, cwd: Path) -> str:

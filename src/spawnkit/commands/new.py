@@ -15,17 +15,26 @@ def run(
     data: tuple[str, ...],
     defaults: bool,
     force: bool,
+    host: str | None = None,
 ) -> int:
-    made = new_skill(name, dest=dest, scope=scope, data=data, defaults=defaults, force=force)
+    made = new_skill(
+        name, dest=dest, scope=scope, data=data, defaults=defaults, force=force, host=host
+    )
     click.echo(f"Created skill {name} in {made.path}")
     if made.backup is not None:
         click.echo(f"Replaced files were backed up to {made.backup}")
     skill_md = made.path / "SKILL.md"
-    if made.in_skills_dir:
+    if made.in_skills_dir and made.host.name == "codex":
+        click.echo(
+            f"Next: adjust the step jobs in {skill_md}, then start Codex: it lists the skill as "
+            f"{name} (mention ${name} to use it)."
+        )
+    elif made.in_skills_dir:
         click.echo(f"Next: adjust the step jobs in {skill_md}, then run /{name} in Claude Code.")
     else:
         click.echo(
-            f"Next: adjust the step jobs in {skill_md}, then move the folder into "
-            ".claude/skills/ (project) or ~/.claude/skills/ (personal) to use it."
+            f"Next: adjust the step jobs in {skill_md}, then move the folder into a skills "
+            "folder to use it: .claude/skills/ or ~/.claude/skills/ (Claude Code), "
+            ".agents/skills/ or ~/.codex/skills/ (Codex)."
         )
     return EXIT_OK

@@ -9,18 +9,25 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from spawnkit import paths
+from spawnkit import interrupts, paths
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
 from spawnkit.install import journal
-from spawnkit.install.changes import Plan, apply, check_writable, display
-from spawnkit.install.install import CONFIG_NAME, Target
-from spawnkit.install.lock import locked
+from spawnkit.install.changes import (
+    Plan,
+    apply,
+    check_writable,
+    display,
+    move_personal_backups,
+    personal_backup_path,
+)
+from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target
+from spawnkit.install.lock import lock_folder, locked
 
 
 @contextmanager
@@ -31,24 +38,35 @@ def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
     from the same state. A dry run writes nothing: it only says that a real run
     would roll back first.
     """
+    roots = [(target.root, target.trusted)]
+    if target.trust_root is not None:  # a Codex project: its trust is in the user's folder
+        roots.append((target.trust_root, True))
     if dry_run:
-        pending = journal.find(target.config_dir)
-        yield (
-            [
-                f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
-                " first, so this plan may differ from what it does"
-            ]
-            if pending
-            else []
-        )
+        found = [p for p in (journal.find(root) for root, _ in roots) if p is not None]
+        yield [
+            f"an earlier spawnkit run was interrupted ({pending}); a real run rolls it back"
+            " first, so this plan may differ from what it does"
+            for pending in found
+        ]
         return
-    with locked(target.config_dir):
-        yield journal.recover(target.config_dir, target.trusted)
+    with ExitStack() as stack:
+        held: set[Path] = set()
+        for root, _ in roots:
+            if lock_folder(root) not in held:
+                held.add(lock_folder(root))
+                stack.enter_context(locked(root))
+        notes: list[str] = []
+        for root, trusted in roots:
+            notes += journal.recover(root, trusted)
+        yield notes
 
 
 def store_config(target: Target) -> Path:
-    """The template store lives in the user's folder whatever the scope: skills everywhere use it."""
-    return target.config_dir if target.scope == "user" else paths.claude_config_dir()
+    """The template store lives in the user's Claude Code folder whatever the scope or host:
+    skills everywhere use it."""
+    if target.scope == "user" and target.host == "claude-code":
+        return target.config_dir
+    return paths.claude_config_dir()
 
 
 def run_plan(
@@ -61,36 +79,54 @@ def run_plan(
     done: str,
     idle: str,
 ) -> int:
-    pending = plan.pending
+    """Show the plan, ask on a terminal, apply it; exit 0, or 1 when ``plan.warnings`` remain.
+
+    Answering no is an abort like Ctrl-C (exit 130, nothing written), not a finding.
+    """
+    pending = plan.all_pending
     if not dry_run:
         check_writable(plan)  # refuse before printing a plan that cannot happen
+    code = EXIT_FINDINGS if plan.warnings else EXIT_OK
     if as_json:
         if pending and not dry_run:
-            apply(plan)
+            _apply(plan, target)
         _emit_json(verb, target, plan, applied=bool(pending) and not dry_run, dry_run=dry_run)
-        return EXIT_OK
-    click.echo(f"spawnkit {verb}: {target.scope} scope, {target.config_dir}")
+        return code
+    click.echo(f"spawnkit {verb}: {target.label}, {target.scope} scope, {target.config_dir}")
     if dry_run:
-        click.echo(plan.diff(target.config_dir), nl=False)
+        click.echo(plan.diff(target.root), nl=False)
         _summary(plan, target)
+        _warn(plan)
         click.echo(f"dry run: {len(pending)} file(s) would change; nothing was written.")
-        return EXIT_OK
+        return code
     _summary(plan, target)
+    _warn(plan)
     if (
         pending
         and not yes
-        and _interactive()
+        and interactive()
         and not click.confirm("Apply these changes?", default=True)
     ):
-        click.echo("Cancelled; nothing was changed.")
-        return EXIT_FINDINGS
+        raise click.exceptions.Abort  # "aborted, nothing written", exit 130
     if pending:
-        apply(plan)
+        _apply(plan, target)
     click.echo(done if pending else idle)
-    return EXIT_OK
+    return code
 
 
-def _interactive() -> bool:
+def _apply(plan: Plan, target: Target) -> None:
+    with interrupts.writing():  # a Ctrl-C waits until every file is whole (the journal too)
+        apply(plan)
+    if not target.trusted:
+        move_personal_backups(plan, target.config_dir)
+
+
+def _warn(plan: Plan) -> None:
+    for warning in plan.warnings:
+        click.echo(f"spawnkit: warning: {warning}", err=True)
+
+
+def interactive() -> bool:
     try:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):
@@ -98,14 +134,19 @@ def _interactive() -> bool:
 
 
 def _summary(plan: Plan, target: Target) -> None:
-    rows = plan.pending
-    width = max((len(display(c.path, target.config_dir)) for c in rows), default=0)
+    rows = plan.all_pending
+    width = max((len(display(c.path, target.root)) for c in rows), default=0)
     for change in rows:
-        name = display(change.path, target.config_dir)
+        name = display(change.path, target.root)
         extra = ""
-        if change.backup_path is not None:
-            extra = f" (backup: {change.backup_path.name})"
-        if change.path.name == CONFIG_NAME and change.after is not None:
+        if change.action in ("create", "delete"):
+            size = len(change.after if change.after is not None else change.before or b"")
+            extra = f" ({size:,} bytes)"
+        saved = personal_backup_path(change, target.config_dir)
+        if saved is not None:
+            shown = saved.name if saved.parent == change.path.parent else str(saved)
+            extra += f" (backup: {shown})"
+        if change.path.name in (CONFIG_NAME, LOCAL_CONFIG_NAME) and change.after is not None:
             extra += f" (mode: {_mode(change.after)})"
         action = {"create": "create", "update": "update", "delete": "remove"}[change.action]
         click.echo(f"  {action:<7} {name:<{width}}  {change.label}{extra}")
@@ -123,6 +164,7 @@ def _mode(config: bytes) -> str:
 def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bool) -> None:
     data: dict[str, Any] = {
         "command": verb,
+        "host": target.host,
         "scope": target.scope,
         "config_dir": str(target.config_dir),
         "settings": str(target.settings_path),
@@ -133,12 +175,18 @@ def _emit_json(verb: str, target: Target, plan: Plan, applied: bool, dry_run: bo
                 "path": str(c.path),
                 "action": c.action,
                 "what": c.label,
-                "backup": str(c.backup_path) if c.backup_path and applied else None,
+                "backup": (
+                    str(personal_backup_path(c, target.config_dir))
+                    if c.backup_path and applied
+                    else None
+                ),
+                "bytes": len(c.after if c.after is not None else c.before or b""),
             }
-            for c in plan.pending
+            for c in plan.all_pending
         ],
         "notes": plan.notes,
+        "warnings": plan.warnings,
     }
     if dry_run:
-        data["diff"] = plan.diff(target.config_dir)
+        data["diff"] = plan.diff(target.root)
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))

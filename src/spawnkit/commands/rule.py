@@ -11,6 +11,10 @@ from spawnkit.lint.rules import ALL, get
 
 def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    if show_all and code is not None:
+        raise SpawnkitError(
+            f"give a rule or --all, not both: `spawnkit rule {code}` or `spawnkit rule --all`"
+        )
     if show_all:
         out.write("\n\n".join(rule.doc() for rule in ALL))
         return EXIT_OK
@@ -21,6 +25,9 @@ def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> 
         return EXIT_OK
     rule = get(code)
     if rule is None:
-        raise SpawnkitError(f"unknown rule {code!r}; run 'spawnkit rule' to list the rules")
+        raise SpawnkitError(
+            f"unknown rule {code!r}; give a code or a name such as CM005 or max-parallel "
+            "(`spawnkit rule` lists them)"
+        )
     out.write(rule.doc())
     return EXIT_OK

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spawnkit import hosts
 from spawnkit.commands.planned import prepared, run_plan, store_config
 from spawnkit.errors import EXIT_OK
 from spawnkit.install.install import Target
@@ -9,12 +10,24 @@ from spawnkit.install.uninstall import plan_uninstall
 from spawnkit.template import store
 
 
-def run(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool = False) -> int:
+def run(
+    targets: Target | list[Target], dry_run: bool, yes: bool, as_json: bool, force: bool = False
+) -> int:
+    """Uninstall from each target (one per host with ``--host all``); the worst exit code wins."""
+    targets = targets if isinstance(targets, list) else [targets]
+    return max(_run_one(t, dry_run, yes, as_json, force) for t in targets)
+
+
+def _run_one(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool) -> int:
+    claude = target.host == hosts.DEFAULT
     with prepared(target, dry_run) as notes:
         plan = plan_uninstall(target, force=force)
         plan.notes[:0] = notes
-        store_home = store_config(target)
-        note = store.uninstall_note(store_home)
+        # The template store serves every skill of the user's and lives in the Claude Code
+        # folder: only a user-scope Claude Code uninstall (spawnkit leaving this machine) takes
+        # it away, never a project's, a local one or a Codex one.
+        store_home = store_config(target) if target.scope == "user" and claude else None
+        note = store.uninstall_note(store_home) if store_home is not None else None
         if note:
             plan.notes.append(note)
         code = run_plan(
@@ -24,9 +37,9 @@ def run(target: Target, dry_run: bool, yes: bool, as_json: bool, force: bool = F
             dry_run,
             yes,
             as_json,
-            done="Uninstalled. Start a new Claude Code session to drop the hooks.",
+            done=f"Uninstalled. Start a new {target.label} session to drop the hooks.",
             idle="Nothing to remove.",
         )
-    if code == EXIT_OK and not dry_run:
+    if code == EXIT_OK and not dry_run and store_home is not None:
         store.remove_if_restorable(store_home)
     return code

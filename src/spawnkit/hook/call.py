@@ -1,19 +1,23 @@
 """One hook call: what comes in and what goes out.
 
-``Call`` gives typed, defensive access to the payload and the environment, and the
-places derived from them. ``Answer`` collects what the checks want to say.
+``Call`` gives typed, defensive access to the payload, the environment and the host
+(``spawnkit.hosts``), and the places derived from them. ``Answer`` collects what
+the checks want to say.
 
-Several checks can speak on one event (a PreToolUse Agent call may be over the
-parallel cap, lack a return contract and be due a checkpoint reminder); they add to
-one ``Answer`` and ``render`` turns it into the one JSON object Claude Code reads.
-Output shapes per event (Claude Code 2.1.330):
+Several checks can speak on one event (a PreToolUse spawn may be over the parallel
+cap, lack a return contract and be due a checkpoint reminder); they add to one
+``Answer`` and ``render`` turns it into the one JSON object the host reads. Output
+shapes per event (Claude Code 2.1.330 and Codex CLI 0.169.0 alike, except where said):
 
 * PreToolUse: ``hookSpecificOutput`` with ``permissionDecision: "deny"`` +
-  ``permissionDecisionReason``, or ``updatedInput`` (the WHOLE tool input), and/or
+  ``permissionDecisionReason``, or ``updatedInput`` (the WHOLE tool input; Codex
+  applies it only together with ``permissionDecision: "allow"``), and/or
   ``additionalContext`` (shown to the model after the tool result).
-* PostToolUse: top-level ``decision: "block"`` + ``reason`` (fed to the model), or
-  ``hookSpecificOutput.additionalContext``.
-* PostToolBatch: ``hookSpecificOutput.additionalContext``.
+* PostToolUse: top-level ``decision: "block"`` + ``reason`` (fed to the model; Codex
+  shows it instead of the tool's output), or ``hookSpecificOutput.additionalContext``.
+* PostToolBatch (Claude Code only): ``hookSpecificOutput.additionalContext``.
+* SubagentStart (Codex): ``hookSpecificOutput.additionalContext`` reaches the new
+  sub-agent before its first turn.
 * SubagentStop: top-level ``decision: "block"`` + ``reason``. Never
   ``additionalContext`` here: it restarts the sub-agent like a block does.
 * Any event: ``systemMessage``, shown to the user only.
@@ -29,6 +33,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from spawnkit.hosts import Host
 
 STATE_DIR_NAME = ".spawnkit"
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
@@ -49,21 +55,30 @@ def safe_name(raw: object) -> str:
 class Call:
     """Typed, defensive access to one payload (any field may be missing or of the wrong type)."""
 
-    def __init__(self, payload: dict[str, Any], env: Mapping[str, str], now: float) -> None:
+    def __init__(
+        self, payload: dict[str, Any], env: Mapping[str, str], now: float, host: Host | None = None
+    ) -> None:
+        if host is None:
+            from spawnkit import hosts
+
+            host = hosts.get(hosts.DEFAULT)
+        self.host = host
         self.payload = payload
         self.env = env
         self.now = now
         self.event = self.text("hook_event_name")
-        self.session_id = self.text("session_id") or env.get("CLAUDE_CODE_SESSION_ID", "")
+        self.session_id = self.text(host.session_field) or (
+            env.get(host.session_env, "") if host.session_env else ""
+        )
         self.session = safe_name(self.session_id)
-        agent = payload.get("agent_id")
+        agent = payload.get(host.agent_field)
         self.agent_id = agent if isinstance(agent, str) and agent else None
         cwd = self.text("cwd")
         self.cwd = cwd if lightos.isabs(cwd) and "\0" not in cwd else lightos.getcwd()
-        # The project comes from Claude Code (its env, or the folder it runs the hook in),
-        # never from the payload: every write under the project stays where the user works.
-        self.project = config_mod.project_dir(env, lightos.getcwd())
-        self.config_dir = config_mod.config_dir_of(env)
+        # The project comes from the host (its env, or the folder it runs the hook in), never
+        # from the payload: every write under the project stays where the user works.
+        self.project = host.project_dir(env, lightos.getcwd())
+        self.config_dir = host.config_dir(env)
         self.state_dir = lightos.join(self.config_dir, STATE_DIR_NAME)
         self._config: config_mod.Config | None = None
 
@@ -84,7 +99,9 @@ class Call:
     def config(self) -> config_mod.Config:
         if self._config is None:
             aliases = {r["name"]: r["code"] for r in protocol.load()["rules"]}
-            self._config = config_mod.load(self.env, self.config_dir, self.project, aliases)
+            self._config = config_mod.load(
+                self.env, self.config_dir, self.project, aliases, self.host.project_folder
+            )
         return self._config
 
     def mode(self, code: str) -> str:
@@ -96,8 +113,9 @@ class Call:
         return path[len(prefix) :] if path.startswith(prefix) else path
 
 
-# Events whose hookSpecificOutput may carry additionalContext for the model.
-_CONTEXT_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
+# Events whose hookSpecificOutput may carry additionalContext for the model (SubagentStart
+# only where the host passes it on: ``Host.start_context``).
+_CONTEXT_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch", "SubagentStart")
 
 
 class Answer:
@@ -131,7 +149,7 @@ class Answer:
     def denied(self) -> bool:
         return self.deny_reason is not None
 
-    def render(self, event: str) -> dict[str, Any] | None:
+    def render(self, event: str, host: Host | None = None) -> dict[str, Any] | None:
         out: dict[str, Any] = {}
         specific: dict[str, Any] = {}
         if event == "PreToolUse":
@@ -139,6 +157,8 @@ class Answer:
                 specific["permissionDecision"] = "deny"
                 specific["permissionDecisionReason"] = self.deny_reason
             elif self.updated_input is not None:
+                if host is not None and host.rewrite_needs_allow:
+                    specific["permissionDecision"] = "allow"
                 specific["updatedInput"] = self.updated_input
         elif event in ("PostToolUse", "SubagentStop") and self.block_reason is not None:
             out["decision"] = "block"

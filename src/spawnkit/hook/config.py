@@ -3,9 +3,13 @@
 Layers, lowest first; a higher layer overrides whatever it sets:
 
 1. default ``warn``;
-2. ``<config dir>/spawnkit.json`` (config dir: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``);
-3. ``<project>/.claude/spawnkit.json`` (project: ``$CLAUDE_PROJECT_DIR``, else the hook's folder);
-4. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
+2. ``<config dir>/spawnkit.json`` (the host's folder: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``
+   for Claude Code, ``$CODEX_HOME`` or ``~/.codex`` for Codex);
+3. ``<project>/.claude/spawnkit.json`` (``.codex/`` for Codex; project: ``$CLAUDE_PROJECT_DIR``,
+   else the folder the host runs the hook in);
+4. ``<project>/.claude/spawnkit.local.json`` (``.codex/`` for Codex): this machine's mode for the
+   project (``spawnkit install --scope local``; never committed, like ``settings.local.json``);
+5. environment: ``SPAWNKIT_MODE`` for every rule, ``SPAWNKIT_MODE_<CODE>`` for one
    (e.g. ``SPAWNKIT_MODE_CM001=off``), ``SPAWNKIT_MAX_RETRIES``.
 
 Within a layer a rule's own entry beats that layer's ``mode``. File format::
@@ -27,31 +31,13 @@ if TYPE_CHECKING:
 MODES = ("off", "warn", "enforce")
 DEFAULT_MODE = "warn"
 CONFIG_NAME = "spawnkit.json"
+LOCAL_CONFIG_NAME = "spawnkit.local.json"
 CONFIG_VERSION = 1
 DEFAULT_MAX_RETRIES = 2
 # Claude Code lets a stop through after 8 consecutive blocks; stay well below it,
 # also leaving room for other hooks that block the same stop.
 MAX_RETRIES_LIMIT = 5
 _MAX_CONFIG_BYTES = 64 * 1024
-
-
-def config_dir_of(env: Mapping[str, str]) -> str:
-    """``$CLAUDE_CONFIG_DIR`` (``~`` expanded, made absolute) if set, else ``$HOME/.claude``."""
-    configured = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
-    if configured:
-        return lightos.absolute(configured, lightos.getcwd())
-    home = env.get("HOME")
-    if not home:
-        import os
-
-        home = os.path.expanduser("~")
-    return lightos.join(home, ".claude")
-
-
-def project_dir(env: Mapping[str, str], cwd: str) -> str:
-    """``$CLAUDE_PROJECT_DIR`` if set, else ``cwd`` (the hook passes the folder it runs in)."""
-    base = cwd or lightos.getcwd()
-    return lightos.absolute(env.get("CLAUDE_PROJECT_DIR") or base, base)
 
 
 class Layer:
@@ -89,12 +75,20 @@ class Config:
         return DEFAULT_MAX_RETRIES
 
 
-def load(env: Mapping[str, str], config_dir: str, project: str, aliases: dict[str, str]) -> Config:
-    """Read both config files and the environment. ``aliases`` maps rule names to codes."""
+def load(
+    env: Mapping[str, str],
+    config_dir: str,
+    project: str,
+    aliases: dict[str, str],
+    project_folder: str = ".claude",
+) -> Config:
+    """Read the config files and the environment. ``aliases`` maps rule names to codes;
+    ``project_folder`` is the host's folder in the project (``.claude``, ``.codex``)."""
     problems: list[str] = []
     user = _read_file(lightos.join(config_dir, CONFIG_NAME), aliases, problems)
-    proj = _read_file(lightos.join(project, ".claude", CONFIG_NAME), aliases, problems)
-    return Config([_read_env(env, aliases, problems), proj, user], problems)
+    proj = _read_file(lightos.join(project, project_folder, CONFIG_NAME), aliases, problems)
+    local = _read_file(lightos.join(project, project_folder, LOCAL_CONFIG_NAME), aliases, problems)
+    return Config([_read_env(env, aliases, problems), local, proj, user], problems)
 
 
 def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:

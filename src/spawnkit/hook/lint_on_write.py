@@ -1,11 +1,22 @@
-"""Lint on write: after Write/Edit/MultiEdit of a skill, command or agent file.
+"""Lint on write: after a tool wrote a skill, command or agent file, on either host.
 
-A file is linted when it is, after the tool ran, one of
-``<root>/skills/<name>/SKILL.md``, ``<root>/commands/**/*.md`` or
-``<root>/agents/**/*.md``, where ``<root>`` is a ``.claude`` folder (any project's,
-or the user's), the Claude config dir (``$CLAUDE_CONFIG_DIR``), or a plugin (a
-folder holding ``.claude-plugin/plugin.json``). The file is read from disk, so the
-result of an Edit is what gets linted.
+Claude Code writes with Write/Edit/MultiEdit (``tool_input.file_path``); Codex with
+``apply_patch``, whose patch text names every file it adds or updates (``*** Add
+File:``, ``*** Update File:``, ``*** Move to:``; relative to the session's cwd).
+
+A file is linted when it is, after the tool ran, one of the host file kinds under a
+host's skill root (``spawnkit.hosts``), with that host's lint profile:
+
+* Claude Code: ``<root>/skills/<name>/SKILL.md``, ``<root>/commands/**/*.md`` or
+  ``<root>/agents/**/*.md``, where ``<root>`` is a ``.claude`` folder (any project's,
+  or the user's), the Claude config dir (``$CLAUDE_CONFIG_DIR``), or a plugin (a
+  folder holding ``.claude-plugin/plugin.json``) — profile ``claude-code``;
+* Codex: ``<root>/skills/<name>/SKILL.md`` where ``<root>`` is an ``.agents`` or
+  ``.codex`` folder or the Codex home (``$CODEX_HOME``) — profile ``portable``
+  (Codex reads only the spec's keys).
+
+Where the file is decides, not which host wrote it. The file is read from disk, so
+the result of an edit is what gets linted.
 
 Each diagnostic's rule has its own mode: ``off`` drops it, ``warn`` reports it as
 ``additionalContext`` (the model fixes it on its next turn), ``enforce`` as a
@@ -19,23 +30,31 @@ from spawnkit.hook import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from spawnkit.hook.call import Answer, Call
+    from spawnkit.hosts import Host
 
     Linter = Callable[..., list[Any]]
 
-WRITE_TOOLS = ("Write", "Edit", "MultiEdit")
 KINDS = {"skills": "skill", "commands": "command", "agents": "agent"}
 MAX_BYTES = 1024 * 1024
 MAX_PATH = 4096  # bytes in a path Linux accepts (PATH_MAX)
 MAX_SHOWN = 15
-PROFILE = "claude-code"
+MAX_FILES = 20  # files of one patch that get linted
+_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Move to: ")
 
 
-def file_kind(path: str, config_dir: str) -> str | None:
-    """``"skill"``, ``"command"`` or ``"agent"`` if ``path`` is one of those files, else None."""
+def roots(env: Mapping[str, str]) -> list[tuple[Host, str]]:
+    """Every host with its config dir (a skill root whatever its name)."""
+    from spawnkit import hosts
+
+    return [(host, host.config_dir(env)) for host in hosts.all_hosts()]
+
+
+def locate(path: str, config_dirs: list[tuple[Host, str]]) -> tuple[str, str] | None:
+    """``(kind, lint profile)`` if ``path`` is a skill, command or agent file, else None."""
     parts = path.split(lightos.SEP)
     for i in range(len(parts) - 2, 0, -1):
         kind = KINDS.get(parts[i])
@@ -46,48 +65,96 @@ def file_kind(path: str, config_dir: str) -> str | None:
             shaped = len(rest) == 2 and rest[1] == "SKILL.md"
         else:
             shaped = rest[-1].endswith(".md") and all(rest)
-        if shaped and _is_root(lightos.SEP.join(parts[:i]) or lightos.SEP, config_dir):
-            return kind
+        if not shaped:
+            continue
+        root = lightos.SEP.join(parts[:i]) or lightos.SEP
+        for host in _root_hosts(root, config_dirs):
+            if kind in host.file_kinds:
+                return kind, host.lint_profile
     return None
 
 
-def _is_root(root: str, config_dir: str) -> bool:
-    return (
-        root.rpartition(lightos.SEP)[2] == ".claude"
-        or root == config_dir.rstrip(lightos.SEP)
-        or lightos.is_file(lightos.join(root, ".claude-plugin", "plugin.json"))
-    )
+def file_kind(path: str, config_dirs: list[tuple[Host, str]]) -> str | None:
+    """``"skill"``, ``"command"`` or ``"agent"`` if ``path`` is one of those files, else None."""
+    found = locate(path, config_dirs)
+    return found[0] if found else None
+
+
+def _root_hosts(root: str, config_dirs: list[tuple[Host, str]]) -> list[Host]:
+    """The hosts whose skill root ``root`` is."""
+    name = root.rpartition(lightos.SEP)[2]
+    found = []
+    for host, config_dir in config_dirs:
+        if (
+            name in host.skill_roots
+            or root == config_dir.rstrip(lightos.SEP)
+            or (host.plugin_marker and lightos.is_file(lightos.join(root, host.plugin_marker)))
+        ):
+            found.append(host)
+    return found
+
+
+def written_paths(call: Call) -> list[str]:
+    """The files the tool call wrote, as given (possibly relative), at most ``MAX_FILES``."""
+    tool_input = call.tool_input()
+    if call.host.write_paths == "patch":
+        patch = tool_input.get("command")
+        if not isinstance(patch, str):
+            patch = tool_input.get("input")
+        if not isinstance(patch, str):
+            return []
+        found: list[str] = []
+        for line in patch[: MAX_BYTES * 4].split("\n"):
+            if line.startswith(_PATCH_HEADERS):
+                name = line.split(": ", 1)[1].strip()
+                if name and name not in found:
+                    found.append(name)
+                    if len(found) >= MAX_FILES:
+                        break
+        return found
+    raw = tool_input.get("file_path")
+    return [raw] if isinstance(raw, str) and raw else []
 
 
 def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
-    raw = call.tool_input().get("file_path")
-    if not isinstance(raw, str) or not raw or len(raw) > MAX_PATH or "\0" in raw:
-        return  # no system writes a path longer than MAX_PATH: nothing was written
-    path = lightos.absolute(raw, call.cwd)
-    if file_kind(path, call.config_dir) is None:
+    config_dirs = roots(call.env)
+    lines: list[str] = []
+    summary: list[str] = []
+    enforce = False
+    for raw in written_paths(call):
+        if len(raw) > MAX_PATH or "\0" in raw:
+            continue  # no system writes a path longer than MAX_PATH: nothing was written
+        path = lightos.absolute(raw, call.cwd)
+        where = locate(path, config_dirs)
+        if where is None:
+            continue
+        try:  # a FIFO or device in its place is refused, never waited on
+            text = lightos.read_regular(path, MAX_BYTES).decode("utf-8", "replace")
+        except OSError:
+            continue  # gone, unreadable, not a plain file or over 1 MiB: nothing to lint
+        if lint is None:
+            from spawnkit.lint.engine import lint_text as lint
+        found = [d for d in lint(text, path, profile=where[1]) if call.mode(d.code) != "off"]
+        if not found:
+            continue
+        shown = call.display_path(path)
+        found.sort(key=lambda d: (d.line, d.code))
+        lines.append(f"spawnkit lint: {shown} breaks {len(found)} rule(s) of the skill standard:")
+        for d in found[:MAX_SHOWN]:
+            message = (d.message.strip().splitlines() or [""])[0][:200]
+            lines.append(f"- line {d.line}: {d.code} {d.name}: {message}")
+        if len(found) > MAX_SHOWN:
+            lines.append(f"- … and {len(found) - MAX_SHOWN} more (run `spawnkit lint {shown}`)")
+        codes = ", ".join(sorted({d.code for d in found}))
+        summary.append(f"spawnkit: {len(found)} lint issue(s) in {shown} ({codes})")
+        enforce = enforce or any(call.mode(d.code) == "enforce" for d in found)
+    if not lines:
         return
-    try:  # a FIFO or device in its place is refused, never waited on
-        text = lightos.read_regular(path, MAX_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return  # gone, unreadable, not a plain file or over 1 MiB: nothing to lint
-    if lint is None:
-        from spawnkit.lint.engine import lint_text as lint
-    found = [d for d in lint(text, path, profile=PROFILE) if call.mode(d.code) != "off"]
-    if not found:
-        return
-    shown = call.display_path(path)
-    found.sort(key=lambda d: (d.line, d.code))
-    lines = [f"spawnkit lint: {shown} breaks {len(found)} rule(s) of the skill standard:"]
-    for d in found[:MAX_SHOWN]:
-        message = (d.message.strip().splitlines() or [""])[0][:200]
-        lines.append(f"- line {d.line}: {d.code} {d.name}: {message}")
-    if len(found) > MAX_SHOWN:
-        lines.append(f"- … and {len(found) - MAX_SHOWN} more (run `spawnkit lint {shown}`)")
     lines.append("Fix them in the file; run `spawnkit rule CODE` for details of a rule.")
     text = "\n".join(lines)
-    codes = ", ".join(sorted({d.code for d in found}))
-    if any(call.mode(d.code) == "enforce" for d in found):
+    if enforce:
         answer.block(text)
     else:
         answer.add_context(text)
-    answer.add_system(f"spawnkit: {len(found)} lint issue(s) in {shown} ({codes})")
+    for line in summary:
+        answer.add_system(line)

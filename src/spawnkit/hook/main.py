@@ -1,9 +1,11 @@
-"""``spawnkit-hook``: one entry point for every Claude Code hook event spawnkit uses.
+"""``spawnkit-hook``: one entry point for every hook event spawnkit uses, on every host.
 
-Reads the hook payload (JSON) on stdin, dispatches on ``hook_event_name`` and
-prints at most one JSON answer. Handled events: PreToolUse (``Agent``/``Task``,
-``Read``), PostToolUse (``Write``/``Edit``/``MultiEdit``), SubagentStart,
-SubagentStop, PostToolBatch; anything else is answered with silence.
+Reads the hook payload (JSON) on stdin, dispatches on ``hook_event_name`` and the
+host's tool names (``--host claude-code``, the default, or ``--host codex``; see
+``spawnkit.hosts``) and prints at most one JSON answer. Handled events: PreToolUse
+(the spawn tool, the read tool), PostToolUse (the file-writing tools; on Codex also
+the spawn tool), SubagentStart, SubagentStop, PostToolBatch; anything else is
+answered with silence.
 
 It always exits 0 and fails open: a bad payload is ignored, an internal error is
 logged to ``<config dir>/.spawnkit/hook.log`` and reported in a one-line
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
     from spawnkit.hook.call import Answer, Call
     from spawnkit.hook.lint_on_write import Linter
+    from spawnkit.hosts import Host
 
 # Largest payload read from stdin; anything longer is treated as truncated.
 MAX_STDIN = 32 * 1024 * 1024
@@ -68,9 +71,9 @@ def read_stdin(stream: Any, limit: int = MAX_STDIN, timeout: float = STDIN_TIMEO
 
 def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
     tool = call.text("tool_name")
-    if tool in ("Agent", "Task"):
+    if tool in call.host.spawn_tools:
         _before_agent(call, answer)
-    elif tool == "Read":
+    elif tool in call.host.read_tools:
         from spawnkit.hook import report_reads
 
         report_reads.before_read(call, answer)
@@ -93,10 +96,19 @@ def _before_agent(call: Call, answer: Answer) -> None:
 
 
 def _post_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
-    from spawnkit.hook.lint_on_write import WRITE_TOOLS, after_write
+    tool = call.text("tool_name")
+    if tool in call.host.write_tools:
+        from spawnkit.hook.lint_on_write import after_write
 
-    if call.text("tool_name") in WRITE_TOOLS:
         after_write(call, answer, lint)
+    elif tool in call.host.spawn_tools and call.host.batch_event is None:
+        # No PostToolBatch to settle launches with (Codex): settle each one as it returns.
+        from spawnkit.hook import parallel_cap
+
+        if call.mode(parallel_cap.CODE) != "off":
+            with _LockedState(call) as data:
+                if data is not None:
+                    parallel_cap.after_launch(call, data)
 
 
 def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
@@ -115,6 +127,10 @@ def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
 def _subagent_start(call: Call, answer: Answer, lint: Linter | None) -> None:
     from spawnkit.hook import parallel_cap
 
+    if call.host.start_context:
+        from spawnkit.hook import return_budget
+
+        return_budget.on_start(call, answer)
     if call.mode(parallel_cap.CODE) == "off":
         return
     with _LockedState(call) as data:
@@ -179,17 +195,19 @@ def run(
     env: Mapping[str, str] | None = None,
     now: float | None = None,
     lint: Linter | None = None,
+    host: Host | None = None,
 ) -> str:
     """The whole hook as a function: payload bytes in, answer text out ("" = say nothing).
 
-    ``lint`` replaces the lint engine (tests inject a tiny fake rule through it).
+    ``host`` is the client that ran the hook (default Claude Code); ``lint`` replaces the
+    lint engine (tests inject a tiny fake rule through it).
     """
     env = lightos.environ() if env is None else env
     now = time.time() if now is None else now
     payload = parse(data)
     if payload is None:
         if data.strip():
-            _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object")
+            _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object", host)
         return ""
     event = payload.get("hook_event_name")
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
@@ -199,29 +217,32 @@ def run(
     try:
         from spawnkit.hook.call import Answer, Call
 
-        call = Call(payload, env, now)
+        call = Call(payload, env, now, host)
         answer = Answer()
         handler(call, answer, lint)
         if call.loaded_config is not None:
             for problem in call.loaded_config.problems:
                 answer.add_system(f"spawnkit: {problem}")
-        out = answer.render(call.event)
+        out = answer.render(call.event, call.host)
         return fastjson.dumps(out) if out else ""
     except Exception as exc:  # noqa: BLE001 - fail open, by design
-        return _internal_error(event, exc, env, call)
+        return _internal_error(event, exc, env, call, host)
 
 
-def _log(env: Mapping[str, str], call: Call | None, message: str) -> str:
+def _log(env: Mapping[str, str], call: Call | None, message: str, host: Host | None = None) -> str:
     """Append to the hook log; returns the log's path."""
     import os
 
     from spawnkit.hook.call import STATE_DIR_NAME
-    from spawnkit.hook.config import config_dir_of
     from spawnkit.hook.log import append, log_path
 
     try:
         state_dir = call.state_dir if call is not None else ""
-        state_dir = state_dir or os.path.join(config_dir_of(env), STATE_DIR_NAME)
+        if not state_dir:
+            from spawnkit import hosts
+
+            folder = (host or hosts.get(hosts.DEFAULT)).config_dir(env)
+            state_dir = os.path.join(folder, STATE_DIR_NAME)
     except Exception:  # noqa: BLE001 - an environment odd enough to break this: use the default
         state_dir = os.path.join(os.path.expanduser("~"), ".claude", STATE_DIR_NAME)
     append(state_dir, message)
@@ -229,11 +250,15 @@ def _log(env: Mapping[str, str], call: Call | None, message: str) -> str:
 
 
 def _internal_error(
-    event: str, exc: BaseException, env: Mapping[str, str], call: Call | None
+    event: str,
+    exc: BaseException,
+    env: Mapping[str, str],
+    call: Call | None,
+    host: Host | None = None,
 ) -> str:
     import traceback
 
-    path = _log(env, call, f"internal error on {event}:\n{traceback.format_exc()}")
+    path = _log(env, call, f"internal error on {event}:\n{traceback.format_exc()}", host)
     return fastjson.dumps(
         {
             "systemMessage": (
@@ -245,18 +270,21 @@ def _internal_error(
 
 
 USAGE = """\
-usage: spawnkit-hook < payload.json
+usage: spawnkit-hook [--host claude-code|codex] < payload.json
 
-Claude Code runs this on its hook events with the event's JSON payload on stdin;
-it prints at most one JSON answer and always exits 0 (it fails open).
-Events: PreToolUse (Agent|Task, Read), PostToolUse (Write|Edit|MultiEdit),
-SubagentStart, SubagentStop, PostToolBatch; others are ignored.
+Claude Code or Codex CLI runs this on its hook events with the event's JSON payload
+on stdin; it prints at most one JSON answer and always exits 0 (it fails open).
+--host names the client that runs it (default claude-code).
+Events: PreToolUse (Agent|Task, Read; Codex: spawn_agent|collaborationspawn_agent),
+PostToolUse (Write|Edit|MultiEdit; Codex: apply_patch, spawn_agent), SubagentStart,
+SubagentStop, PostToolBatch; others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
-<project>/.claude/spawnkit.json, then SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> /
-SPAWNKIT_MAX_RETRIES, e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
-<config> is $CLAUDE_CONFIG_DIR or ~/.claude; errors are logged to <config>/.spawnkit/hook.log.
-Register it with `spawnkit install`.
+<project>/.claude/spawnkit.json (.codex/ for Codex), then SPAWNKIT_MODE /
+SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
+e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
+<config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex);
+errors are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.
 """
 
 
@@ -267,6 +295,21 @@ def main() -> int:
     (``--version``), or, with a terminal on stdin, a hint instead of a silent wait.
     """
     args = sys.argv[1:]
+    host = None
+    if args[:1] == ["--host"] or (args and args[0].startswith("--host=")):
+        name = args[0][len("--host=") :] if "=" in args[0] else (args[1] if len(args) > 1 else "")
+        args = args[1:] if "=" in args[0] else args[2:]
+        from spawnkit import hosts
+
+        try:
+            host = hosts.get(name)
+        except KeyError:
+            # Never block the client over its own command line: say so, answer nothing.
+            sys.stderr.write(
+                f"spawnkit-hook: error: unknown host {name!r}; use one of "
+                f"{', '.join(hosts.NAMES)}\n"
+            )
+            return 1
     if args:
         if args[0] in ("-h", "--help"):
             sys.stdout.write(USAGE)
@@ -285,10 +328,13 @@ def main() -> int:
         data = read_stdin(sys.stdin.buffer)
         if data is None:
             _log(
-                lightos.environ(), None, f"stdin stayed open for {STDIN_TIMEOUT:.0f} s: no payload"
+                lightos.environ(),
+                None,
+                f"stdin stayed open for {STDIN_TIMEOUT:.0f} s: no payload",
+                host,
             )
             return 0
-        out = run(data)
+        out = run(data, host=host)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()

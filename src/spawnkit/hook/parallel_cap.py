@@ -10,9 +10,13 @@ start: without them every call of a burst would see zero running agents.
   (and in warn mode) reserve a pending slot.
 * SubagentStart: the agent is running; it takes over the oldest pending slot.
 * SubagentStop that really stops (not one the return budget blocks): drop it.
-* PostToolBatch (orchestrator): the batch is resolved, so its pending slots go
-  (launched agents are in ``running`` by now, refused ones never will be); more
-  Agent launches in one message than the cap → warn.
+* PostToolBatch (orchestrator, Claude Code): the batch is resolved, so its pending
+  slots go (launched agents are in ``running`` by now, refused ones never will be);
+  more Agent launches in one message than the cap → warn.
+* PostToolUse of the spawn tool (Codex, which has no PostToolBatch): the launch is
+  resolved. A v1 launch names its agent id, which runs from now on (Codex sends this
+  before the SubagentStart); a launch that failed frees its slot; a v2 launch names
+  only a task path, so its slot waits for the SubagentStart.
 
 Entries expire (a crashed or interrupted agent must not hold a slot forever):
 running ones after ``RUNNING_TTL``, pending ones after ``PENDING_TTL``.
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
 CODE = "CM005"
 RUNNING_TTL = 30 * 60.0
 PENDING_TTL = 120.0
-AGENT_TOOLS = ("Agent", "Task")
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -66,10 +69,11 @@ def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
     running = in_flight(data)
     if running >= limit:
         if mode == "enforce":
+            wait = f" (call {call.host.wait_tool})" if call.host.wait_tool else ""
             answer.deny(
                 f"spawnkit max-parallel ({CODE}): {running} sub-agents are already running in "
                 f"this session and the limit is {limit}. Do not launch another one now: wait "
-                f"until a running sub-agent has returned, then launch this one again."
+                f"until a running sub-agent has returned{wait}, then launch this one again."
             )
             return
         answer.add_context(
@@ -101,6 +105,30 @@ def stopped(call: Call, data: dict[str, Any]) -> None:
         _table(data, "running").pop(call.agent_id, None)
 
 
+def after_launch(call: Call, data: dict[str, Any]) -> None:
+    """PostToolUse of one spawn call (hosts without PostToolBatch): settle its pending slot."""
+    prune(data, call.now)
+    key = call.text("tool_use_id")
+    response = call.payload.get("tool_response")
+    result: object = None
+    if isinstance(response, str):
+        from spawnkit.hook import fastjson
+
+        try:
+            result = fastjson.loads(response)
+        except fastjson.JSONError:
+            result = None
+    elif isinstance(response, dict):
+        result = response
+    agent = result.get("agent_id") if isinstance(result, dict) else None
+    task = result.get("task_name") if isinstance(result, dict) else None
+    if isinstance(agent, str) and agent:
+        _table(data, "pending").pop(key, None)
+        _table(data, "running").setdefault(agent, call.now)
+    elif not (isinstance(task, str) and task):
+        _table(data, "pending").pop(key, None)  # refused or failed: it never starts
+
+
 def after_batch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
     """PostToolBatch of the orchestrator: settle pending slots; warn on an oversized batch."""
     calls = call.payload.get("tool_calls")
@@ -109,7 +137,7 @@ def after_batch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
     pending = _table(data, "pending")
     launched = 0
     for item in calls:
-        if not isinstance(item, dict) or item.get("tool_name") not in AGENT_TOOLS:
+        if not isinstance(item, dict) or item.get("tool_name") not in call.host.spawn_tools:
             continue
         tool_use_id = item.get("tool_use_id")
         if isinstance(tool_use_id, str):

@@ -8,11 +8,13 @@ that allows 2,000 tokens still floods the orchestrator.
 
 Warn: ``additionalContext`` for the orchestrator (shown after the launch) with the
 block to use next time. Enforce: ``updatedInput`` = the whole original input with
-the standard's return block appended to ``prompt`` (Claude Code replaces the entire
-input, so every other field is passed through unchanged). The block names a report
-file ``<project>/.spawnkit/reports/<session>/<description-slug>-<id>.md`` — the hook
-cannot know which skill is running, so it uses its own per-session folder, which
-the report-read check (CM006) also guards.
+the standard's return block appended to the sub-agent's task (Claude Code's
+``prompt``, Codex's ``message`` or, failing that, its ``items``; the host replaces
+the entire input, so every other field is passed through unchanged). The block
+names a report file ``<project>/.spawnkit/reports/<session>/<label-slug>-<id>.md``
+(label: the description or task name) — the hook cannot know which skill is
+running, so it uses its own per-session folder, which the report-read check (CM006)
+also guards.
 """
 
 from __future__ import annotations
@@ -69,9 +71,7 @@ def contract_problem(prompt: str, budget: int) -> str | None:
 
 def report_path(call: Call) -> str:
     """Where the injected contract tells the sub-agent to write its full output."""
-    tool_input = call.tool_input()
-    description = tool_input.get("description")
-    words = description.lower() if isinstance(description, str) else ""
+    words = call.host.spawn_label(call.tool_input()).lower()
     slug = "".join(c if c in _SLUG_CHARS else "-" for c in words)
     slug = "-".join(part for part in slug.split("-") if part)[:40].strip("-") or "subagent"
     tool_use_id = call.text("tool_use_id")
@@ -82,13 +82,13 @@ def report_path(call: Call) -> str:
 
 
 def before_launch(call: Call, answer: Answer) -> None:
-    """PreToolUse Agent: warn about, or fix, a prompt without a return contract."""
+    """PreToolUse spawn: warn about, or fix, a task without a return contract."""
     mode = call.mode(CODE)
     if mode == "off":
         return
     tool_input = call.tool_input()
-    prompt = tool_input.get("prompt")
-    if not isinstance(prompt, str):
+    prompt = call.host.spawn_text(tool_input)
+    if prompt is None:
         return
     budget = protocol.return_budget()
     problem = contract_problem(prompt, budget)
@@ -96,12 +96,10 @@ def before_launch(call: Call, answer: Answer) -> None:
         return
     block = protocol.return_block(budget=budget, report=report_path(call))
     if mode == "enforce":
-        answer.update_input({**tool_input, "prompt": prompt.rstrip() + "\n\n" + block})
+        answer.update_input(call.host.with_spawn_text_appended(tool_input, block))
         return
-    description = tool_input.get("description")
-    label = (
-        f'"{description}"' if isinstance(description, str) and description else "you just launched"
-    )
+    description = call.host.spawn_label(tool_input)
+    label = f'"{description}"' if description else "you just launched"
     answer.add_context(
         f"spawnkit return budget ({CODE}): the prompt of the sub-agent {label} {problem}, so its "
         f"whole reply will land in your context. End every sub-agent prompt with a return "

@@ -6,7 +6,13 @@ saved in full to ``<project>/.spawnkit/returns/<session>/<agent_id>.md`` (nothin
 is lost), then blocked with a reason that names the saved copy, the budget and the
 standard's reply format. Each agent gets at most ``max_retries`` blocks in a row
 (config, default 2, capped at 5); after that it is let through with a warning, far
-from Claude Code's cap of 8 consecutive blocks. Warn mode only tells the user.
+from Claude Code's cap of 8 consecutive blocks. Codex has no cap of its own (a hook
+that always blocks loops for ever), so there this limit is the only one. Warn mode
+only tells the user.
+
+Where the host passes SubagentStart context on to the sub-agent (Codex), enforce
+mode also states the budget and the reply format there, before the sub-agent's
+first turn, so a well-behaved sub-agent never needs the block.
 
 This is also where a sub-agent is counted as finished — only when its stop really
 happens — for the parallel cap and the checkpoint reminder.
@@ -28,12 +34,31 @@ if TYPE_CHECKING:
 CODE = "CM001"
 
 
+def on_start(call: Call, answer: Answer) -> None:
+    """SubagentStart (hosts with ``start_context``): tell the sub-agent its budget up front."""
+    if call.mode(CODE) != "enforce":
+        return
+    budget = protocol.return_budget()
+    folder = protocol.load()["hook_reports_dir"].strip("/").split("/")
+    report = lightos.join(
+        call.project, *folder, call.session, f"{safe_name(call.agent_id or 'subagent')}.md"
+    )
+    reply_format = "\n".join(protocol.load()["return_format"])
+    answer.add_context(
+        f"spawnkit return budget ({CODE}): your final answer goes back to the agent that "
+        f"started you and may be at most {budget} tokens; a longer one is held back and you "
+        f"will be asked to answer again. Write your full output (findings, logs, file lists, "
+        f"code) to a report file first - the one your task names, else {report} - and end "
+        f"with a reply in exactly this format:\n{reply_format}"
+    )
+
+
 def on_stop(call: Call, answer: Answer) -> None:
-    message = call.text("last_assistant_message")
+    message = call.text(call.host.answer_field)
     budget = protocol.return_budget()
     mode = call.mode(CODE)
     over = mode != "off" and tokens.exceeds(message, budget)
-    agent = call.text("agent_type") or "sub-agent"
+    agent = call.text(call.host.agent_type_field) or "sub-agent"
     size = tokens.estimate(message) if over else 0
     if over and mode == "warn":
         answer.add_system(
@@ -78,15 +103,20 @@ def _block(
         retries = data["retries"] = {}
     key = call.agent_id or "unknown-agent"
     # A stop without stop_hook_active starts a new round: earlier counts are stale.
-    used = retries.get(key, 0) if call.payload.get("stop_hook_active") is True else 0
+    used = retries.get(key, 0) if call.payload.get(call.host.retry_field) is True else 0
     used = used if isinstance(used, int) else 0
     limit = call.config.max_retries
     folder = returns_folder(call)
     if used >= limit:
+        why = (
+            f" (max_retries; {call.host.label} has no limit of its own)"
+            if call.host.own_block_cap is None
+            else ""
+        )
         answer.add_system(
             f"spawnkit: the {agent} sub-agent still replied ~{size} tokens (budget {budget}) "
-            f"after {used} retries; let it through so the session is not stuck. Its earlier "
-            f"full replies are in {folder}."
+            f"after {used} retries{why}; let it through so the session is not stuck. Its "
+            f"earlier full replies are in {folder}."
         )
         return False
     try:

@@ -10,9 +10,11 @@ killed at any point is rolled back by the next one.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spawnkit import paths, reading
 from spawnkit.atomic import atomic_write, backup, backup_path, why_not_writable
 from spawnkit.errors import SpawnkitError
 from spawnkit.install import journal
@@ -26,6 +28,9 @@ class Change:
     after: bytes | None  # None: delete the file
     label: str  # what the file is, for people: "hook registrations", "standard", …
     backup_stamp: str | None = None  # copy the old content aside first, under this stamp
+    # The backup serves the user only (no record names it): in a project it moves to the
+    # user's own folder once the change is done, so the project keeps no stray .bak file.
+    personal_backup: bool = False
 
     @property
     def backup_path(self) -> Path | None:
@@ -46,19 +51,37 @@ class Change:
 class Plan:
     changes: list[Change] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # things the user should know (kept files, …)
+    # problems the change cannot fix that keep it from working (a user's hook entry that makes
+    # Claude Code ignore the whole settings file): shown as warnings, and exit 1
+    warnings: list[str] = field(default_factory=list)
     prune_dirs: list[Path] = field(default_factory=list)  # remove when left empty, deepest first
     config_dir: Path | None = None  # the folder every change is inside (the journal's)
     install_id: str | None = None  # written into the journal of an untrusted folder
     trusted: bool = True  # the user's own config folder: symlinks in it are the user's
+    # Changes in another folder, applied right after these with that folder's own journal
+    # (the command holds both folders' locks) (a Codex project's hooks live in the project, their trust in the user's
+    # config.toml). A crash between the two leaves hooks Codex skips as untrusted: harmless,
+    # and the next run completes it.
+    then: Plan | None = None
 
     @property
     def pending(self) -> list[Change]:
+        """This plan's own changes to write (not ``then``'s)."""
         return [c for c in self.changes if c.action != "unchanged"]
 
+    @property
+    def all_pending(self) -> list[Change]:
+        """Everything the run changes, ``then``'s included: what is shown and checked."""
+        return self.pending + (self.then.all_pending if self.then is not None else [])
+
     def diff(self, root: Path) -> str:
-        """A unified diff of every pending change, paths relative to ``root`` where possible."""
+        """A unified diff of every file the plan changes, paths relative to ``root`` where
+        possible. Files it creates or removes are not spelled out (a new 14 KB standard as
+        400 ``+`` lines hides the few lines that matter): ``summary`` lists them with sizes."""
         out: list[str] = []
-        for change in self.pending:
+        for change in self.all_pending:
+            if change.action != "update":
+                continue
             name = display(change.path, root)
             old = _lines(change.before)
             new = _lines(change.after)
@@ -79,22 +102,24 @@ class Plan:
 def check_writable(plan: Plan) -> None:
     """Refuse, before anything is written, when any target or backup cannot be written."""
     problems = []
-    for change in plan.pending:
+    for change in plan.all_pending:
         reason = why_not_writable(change.path)
         if reason is None and change.backup_path is not None:
             reason = why_not_writable(change.backup_path)
         if reason:
             problems.append(reason)
     if problems:
+        in_the_way = any(p.endswith(("is not a directory", "is a directory")) for p in problems)
+        fix = "Move it out of the way" if in_the_way else "Make it writable (chmod u+w)"
         raise SpawnkitError(
-            f"cannot write: {'; '.join(dict.fromkeys(problems))}. Make it writable (chmod u+w)"
+            f"cannot write: {'; '.join(dict.fromkeys(problems))}. {fix}"
             " or choose another place with --config-dir; nothing was changed"
         )
 
 
 def check_unchanged(plan: Plan) -> None:
     """Refuse when a file changed since it was read (Claude Code or an editor wrote it meanwhile)."""
-    for change in plan.pending:
+    for change in plan.all_pending:
         try:
             now: bytes | None = change.path.read_bytes()
         except FileNotFoundError:
@@ -164,7 +189,38 @@ def apply(plan: Plan) -> list[Path]:
             pass  # not empty (the user keeps something there) or already gone
     where.unlink()
     steps.done()
+    if plan.then is not None and plan.then.pending:
+        made += apply(plan.then)  # its folder locked and recovered by the command
     return made
+
+
+def personal_backups_dir(config_dir: Path) -> Path:
+    """Where backups of a project's files go: the user's folder, one subfolder per project
+    (named like Claude Code names its project folders: the path with ``-`` for ``/``)."""
+    project = os.path.realpath(config_dir)
+    return paths.claude_config_dir() / ".spawnkit" / "backups" / project.replace(os.sep, "-")
+
+
+def personal_backup_path(change: Change, config_dir: Path) -> Path | None:
+    """Where the backup of ``change`` ends up once ``move_personal_backups`` ran."""
+    if change.backup_path is None:
+        return None
+    if not change.personal_backup:
+        return change.backup_path
+    return personal_backups_dir(config_dir) / change.backup_path.name
+
+
+def move_personal_backups(plan: Plan, config_dir: Path) -> None:
+    """Move the plan's personal backups out of a project folder (after ``apply``)."""
+    for change in plan.pending:
+        saved = change.backup_path
+        if not change.personal_backup or saved is None or not os.path.lexists(saved):
+            continue
+        data = reading.read_bytes(saved, follow=False)
+        dest_folder = personal_backups_dir(config_dir)
+        dest_folder.mkdir(parents=True, exist_ok=True)
+        backup(dest_folder / change.path.name, change.backup_stamp, data=data)
+        saved.unlink()
 
 
 def display(path: Path, root: Path) -> str:

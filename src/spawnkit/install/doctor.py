@@ -25,24 +25,25 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 
-from spawnkit import __version__, paths, resources
+from spawnkit import __version__, hosts, paths, resources
 from spawnkit.errors import SpawnkitError
 from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
-from spawnkit.install import guard, journal
+from spawnkit.install import codex_config, codex_trust, guard, journal
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.install import (
-    CONFIG_NAME,
     MODES,
     SKILL,
     STANDARD,
     Target,
+    _own_trust,
     decode,
     read_bytes,
     resolve_target,
+    skill_rel,
 )
 
 OK, WARN, BROKEN = "ok", "warn", "broken"
@@ -77,9 +78,17 @@ class Context:
     @cached_property
     def manifest(self) -> mf.Manifest | None:
         try:
-            return mf.read(self.target.config_dir)
+            return mf.read(self.target.config_dir, self.target.local)
         except SpawnkitError:
             return None
+
+    @cached_property
+    def trust_config(self) -> dict:
+        """The parsed config.toml holding the hook trust (Codex); {} when missing."""
+        path = self.target.trust_path
+        if path is None:
+            return {}
+        return codex_config.parse(decode(read_bytes(path), path), str(path))
 
     @cached_property
     def managed(self) -> list[sm.ManagedHook]:
@@ -105,7 +114,7 @@ def check_config_dir(ctx: Context) -> CheckResult:
 
 
 def check_mode(ctx: Context) -> CheckResult:
-    path = ctx.target.config_dir / CONFIG_NAME
+    path = ctx.target.config_dir / ctx.target.config_name
     try:
         raw = guard.read_file(path, CONFIG_LIMIT)
         data = None if raw is None else json.loads(raw.decode("utf-8"))
@@ -161,10 +170,12 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
         problems = sm.hook_problems(ctx.settings_text, str(path))
     except sm.SettingsError as exc:
         return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
+    if ctx.target.host != hosts.DEFAULT:
+        problems = []  # what a malformed entry costs is observed for Claude Code only
     fatal = [p for p in problems if p.fatal]
     if fatal:
         return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", "correct or remove that entry")
-    table = regs.registrations()
+    table = regs.registrations(ctx.target.host)
     present = {(h.event, h.matcher) for h in ctx.managed}
     missing = [
         f"{r.event}{' ' + r.matcher if r.matcher else ''}"
@@ -187,7 +198,7 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
             f" not write ({changed[0].event}: {changed[0].command[:80]}); doctor does not run them",
             f"check them; {ctx.install_hint} --force replaces them with spawnkit's",
         )
-    expected = regs.installed_command()
+    expected = regs.installed_command(host=ctx.target.host)
     if any(h.command != expected for h in ctx.managed):
         return CheckResult(
             name,
@@ -226,7 +237,7 @@ def check_hooks_run(ctx: Context) -> CheckResult:
                 f"hook command names {missing}, which does not exist",
                 ctx.install_hint,
             )
-    expected = regs.installed_command()
+    expected = regs.installed_command(host=ctx.target.host)
     if expected not in commands:
         return CheckResult(
             name,
@@ -236,6 +247,8 @@ def check_hooks_run(ctx: Context) -> CheckResult:
         )
     argv = hook_argv()
     missing = next((p for p in (argv[0], argv[-1]) if not os.path.exists(p)), None)
+    if ctx.target.host != hosts.DEFAULT:
+        argv += ["--host", ctx.target.host]
     if missing:
         return CheckResult(
             name, BROKEN, f"hook command names {missing}, which does not exist", ctx.install_hint
@@ -256,15 +269,79 @@ def check_hooks_run(ctx: Context) -> CheckResult:
     return CheckResult(name, OK, f"{shlex.join(argv)} {detail}")
 
 
+def check_hooks_trusted(ctx: Context) -> CheckResult:
+    """Codex runs a hook only when config.toml trusts it with the hash of its current text."""
+    name = "hooks trusted"
+    path, trust = ctx.target.settings_path, ctx.target.trust_path
+    fix = f"{ctx.install_hint} (rewrites the trust entries)"
+    if not ctx.managed:
+        return CheckResult(name, BROKEN, "no spawnkit hook registered to trust", ctx.install_hint)
+    try:
+        trusted = codex_config.trust_entries(ctx.trust_config)
+    except codex_config.ConfigError as exc:
+        return CheckResult(name, BROKEN, str(exc), f"fix {trust}, then {ctx.install_hint}")
+    data = json.loads(ctx.settings_text or "{}")
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    hooks = hooks if isinstance(hooks, dict) else {}
+    own = _own_trust(str(path), ctx.settings_text or "")
+    stale = [k for k, v in own.items() if trusted.get(k) != v]
+    theirs = [k for k in codex_trust.untrusted(str(path), hooks, trusted) if k not in own]
+    if stale:
+        return CheckResult(
+            name,
+            BROKEN,
+            f"Codex skips {len(stale)} of spawnkit's {len(own)} hooks as untrusted: {trust} has no"
+            f" entry, or one whose hash no longer matches the hook (first: {stale[0]})",
+            fix,
+        )
+    disabled = codex_trust.hooks_disabled(ctx.trust_config)
+    if disabled:
+        return CheckResult(
+            name,
+            BROKEN,
+            f"{trust} turns hooks off ({disabled})",
+            f"remove `{disabled}` from {trust}",
+        )
+    detail = f"{len(own)} of {len(own)} trusted in {trust}"
+    if theirs:
+        return CheckResult(
+            name,
+            WARN,
+            f"{detail}; {len(theirs)} hook(s) of yours in {path.name} are not, so Codex skips"
+            f" them (first: {theirs[0]})",
+            "review and trust them in Codex, or remove them",
+        )
+    return CheckResult(name, OK, detail)
+
+
+def check_project_trusted(ctx: Context) -> CheckResult:
+    """Codex loads a project's .codex folder only when the project is trusted."""
+    name = "project trusted"
+    project = str(ctx.target.config_dir.parent)
+    entry = ctx.trust_config.get("projects", {}).get(project, {})
+    level = entry.get("trust_level") if isinstance(entry, dict) else None
+    if level == "trusted":
+        return CheckResult(name, OK, f"{project} is trusted in {ctx.target.trust_path}")
+    return CheckResult(
+        name,
+        BROKEN,
+        f"{project} is {'marked ' + repr(level) if level else 'not trusted'} in"
+        f" {ctx.target.trust_path}: Codex ignores its .codex/hooks.json",
+        'start Codex in the project and trust it when asked (or set trust_level = "trusted"'
+        f' under [projects."{project}"])',
+    )
+
+
 def check_standard(ctx: Context) -> CheckResult:
-    return _bundled_file_check(ctx, "standard", STANDARD, resources.standard_doc_path())
+    rel = ctx.target.rel(ctx.target.config_dir / STANDARD)
+    return _bundled_file_check(ctx, "standard", rel, resources.standard_doc_path())
 
 
 def check_spawnkit_skill(ctx: Context) -> CheckResult:
     return _bundled_file_check(
         ctx,
         "spawnkit skill",
-        SKILL / "SKILL.md",
+        skill_rel(ctx.target) / "SKILL.md",
         resources.bundled_skills_dir() / SKILL.name / "SKILL.md",
     )
 
@@ -275,7 +352,11 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     from spawnkit.lint.engine import lint_text
 
     name = "skills"
-    roots = [ctx.target.config_dir / d for d in ("skills", "commands", "agents")]
+    roots = [ctx.target.skill_root]
+    lint_root = ctx.target.skill_root
+    if ctx.target.host == hosts.DEFAULT:
+        roots += [ctx.target.config_dir / d for d in ("commands", "agents")]
+        lint_root = ctx.target.config_dir
     found = list(discover([r for r in roots if r.is_dir()]))
     if not found:
         return CheckResult(name, OK, "no skills found")
@@ -304,13 +385,15 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     if not flagged:
         return CheckResult(name, OK, summary)
     return CheckResult(
-        name, WARN, f"{summary} in {', '.join(flagged)}", f"spawnkit lint {ctx.target.config_dir}"
+        name, WARN, f"{summary} in {', '.join(flagged)}", f"spawnkit lint {lint_root}"
     )
 
 
 def check_plugin_overlap(ctx: Context) -> CheckResult:
     """The spawnkit plugin and installed hooks together would run every hook twice."""
     name = "plugin overlap"
+    if ctx.target.host != hosts.DEFAULT:
+        return CheckResult(name, OK, "not a Claude Code install")
     sources = [ctx.target.settings_path, resolve_target("user").settings_path]
     enabled = []
     for path in dict.fromkeys(sources):
@@ -334,8 +417,10 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
 
 
 def _user_config(ctx: Context) -> Path:
-    """The template store and the user's skills live in the user's folder whatever the scope."""
-    return ctx.target.config_dir if ctx.target.scope == "user" else paths.claude_config_dir()
+    """The template store and the Claude Code transcripts live in the user's Claude Code folder
+    whatever the scope or host."""
+    user_claude = ctx.target.scope == "user" and ctx.target.host == hosts.DEFAULT
+    return ctx.target.config_dir if user_claude else paths.claude_config_dir()
 
 
 def check_template_store(ctx: Context) -> CheckResult:
@@ -398,12 +483,27 @@ CHECKS: list[Check] = [
 ]
 
 
+# Codex only: trust, and (project scope) a trusted project.
+CODEX_CHECKS: list[Check] = [check_hooks_trusted]
+CODEX_PROJECT_CHECKS: list[Check] = [check_project_trusted]
+
+
+def checks_for(target: Target) -> list[Check]:
+    if target.host == hosts.DEFAULT:
+        return [c for c in CHECKS]
+    extra = CODEX_CHECKS + (CODEX_PROJECT_CHECKS if target.scope == "project" else [])
+    at = CHECKS.index(check_hooks_registered) + 1
+    # The template store belongs to Claude Code's folder; a Codex install does not set it up.
+    skip = (check_plugin_overlap, check_template_store)
+    return [c for c in CHECKS[:at] + extra + CHECKS[at:] if c not in skip]
+
+
 def run_checks(
     target: Target, checks: list[Check] | None = None, run_hook: bool = False
 ) -> list[CheckResult]:
     ctx = Context(target, run_hook)
     results = []
-    for check in CHECKS if checks is None else checks:
+    for check in checks_for(target) if checks is None else checks:
         try:
             results.append(check(ctx))
         except SpawnkitError as exc:
@@ -423,7 +523,19 @@ def as_dict(result: CheckResult) -> dict[str, str]:
 
 
 def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> CheckResult:
-    path = ctx.target.config_dir / rel
+    if ctx.target.local:  # the local scope uses the user's own copy (it copies none)
+        path = paths.claude_config_dir() / rel
+        current = read_bytes(path)
+        if current is None:
+            return CheckResult(name, WARN, f"{path} is missing", "spawnkit install")
+        fresh = packaged.is_file() and current == packaged.read_bytes()
+        return CheckResult(
+            name,
+            OK if fresh else WARN,
+            f"{'current' if fresh else 'not current'} ({path}, the user scope's)",
+            "" if fresh else "spawnkit install",
+        )
+    path = ctx.target.root / rel
     current = read_bytes(path)
     if current is None:
         return CheckResult(name, BROKEN, f"{path} is missing", ctx.install_hint)
@@ -457,7 +569,7 @@ def _missing_parts(command: str) -> str | None:
 def _trial_run(argv: list[str]) -> tuple[bool, str]:
     """Run the hook as Claude Code would, with an empty payload, in a scratch folder."""
     with tempfile.TemporaryDirectory(prefix="spawnkit-doctor-") as scratch:
-        env = {**os.environ, "CLAUDE_PROJECT_DIR": scratch}
+        env = {**os.environ, "CLAUDE_PROJECT_DIR": scratch}  # Codex: the scratch cwd
         started = time.perf_counter()
         try:
             proc = subprocess.run(
@@ -485,8 +597,10 @@ def _trial_run(argv: list[str]) -> tuple[bool, str]:
 
 def _install_command(target: Target) -> str:
     parts = ["spawnkit install"]
+    if target.host != hosts.DEFAULT:
+        parts.append(f"--host {target.host}")
     if target.scope != "user":
         parts.append(f"--scope {target.scope}")
-    if target.config_dir != resolve_target(target.scope).config_dir:
+    if target.config_dir != resolve_target(target.scope, host=target.host).config_dir:
         parts.append(f"--config-dir {shlex.quote(str(target.config_dir))}")
     return " ".join(parts)

@@ -13,39 +13,23 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from spawnkit import reading
 from spawnkit.errors import SpawnkitError
-from spawnkit.hook.lightos import FileTooLarge, NotRegularFile, read_regular
 
 MIB = 1024 * 1024
 MAX_FILE_BYTES = 32 * MIB  # settings files, the standard, the skill: far above any real one
 MAX_RECORD_BYTES = 1 * MIB  # install records and journals of spawnkit's own
-_ELOOP = 40
 
 
 def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
     """The bytes of a plain file; None when it does not exist; one-line errors otherwise."""
-    try:
-        return read_regular(str(path), limit)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None
-    except (IsADirectoryError, NotRegularFile):
-        raise SpawnkitError(
-            f"{path} is not a regular file (a folder, FIFO, device or socket); spawnkit reads"
-            " only plain files: move it aside, then run the command again"
-        ) from None
-    except FileTooLarge:
-        raise SpawnkitError(
-            f"{path} is larger than {limit // MIB} MiB, far beyond any real file of its kind;"
-            " check it, then run the command again"
-        ) from None
-    except PermissionError:
-        raise SpawnkitError(
-            f"cannot read {path} (permission denied); fix its permissions, nothing was changed"
-        ) from None
-    except OSError as exc:
-        if exc.errno == _ELOOP:
-            raise SpawnkitError(f"{path} is a symlink loop; fix or remove the link") from None
-        raise SpawnkitError(f"cannot read {path} ({exc.strerror or exc})") from None
+    return reading.read_bytes(
+        path,
+        limit=limit,
+        fix="spawnkit reads only plain files: move it aside, then run the command again",
+    )
 
 
 def check_link(path: Path) -> None:

@@ -1,8 +1,11 @@
-"""``spawnkit install``: put the standard, the hooks, the skill and the mode into Claude Code.
+"""``spawnkit install``: put the standard, the hooks, the skill and the mode into a host.
 
 Everything is planned first (``plan_install``) and written by ``changes.apply``,
 so a dry run, a confirmation prompt and a refusal all happen before any byte
-moves. Running it twice changes nothing the second time.
+moves. Running it twice changes nothing the second time. The host description
+(``spawnkit.hosts``) says where each piece goes: Claude Code's hooks live in
+settings.json; Codex's in hooks.json, and each of them also needs a trust entry in
+the user's config.toml (``codex_config``), written in the same plan.
 """
 
 from __future__ import annotations
@@ -12,19 +15,21 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnkit import __version__, paths, resources
+from spawnkit import __version__, hosts, paths, resources
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import guard
+from spawnkit.install import codex_config, codex_trust, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import Change, Plan
 
 SCOPES = ("user", "project", "local")
+HOSTS = (*hosts.NAMES, "all")
 MODES = ("warn", "enforce")
 DEFAULT_MODE = "warn"
 CONFIG_NAME = "spawnkit.json"
+LOCAL_CONFIG_NAME = "spawnkit.local.json"  # the local scope's mode; read by the hook too
 CONFIG_FORMAT = 1
 STANDARD = Path("standards") / "CONTEXT_MANAGEMENT.md"
 SKILL = Path("skills") / "spawnkit"
@@ -32,11 +37,23 @@ SKILL = Path("skills") / "spawnkit"
 
 @dataclass(frozen=True)
 class Target:
-    """Where an install goes: the Claude Code folder and the settings file inside it."""
+    """Where an install goes: the host's folder and the hooks file inside it; for Codex
+    also where the spawnkit skill goes and the config.toml that must trust the hooks."""
 
     scope: str
     config_dir: Path
     settings_path: Path
+    host: str = hosts.DEFAULT
+    skills_dir: Path | None = None  # None: <config_dir>/skills
+    trust_path: Path | None = None  # Codex: the user's config.toml
+
+    @property
+    def skill_root(self) -> Path:
+        return self.skills_dir if self.skills_dir is not None else self.config_dir / "skills"
+
+    @property
+    def label(self) -> str:
+        return hosts.get(self.host).label
 
     @property
     def trusted(self) -> bool:
@@ -46,26 +63,95 @@ class Target:
         return self.scope == "user"
 
     @property
+    def local(self) -> bool:
+        """This machine only: it touches ``settings.local.json``, ``spawnkit.local.json`` and its
+        own record, never a file a project commits (the shared settings, config, standard, skill
+        or record)."""
+        return self.scope == "local"
+
+    @property
+    def config_name(self) -> str:
+        return LOCAL_CONFIG_NAME if self.local else CONFIG_NAME
+
+    @property
+    def record_path(self) -> Path:
+        return mf.path_in(self.config_dir, self.local)
+
+    @property
     def settings_bounds(self) -> Path:
         """Where a symlinked settings file of a project may point: inside the project."""
         return self.config_dir.parent
 
+    @property
+    def root(self) -> Path:
+        """The folder every file of the install is inside: the lock's, the journal's, and
+        what the install record's paths are relative to. The config folder, except for a
+        Codex project, whose skill goes to ``./.agents`` beside ``./.codex``: the project.
+        (The config.toml holding Codex's trust is outside it: see ``trust_path``.)"""
+        if self.skills_dir is not None and not _inside(self.skills_dir, self.config_dir):
+            return self.config_dir.parent
+        return self.config_dir
+
+    @property
+    def trust_root(self) -> Path | None:
+        """The folder of a config.toml outside ``root`` (a Codex project's trust), else None:
+        a second folder the run locks, journals and recovers."""
+        if self.trust_path is None or _inside(self.trust_path, self.root):
+            return None
+        return self.trust_path.parent
+
+    def rel(self, path: Path) -> Path:
+        """``path`` relative to ``root``."""
+        return Path(os.path.relpath(path, self.root))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
 
 def resolve_target(
-    scope: str = "user", config_dir: str | Path | None = None, cwd: str | Path | None = None
+    scope: str = "user",
+    config_dir: str | Path | None = None,
+    cwd: str | Path | None = None,
+    host: str = hosts.DEFAULT,
 ) -> Target:
-    """user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude; --config-dir wins."""
+    """Claude Code: user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude.
+    Codex: user: $CODEX_HOME or ~/.codex; project: ./.codex (hooks) and ./.agents/skills.
+    --config-dir wins over the scope's folder."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
+    if host not in hosts.NAMES:
+        raise SpawnkitError(f"unknown host {host!r}; use one of {', '.join(hosts.NAMES)}")
+    desc = hosts.get(host)
+    if scope == "local" and desc.local_hooks_file is None:
+        raise SpawnkitError(
+            f"{desc.label} has no local scope (a settings file kept out of git); use --scope"
+            " project or --scope user"
+        )
+    here = Path(cwd if cwd is not None else os.getcwd()).absolute()
     if config_dir is not None:
         base = Path(config_dir).expanduser()
     elif scope == "user":
-        base = paths.claude_config_dir()
+        base = paths.config_dir(host)
     else:
-        base = paths.project_claude_dir(cwd)
+        base = here / desc.project_folder
     base = base.absolute()
-    name = "settings.local.json" if scope == "local" else "settings.json"
-    return Target(scope, base, base / name)
+    if host == hosts.DEFAULT:
+        name = "settings.local.json" if scope == "local" else "settings.json"
+        return Target(scope, base, base / name)
+    skills = None if scope == "user" else base.parent / desc.project_skill_dirs[0]
+    trust = base / desc.trust_file if scope == "user" else paths.config_dir(host) / desc.trust_file
+    return Target(scope, base, base / desc.hooks_file, host, skills, trust)
+
+
+def resolve_targets(
+    scope: str = "user", config_dir: str | Path | None = None, host: str = hosts.DEFAULT
+) -> list[Target]:
+    """One target per host asked for: ``host`` is a host's name or ``all``."""
+    if host == "all" and config_dir is not None:
+        raise SpawnkitError("--config-dir names one host's folder; use it with one --host")
+    names = hosts.NAMES if host == "all" else (host,)
+    return [resolve_target(scope, config_dir, host=name) for name in names]
 
 
 def plan_install(
@@ -85,14 +171,14 @@ def plan_install(
     if mode is not None and mode not in MODES:
         raise SpawnkitError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
     stamp = timestamp()
-    plan = Plan(config_dir=target.config_dir, trusted=target.trusted)
+    plan = Plan(config_dir=target.root, trusted=target.trusted)
     if not target.trusted:
         plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
-    found = mf.read(target.config_dir)
+    found = mf.read(target.config_dir, target.local)
     old = found if found is None or target.trusted or found.written_here() else None
     if found is not None and old is None:
         plan.notes.append(
-            f"{mf.path_in(target.config_dir)} was not written by spawnkit on this machine"
+            f"{target.record_path} was not written by spawnkit on this machine"
             " (copied or cloned?): it is replaced, and the files it lists are not deleted by a"
             " later uninstall"
         )
@@ -100,29 +186,36 @@ def plan_install(
     new = mf.Manifest(
         __version__, dict(old.settings), dict(old.files), list(old.dirs), plan.install_id
     )
-    plan.changes.append(_settings_change(target, old, new, python, stamp, plan, force))
-    for rel, data, label in _bundled_files():
-        plan.changes.append(
-            _file_change(target.config_dir, rel, data, label, old, new, stamp, plan)
+    settings = _settings_change(target, old, new, python, stamp, plan, force)
+    plan.changes.append(settings)
+    if target.trust_path is not None:
+        trust_in(target, plan).changes.append(_trust_change(target, settings, old, new, stamp))
+    if target.local:
+        plan.notes.append(
+            "local scope: the standard and the spawnkit skill are not copied into the project"
+            " (its files are shared); `spawnkit install` puts them in your own folder"
         )
-    config = target.config_dir / CONFIG_NAME
+    else:
+        for rel, data, label in _bundled_files(target):
+            plan.changes.append(_file_change(target.root, rel, data, label, old, new, stamp, plan))
+    config = target.config_dir / target.config_name
     current = read_bytes(config)
     plan.changes.append(
         _file_change(
-            target.config_dir,
-            Path(CONFIG_NAME),
+            target.root,
+            target.rel(config),
             config_bytes(current, mode, config),
-            label_for(CONFIG_NAME),
+            label_for(target.config_name),
             old,
             new,
             stamp,
             plan,
         )
     )
-    manifest_path = mf.path_in(target.config_dir)
+    manifest_path = target.record_path
     record = Change(manifest_path, read_bytes(manifest_path), b"", "install record")
     plan.changes.append(record)
-    new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.config_dir, plan.changes))
+    new.dirs = sorted(set(new.dirs) | _dirs_to_create(target.root, plan.changes))
     record.after = new.to_bytes()
     check_paths(target, plan)
     return plan
@@ -135,15 +228,15 @@ def check_paths(target: Target, plan: Plan) -> None:
     file may be a symlink or sit below one that leads out of the folder (the settings
     file may link elsewhere inside the project).
     """
-    for change in plan.pending:
+    for change in plan.all_pending:
         path = change.path
         guard.check_link(path)
-        if target.trusted:
+        if target.trusted or path == target.trust_path:  # the user's own config.toml
             continue
         if path == target.settings_path:
             bounds, ok = target.settings_bounds, guard.inside(path, target.settings_bounds)
         else:
-            bounds = target.config_dir
+            bounds = target.root
             ok = not path.is_symlink() and guard.inside(path, bounds)
         if not ok:
             raise SpawnkitError(
@@ -201,8 +294,14 @@ def _settings_change(
     before = read_bytes(path)
     text = decode(before, path)
     try:
-        result = sm.install(text, regs.installed_command(python), name=str(path), force=force)
-        problems = sm.problems_of(result.value)
+        result = sm.install(
+            text,
+            regs.installed_command(python, target.host),
+            regs.registrations(target.host),
+            name=str(path),
+            force=force,
+        )
+        problems = sm.problems_of(result.value) if target.host == hosts.DEFAULT else []
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)
@@ -213,16 +312,81 @@ def _settings_change(
     new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
     plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
-        plan.notes.append(f"warning: {path.name} {problem}; fix that entry")
-    if target.scope == "project" and result.text != text:
-        plan.notes.append(
-            f"{path.name} is usually committed: its hook command names this machine's Python"
-            " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
-            " --scope local)"
+        plan.warnings.append(
+            f"{path} {problem}"
+            + ("; spawnkit's hooks will not run either" if problem.fatal else "")
+            + ": fix or remove that entry of yours, then start a new Claude Code session"
         )
+    if target.scope == "project" and result.text != text:
+        if target.host == hosts.DEFAULT:
+            plan.notes.append(
+                f"{path.name} is usually committed: its hook command names this machine's Python"
+                " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
+                " --scope local)"
+            )
+        else:
+            plan.notes.append(
+                f"Codex reads {path} only in a project it trusts, and runs each hook only once"
+                f" {target.trust_path} trusts it (spawnkit writes that trust for this machine;"
+                " each teammate runs `spawnkit install --host codex --scope project`)"
+            )
     return Change(
-        path, before, result.text.encode("utf-8"), "hook registrations", backup_stamp=stamp
+        path,
+        before,
+        result.text.encode("utf-8"),
+        "hook registrations",
+        backup_stamp=stamp,
+        personal_backup=not target.trusted,
     )
+
+
+def trust_in(target: Target, plan: Plan) -> Plan:
+    """The plan that writes Codex's config.toml: this one, or (a project's trust lives in
+    the user's config.toml, outside the project) a second one for the user's folder, applied
+    after this one under its own lock and journal."""
+    if target.trust_root is None:
+        return plan
+    if plan.then is None:
+        plan.then = Plan(config_dir=target.trust_root, trusted=True)
+    return plan.then
+
+
+def _trust_change(
+    target: Target, settings: Change, old: mf.Manifest, new: mf.Manifest, stamp: str
+) -> Change:
+    """config.toml trusting exactly spawnkit's handlers in the new hooks file (Codex)."""
+    assert target.trust_path is not None
+    path = target.trust_path
+    hooks_text = settings.after.decode("utf-8") if settings.after is not None else ""
+    wanted = _own_trust(str(target.settings_path), hooks_text)
+    before = read_bytes(path)
+    record = codex_config.TrustRecord.from_json(old.trust) if old.trust else None
+    try:
+        after, record = codex_config.install(decode(before, path), wanted, record, str(path))
+    except codex_config.ConfigError as exc:
+        raise SpawnkitError(str(exc)) from None
+    new.trust = {"path": str(path), **record.to_json()}
+    return Change(path, before, after.encode("utf-8"), "hook trust", backup_stamp=stamp)
+
+
+def _own_trust(source: str, hooks_text: str) -> dict[str, str]:
+    """Trust key -> hash for spawnkit's own handlers in a hooks.json text."""
+    try:
+        data = json.loads(hooks_text) if hooks_text.strip() else {}
+    except ValueError:
+        return {}
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(hooks, dict):
+        return {}
+    every = codex_trust.expected_entries(source, hooks)
+    own = set()
+    for event, groups in hooks.items():
+        for gi, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for hi, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if isinstance(handler, dict) and regs.is_managed(handler.get("command")):
+                    own.add(codex_trust.trust_key(source, event, gi, hi))
+    return {key: value for key, value in every.items() if key in own}
 
 
 def entry_notes(name: str, result: sm.MergeResult | sm.RemovalResult, verb: str) -> list[str]:
@@ -294,14 +458,23 @@ def _file_change(
 
 def label_for(rel: str) -> str:
     """What a file install writes is, for people."""
-    if rel == STANDARD.as_posix():
+    if rel == STANDARD.as_posix() or rel.endswith("/" + STANDARD.as_posix()):
         return "context-management standard"
-    if rel == CONFIG_NAME:
+    if rel == CONFIG_NAME or rel.endswith("/" + CONFIG_NAME):
         return "spawnkit config"
-    return "spawnkit skill" if rel.startswith(SKILL.as_posix() + "/") else "spawnkit file"
+    if rel == LOCAL_CONFIG_NAME or rel.endswith("/" + LOCAL_CONFIG_NAME):
+        return "spawnkit config (this machine)"
+    inside = f"/{rel}".find(f"/{SKILL.as_posix()}/") != -1
+    return "spawnkit skill" if inside else "spawnkit file"
 
 
-def _bundled_files() -> list[tuple[Path, bytes, str]]:
+def skill_rel(target: Target) -> Path:
+    """The spawnkit skill's folder relative to the target's root (``skills/spawnkit``; for a
+    Codex project ``.agents/skills/spawnkit``)."""
+    return target.rel(target.skill_root / SKILL.name)
+
+
+def _bundled_files(target: Target | None = None) -> list[tuple[Path, bytes, str]]:
     standard = resources.standard_doc_path()
     skill = resources.bundled_skills_dir() / SKILL.name
     if not standard.is_file() or not (skill / "SKILL.md").is_file():
@@ -309,21 +482,24 @@ def _bundled_files() -> list[tuple[Path, bytes, str]]:
             f"spawnkit's packaged files are missing ({standard} or {skill}/SKILL.md);"
             " reinstall spawnkit"
         )
-    pairs = [(STANDARD, standard)]
-    pairs += [(SKILL / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
+    dest = skill_rel(target) if target is not None else SKILL
+    pairs = [
+        (target.rel(target.config_dir / STANDARD) if target is not None else STANDARD, standard)
+    ]
+    pairs += [(dest / p.relative_to(skill), p) for p in sorted(skill.rglob("*")) if p.is_file()]
     return [(rel, src.read_bytes(), label_for(rel.as_posix())) for rel, src in pairs]
 
 
-def _dirs_to_create(config_dir: Path, changes: list[Change]) -> set[str]:
-    """Folders (relative to the config dir, "." for itself) that writing ``changes`` creates."""
+def _dirs_to_create(root: Path, changes: list[Change]) -> set[str]:
+    """Folders (relative to ``root``, "." for itself) that writing ``changes`` creates."""
     made: set[str] = set()
     for change in changes:
         if change.before is not None or change.after is None:
             continue
         folder = change.path.parent
-        while not folder.exists() and folder != config_dir:
-            made.add(folder.relative_to(config_dir).as_posix())
+        while not folder.exists() and folder != root:
+            made.add(folder.relative_to(root).as_posix())
             folder = folder.parent
-        if not config_dir.exists():
+        if not root.exists():
             made.add(".")
     return made

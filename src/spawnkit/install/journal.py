@@ -42,17 +42,19 @@ ABORT_ENV = "SPAWNKIT_TEST_ABORT_AFTER_WRITES"
 MAX_JOURNAL_BYTES = 3 * guard.MAX_FILE_BYTES
 
 
+_WRITES = [0]  # every write of the process, across plans (a Codex project applies two)
+
+
 class Steps:
     """Counts the writes of one run; the tests' abort switch lives here and nowhere else."""
 
     def __init__(self) -> None:
         raw = os.environ.get(ABORT_ENV, "")
         self.limit = int(raw) if raw.isdigit() else 0
-        self.count = 0
 
     def done(self) -> None:
-        self.count += 1
-        if self.count == self.limit:
+        _WRITES[0] += 1
+        if _WRITES[0] == self.limit:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -253,13 +255,14 @@ def _sweep(config_dir: Path, touched: set[Path]) -> None:
     names: dict[Path, set[str]] = {}
     targets = set(touched) | {config_dir / "settings.json", config_dir / "settings.local.json"}
     targets |= set(candidates(config_dir))
-    try:
-        record = mf.read(config_dir)
-    except SpawnkitError:
-        record = None
-    if record is not None:
-        targets |= {config_dir / rel for rel in record.files}
-    targets.add(mf.path_in(config_dir))
+    for local in (False, True):  # the shared record and the local scope's own
+        try:
+            record = mf.read(config_dir, local)
+        except SpawnkitError:
+            record = None
+        if record is not None:
+            targets |= {config_dir / rel for rel in record.files}
+        targets.add(mf.path_in(config_dir, local))
     for target in targets:
         names.setdefault(target.parent, set()).add(target.name)
     for folder, wanted in names.items():

@@ -31,6 +31,8 @@ from spawnkit.install.settings_merge import MISSING
 
 FORMAT = 1
 RELATIVE_PATH = Path(".spawnkit") / "install.json"
+# The local scope's own record: it must not touch the shared one a project commits.
+LOCAL_RELATIVE_PATH = Path(".spawnkit") / "install.local.json"
 INSTALL_ID_PATH = Path(".spawnkit") / "install-id"
 _ID = re.compile(r"[0-9a-f]{32}")
 _SHA = re.compile(r"[0-9a-f]{64}")
@@ -60,6 +62,9 @@ class Manifest:
     files: dict[str, FileRecord] = field(default_factory=dict)  # by path relative to config dir
     dirs: list[str] = field(default_factory=list)  # folders install created, relative
     install_id: str | None = None  # the machine whose spawnkit wrote this record
+    # Codex: the hook trust entries written into config.toml (``codex_config.TrustRecord``
+    # as JSON, plus "path": the config.toml they are in).
+    trust: dict[str, Any] | None = None
 
     def to_bytes(self) -> bytes:
         data: dict[str, Any] = {
@@ -73,6 +78,8 @@ class Manifest:
             "files": {name: _encode_file(rec) for name, rec in sorted(self.files.items())},
             "dirs": sorted(set(self.dirs)),
         }
+        if self.trust:
+            data["trust"] = self.trust
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
     def written_here(self) -> bool:
@@ -81,17 +88,17 @@ class Manifest:
         return bool(self.install_id and local and hmac.compare_digest(self.install_id, local))
 
 
-def path_in(config_dir: Path) -> Path:
-    return config_dir / RELATIVE_PATH
+def path_in(config_dir: Path, local: bool = False) -> Path:
+    return config_dir / (LOCAL_RELATIVE_PATH if local else RELATIVE_PATH)
 
 
-def read(config_dir: Path) -> Manifest | None:
+def read(config_dir: Path, local: bool = False) -> Manifest | None:
     """The record in ``config_dir``, checked; None when there is none.
 
     Refused (``SpawnkitError``, nothing acted on) when damaged or when any path in
     it could point outside ``config_dir``.
     """
-    path = path_in(config_dir)
+    path = path_in(config_dir, local)
     raw = guard.read_file(path, guard.MAX_RECORD_BYTES)
     if raw is None:
         return None
@@ -145,12 +152,16 @@ def _checked(data: Any, path: Path) -> Manifest:
         if rel != "." and not guard.relative_inside(rel):
             raise _Outside(rel)
     ident = data.get("install_id")
+    trust = data.get("trust")
+    if trust is not None and not isinstance(trust, dict):
+        raise ValueError("trust")
     return Manifest(
         version=str(data.get("spawnkit", ""))[:64],
         settings=settings,
         files=files,
         dirs=list(dirs),
         install_id=ident if isinstance(ident, str) and _ID.fullmatch(ident) else None,
+        trust=trust,
     )
 
 

@@ -1,8 +1,9 @@
-"""Which Claude Code hook events spawnkit listens to, and how its entries are recognised.
+"""Which hook events spawnkit listens to on each host, and how its entries are recognised.
 
-One table (``hooks`` in standards/protocol.json) feeds both the
-entries ``spawnkit install`` writes into settings.json and the plugin's
-``hooks/hooks.json``, so the two can never disagree.
+One table per host (``hooks`` in standards/protocol.json: ``events`` for Claude
+Code, ``codex_events`` for Codex, named by ``Host.events_key``) feeds the entries
+``spawnkit install`` writes into settings.json or Codex's hooks.json, and the
+plugin's ``hooks/hooks.json``, so they can never disagree.
 
 Claude Code's settings schema forbids unknown keys in a hook entry, so the
 marker lives in the command string as a trailing shell comment: the shell
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spawnkit import protocol
+from spawnkit import hosts, protocol
 from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
 
 CURRENT_MARKER = "# spawnkit-managed:v1"
@@ -34,11 +35,13 @@ class Registration:
     timeout: int  # seconds; Claude Code's default (600 s) would stall a session
 
 
-def registrations() -> list[Registration]:
-    """The ``hooks`` table of protocol.json (the template's skill frontmatter reads it too)."""
+def registrations(host: str = hosts.DEFAULT) -> list[Registration]:
+    """The host's ``hooks`` table of protocol.json (the template's skill frontmatter reads
+    Claude Code's too)."""
     table = protocol.load()["hooks"]
     timeout = int(table["timeout_seconds"])
-    return [Registration(e["event"], e.get("matcher"), timeout) for e in table["events"]]
+    events = table[hosts.get(host).events_key]
+    return [Registration(e["event"], e.get("matcher"), timeout) for e in events]
 
 
 def markers() -> tuple[str, ...]:
@@ -56,8 +59,9 @@ SCRIPT_TAIL = "/spawnkit/hook/__main__.py"
 def is_generated(command: object) -> bool:
     """True when ``command`` is, byte for byte, one spawnkit writes for some installation.
 
-    That is ``test -f S && P -I -S S`` (or the unguarded ``P -I -S S``) followed by a
-    marker, every path quoted the way ``shlex.quote`` does, ``S`` a spawnkit hook script.
+    That is ``test -f S && P -I -S S`` (or the unguarded ``P -I -S S``), for Codex
+    with `` --host codex`` after it, followed by a marker, every path quoted the way
+    ``shlex.quote`` does, ``S`` a spawnkit hook script.
     A marked command in any other shape was written or changed by a person (wrapped in
     ``nice``, pointed at another script …): spawnkit keeps it and says so, never runs it
     from ``doctor``, and removes it only when asked to (``--force``).
@@ -73,6 +77,9 @@ def is_generated(command: object) -> bool:
         words = shlex.split(body)
     except ValueError:
         return False
+    host = ""  # a host other than the default is named last: `… --host codex`
+    if len(words) >= 2 and words[-2] == "--host" and words[-1] in hosts.NAMES[1:]:
+        host, words = f" --host {words[-1]}", words[:-2]
     if len(words) == 8 and words[:2] == ["test", "-f"] and words[2] == words[7]:
         guard, python, script = words[:4], words[4], words[7]
         shaped = guard[3] == "&&" and words[5:7] == ["-I", "-S"]
@@ -83,7 +90,7 @@ def is_generated(command: object) -> bool:
     if not shaped or not script.endswith(SCRIPT_TAIL) or not python.startswith("/"):
         return False
     run = f"{shlex.quote(python)} -I -S {shlex.quote(script)}"
-    expected = f"test -f {shlex.quote(script)} && {run}" if guard else run
+    expected = (f"test -f {shlex.quote(script)} && {run}" if guard else run) + host
     return body == expected
 
 
@@ -103,15 +110,17 @@ def matcher_group(reg: Registration, command: str) -> dict[str, Any]:
     return group
 
 
-def installed_command(python: str | None = None) -> str:
-    """The marked command settings.json runs: this interpreter on this installation's hook.
+def installed_command(python: str | None = None, host: str = hosts.DEFAULT) -> str:
+    """The marked command the host runs: this interpreter on this installation's hook
+    (with ``--host codex`` for Codex).
 
     ``test -f`` guards the script: if the package is removed without
-    ``spawnkit uninstall``, Python would exit 2 ("can't open file"), which Claude
-    Code reads as "block this tool call" and every Read would fail. The guard
-    turns that into exit 1, a non-blocking error.
+    ``spawnkit uninstall``, Python would exit 2 ("can't open file"), which both
+    hosts read as "block this tool call". The guard turns that into exit 1, a
+    non-blocking error.
     """
-    return marked(f"test -f {shlex.quote(script_path())} && {hook_command(python)}")
+    argument = "" if host == hosts.DEFAULT else f" --host {host}"
+    return marked(f"test -f {shlex.quote(script_path())} && {hook_command(python)}{argument}")
 
 
 def plugin_hooks_document() -> dict[str, Any]:

@@ -14,26 +14,43 @@ import os
 
 from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
-from spawnkit.install import guard
+from spawnkit.install import codex_config, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import Change, Plan
 from spawnkit.install.install import (
     Target,
+    _own_trust,
     check_paths,
     decode,
     entry_notes,
     label_for,
     read_bytes,
+    trust_in,
 )
 
 
 def plan_uninstall(target: Target, *, force: bool = False, install_id: str | None = None) -> Plan:
-    """Every change an uninstall would make. ``force`` also removes changed marked entries."""
-    plan = Plan(config_dir=target.config_dir, trusted=target.trusted)
+    """Every change an uninstall would make. ``force`` also removes changed marked entries.
+
+    A Codex project's trust entries (in the user's config.toml) go first: were the run
+    killed after the project's record is gone, nothing would say which entries were ours."""
+    return _trust_first(_plan_uninstall(target, force=force, install_id=install_id))
+
+
+def _trust_first(plan: Plan) -> Plan:
+    if plan.then is None:
+        return plan
+    first, plan.then = plan.then, None
+    first.then, first.notes, plan.notes = plan, plan.notes, []
+    return first
+
+
+def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> Plan:
+    plan = Plan(config_dir=target.root, trusted=target.trusted)
     if not target.trusted:
         plan.install_id = install_id or mf.install_id() or os.urandom(16).hex()
-    found = mf.read(target.config_dir)
+    found = mf.read(target.config_dir, target.local)
     ours = found is not None and (target.trusted or found.written_here())
     old = found if ours else None
     path = target.settings_path
@@ -59,9 +76,16 @@ def plan_uninstall(target: Target, *, force: bool = False, install_id: str | Non
             "hook registrations",
             # a file install created and that holds nothing else now needs no backup
             backup_stamp=None if result.text is None else timestamp(),
+            personal_backup=not target.trusted,
         )
     )
-    manifest_path = mf.path_in(target.config_dir)
+    if target.trust_path is not None:
+        trust = _trust_removal(target, old, decode(before, path))
+        if trust is not None:
+            trust_in(target, plan).changes.append(trust)
+        after = result.text
+        plan.notes += _moved_user_hooks(str(path), decode(before, path), after)
+    manifest_path = target.record_path
     if found is not None and old is None:
         kept = ", ".join(sorted(found.files)) or "no files"
         plan.notes.append(
@@ -94,7 +118,7 @@ def plan_uninstall(target: Target, *, force: bool = False, install_id: str | Non
         _take_back(plan, target, rel, rec)
     plan.changes.append(Change(manifest_path, read_bytes(manifest_path), None, "install record"))
     plan.prune_dirs = [
-        target.config_dir / d
+        target.root / d
         for d in sorted(old.dirs, key=lambda d: (d.count("/"), d != "."), reverse=True)
     ]
     check_paths(target, plan)
@@ -102,9 +126,9 @@ def plan_uninstall(target: Target, *, force: bool = False, install_id: str | Non
 
 
 def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None:
-    path = target.config_dir / rel
-    if not target.trusted and (path.is_symlink() or not guard.inside(path, target.config_dir)):
-        plan.notes.append(f"kept {path}: it leads outside {target.config_dir}")
+    path = target.root / rel
+    if not target.trusted and (path.is_symlink() or not guard.inside(path, target.root)):
+        plan.notes.append(f"kept {path}: it leads outside {target.root}")
         return
     current = read_bytes(path)
     if current is None:
@@ -125,3 +149,57 @@ def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None
         plan.changes.append(Change(saved, original, None, "backup (restored)"))
     else:
         plan.changes.append(Change(path, current, None, label_for(rel)))
+
+
+def _trust_removal(
+    target: Target, old: mf.Manifest | None, hooks_text: str | None
+) -> Change | None:
+    """config.toml without spawnkit's trust entries (Codex), byte for byte as before install.
+
+    Without an install record (deleted or damaged), the entries of spawnkit's handlers
+    still in the hooks file are found by their keys and removed as they stand."""
+    path = target.trust_path
+    assert path is not None
+    recorded = old.trust if old is not None and old.trust else None
+    if recorded and recorded.get("path") != str(path):
+        recorded = None  # a record about another config.toml: never act on it here
+    before = read_bytes(path)
+    if before is None:
+        return None
+    if recorded:
+        record = codex_config.TrustRecord.from_json(recorded)
+    else:
+        record = codex_config.TrustRecord(_own_trust(str(target.settings_path), hooks_text or ""))
+    try:
+        after = codex_config.remove(decode(before, path), record, str(path))
+    except codex_config.ConfigError as exc:
+        raise SpawnkitError(str(exc)) from None
+    data = None if after is None else after.encode("utf-8")
+    return Change(path, before, data, "hook trust", backup_stamp=timestamp())
+
+
+def _moved_user_hooks(source: str, before: str | None, after: str | None) -> list[str]:
+    """Hooks of the user's that sat after spawnkit's in hooks.json move up when spawnkit's go,
+    and Codex keys trust by position: say which will need trusting again."""
+    import json
+
+    from spawnkit.install import codex_trust
+
+    def keyed(text: str | None) -> dict[tuple[str, str], str]:
+        try:
+            hooks = json.loads(text).get("hooks", {}) if text and text.strip() else {}
+        except (ValueError, AttributeError):
+            return {}
+        found = {}
+        for key, value in codex_trust.expected_entries(source, hooks).items():
+            event = key[len(source) + 1 :].split(":")[0]
+            found[(event, value)] = key
+        return found
+
+    old, new = keyed(before), keyed(after)
+    return [
+        f"your hook at {old[k][len(source) + 1 :]} in {source} moves to"
+        f" {new[k][len(source) + 1 :]}; Codex keys trust by position, so trust it again in Codex"
+        for k in new
+        if k in old and old[k] != new[k]
+    ]

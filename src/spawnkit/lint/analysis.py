@@ -41,7 +41,16 @@ AGENT_NOUN = _AgentNoun(
     lazy(r"\b(?:sub-?agents?|subagents?|agents?|workers?)\b", re.I), "agent", "worker"
 )
 _TOOLS = V.alternation(V.SPAWN_TOOLS)
-_TOOL = lazy(r"\b(?:" + _TOOLS + r")\s+tool\b|\b(?:" + _TOOLS + r")\(")
+_TOOL_NAMES = V.alternation(V.SPAWN_TOOL_NAMES)
+_TOOL = lazy(
+    r"\b(?:"
+    + _TOOLS
+    + r")\s+tool\b|\b(?:"
+    + _TOOLS
+    + r")\(|(?<![A-Za-z0-9])(?:"
+    + _TOOL_NAMES
+    + r")\b"
+)
 _QUANT = V.alternation(V.QUANTIFIERS)
 _TOOL_USE = folded(
     r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:"
@@ -244,7 +253,7 @@ _NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
 _SELF_NEGATION = folded(
     r"\b(?:do not|don't|never|no need to)\s+(?:\w+\s+){0,2}"
     r"(?:start|spawn|launch|use|hand|delegate|dispatch|run|call|invoke|emit)"
-    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|agent tool|task tool)",
+    r"\b[^.]{0,40}?(?:agents?|sub-?agents?|agent tool|task tool|spawn_agent)",
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = "CONTEXT_MANAGEMENT.md"

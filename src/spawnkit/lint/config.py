@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from spawnkit import reading
 from spawnkit.errors import SpawnkitError
-from spawnkit.hook.lightos import read_regular
-from spawnkit.lint.rules import PROFILES
+from spawnkit.lint.rules import PROFILES, selector
 
 KEYS = {"select", "ignore", "profile", "exclude", "max-file-size"}
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024  # bytes; larger files are reported and skipped
@@ -111,14 +111,14 @@ def _read(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
-    try:  # a plain file of sane size: a FIFO in a cloned repository must not hang lint
-        return tomllib.loads(read_regular(str(path), MAX_CONFIG_BYTES).decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    # a plain file of sane size: a FIFO in a cloned repository must not hang lint
+    text = reading.read_text(path, what="config file", limit=MAX_CONFIG_BYTES)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise SpawnkitError(
             f"{path} is not valid TOML ({exc}); fix the file or remove it"
         ) from None
-    except OSError as exc:
-        raise SpawnkitError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
@@ -132,4 +132,15 @@ def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
 
 def _codes(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
     values = _strings(path, data, key)
-    return [v.upper() for v in values] if values is not None else None
+    if values is None:
+        return None
+    codes = []
+    for value in values:
+        code = selector(value)
+        if code is None:
+            raise SpawnkitError(
+                f"{path}: {key} = {value!r} is neither a rule name nor a code prefix; "
+                "`spawnkit rule` lists them"
+            )
+        codes.append(code)
+    return codes

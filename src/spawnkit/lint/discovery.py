@@ -33,21 +33,53 @@ _SKIP_DIRS = {
 
 
 def default_roots(cwd: Path | None = None) -> list[Path]:
-    """With no path given: the user's Claude config dir and the project's .claude, if present."""
-    roots = []
-    for root in (claude_config_dir(), project_claude_dir(cwd)):
-        if root.is_dir() and root.resolve() not in [r.resolve() for r in roots]:
+    """With no path given: the user's Claude config dir and the project's .claude, then the
+    skill folders Codex reads (``$CODEX_HOME/skills`` but its ``.system`` built-ins,
+    ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``), those present."""
+    from spawnkit import hosts
+    from spawnkit.paths import all_skill_dirs
+
+    here = Path(cwd) if cwd is not None else Path.cwd()
+    candidates = [claude_config_dir(), project_claude_dir(cwd)]
+    codex_home = Path(hosts.CODEX.config_dir(os.environ))
+    for _scope, folder in all_skill_dirs(here):
+        if folder.is_dir() and folder.resolve() == (codex_home / "skills").resolve():
+            candidates += sorted(p for p in folder.iterdir() if p.name != ".system")
+        else:
+            candidates.append(folder)
+    roots: list[Path] = []
+    for root in candidates:
+        if root.is_dir() and not any(_within(root, r) for r in roots):
             roots.append(root)
     return roots
 
 
+def _within(path: Path, root: Path) -> bool:
+    """``path`` is ``root`` or inside it (resolved), so walking ``root`` already covers it."""
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def location_profile(path: Path) -> str | None:
+    """The lint profile a file's location implies: ``portable`` for Codex's skill folders
+    (Codex reads only the spec's keys), ``claude-code`` for Claude Code's, else None."""
+    from spawnkit.hook.lint_on_write import locate, roots
+
+    found = locate(os.path.abspath(path), roots(os.environ))
+    return found[1] if found else None
+
+
 def is_agent_file(path: Path, config_dir: str | None = None) -> bool:
     """Whether ``path`` (under an ``agents/`` folder) is where Claude Code loads agents from."""
+    from spawnkit import hosts
     from spawnkit.hook.lint_on_write import file_kind
 
     if config_dir is None:
         config_dir = str(claude_config_dir())
-    return file_kind(os.path.abspath(path), config_dir) == "agent"
+    return file_kind(os.path.abspath(path), [(hosts.CLAUDE_CODE, config_dir)]) == "agent"
 
 
 def is_lintable(path: Path, config_dir: str | None = None) -> bool:

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import re
 
-# tools that start a sub-agent (Claude Code: "Agent", formerly "Task")
+# tools that start a sub-agent (Claude Code: "Agent", formerly "Task"); also what a skill's
+# frontmatter grants or denies
 SPAWN_TOOLS = ("Agent", "Task")
-# keys only a spawn call carries, in code sketches of one
-SPAWN_CALL_KEYS = ("subagent_type",)
+# spawn tool names distinctive enough to count alone, without the word "tool" (Codex CLI:
+# "spawn_agent", multi-agent v2's "collaborationspawn_agent" / "collaboration.spawn_agent")
+SPAWN_TOOL_NAMES = ("spawn_agent", "collaborationspawn_agent")
+# names only a spawn call carries, in code sketches of one (any language)
+SPAWN_CALL_KEYS = ("subagent_type", "fork_context", *SPAWN_TOOL_NAMES)
 # frontmatter keys that grant tools (skills/commands) or list them (agents), and that deny them
 GRANT_KEYS = ("allowed-tools", "tools")
 DENY_KEYS = ("disallowed-tools", "disallowedTools")

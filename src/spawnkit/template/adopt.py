@@ -1,26 +1,29 @@
 """``spawnkit adopt``: put a hand-written skill under management without changing its content.
 
 The current template is rendered into a temporary folder with answers taken from the
-skill (its frontmatter ``name`` and ``description``, then ``--data``); only the answers
-file is copied into the skill. The next ``spawnkit update`` then merges template changes
-into the skill as if it had been generated at the adopted version.
+skill (the folder's name, the answers of an answers file already there, the frontmatter
+``description``, then ``--data``); only the answers file is copied into the skill. An
+answers file from plain copier, or from a template version the store lacks, is replaced
+(the skill is backed up first) with its answers kept: ``update`` points here for those.
+The next ``spawnkit update`` then merges template changes into the skill as if it had
+been generated at the adopted version.
 """
 
 from __future__ import annotations
 
-import re
-import tempfile
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from spawnkit.atomic import atomic_write
+from spawnkit import interrupts, reading
+from spawnkit.atomic import atomic_write, why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.template import conflicts, copier_run, fsutil, managed
+from spawnkit.template import answers, conflicts, copier_run, fsutil, managed
 from spawnkit.template.retrofit import retrofit as add_protocol
-from spawnkit.template.store import Target, provisional_target
+from spawnkit.template.store import Store, Target, bundle_refs, provisional_target, store_dir
 
 SKILL_FILE = "SKILL.md"
 WORKFLOW_QUESTION = "steps"  # the template question holding the skill's own workflow
@@ -36,6 +39,8 @@ class AdoptResult:
     files_added: list[str] = field(default_factory=list)
     lint_left: list[str] = field(default_factory=list)  # "path:line:col: CODE message"
     backup: str | None = None
+    replaced: str | None = None  # the _src_path of an answers file adopt replaced
+    withheld: list[str] = field(default_factory=list)  # template lines left out (see retrofit)
 
     @property
     def exit_code(self) -> int:
@@ -45,44 +50,51 @@ class AdoptResult:
         return asdict(self)
 
 
-def parse_data(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs; values are read as YAML (``steps=[...]``, ``max_parallel=2``)."""
-    data: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise SpawnkitError(
-                f"--data {pair!r} is not KEY=VALUE, e.g. --data purpose='a code review'"
-            )
-        try:
-            data[key.strip()] = yaml.safe_load(value) if value.strip() else ""
-        except yaml.YAMLError:
-            data[key.strip()] = value
-    return data
-
-
-def template_questions(target: Target) -> set[str]:
-    """Question names of the store's template version (top-level keys of copier.yml, minus settings)."""
-    from spawnkit.template.gitutil import out
-
-    text = out(["show", f"{target.tag}:copier.yml"], target.store)
-    return {m.group(1) for m in re.finditer(r"^([A-Za-z][\w-]*):", text, re.MULTILINE)}
-
-
-def seed_data(skill_md: str, questions: set[str]) -> dict[str, Any]:
-    """Answers the skill already states: its frontmatter name and description."""
+def seeds(skill_md: str, previous: managed.Skill | None) -> dict[str, Any]:
+    """Answers the skill already states: an earlier answers file's, then its frontmatter
+    description. The skill name is always the folder's name (the Agent Skills rule)."""
+    known = answers.answerable()
+    found: dict[str, Any] = {}
+    if previous is not None:
+        found.update({k: v for k, v in previous.user_data().items() if k in known})
     front = conflicts.frontmatter(skill_md) or {}
-    seeds: dict[str, Any] = {}
-    name = front.get("name")
-    if isinstance(name, str):
-        for question in ("skill_name", "name"):
-            if question in questions:
-                seeds[question] = name
-                break
     description = front.get("description")
-    if isinstance(description, str) and "description" in questions:
-        seeds["description"] = description
-    return seeds
+    if isinstance(description, str) and "description" in known:
+        found["description"] = description
+    return found
+
+
+def _check_name(path: Path, skill_md: str) -> None:
+    name = (conflicts.frontmatter(skill_md) or {}).get("name")
+    if isinstance(name, str) and name != path.name:
+        raise SpawnkitError(
+            f"{path / SKILL_FILE} names the skill {name!r} but its folder is {path.name!r}; "
+            "the Agent Skills spec wants them equal: rename the folder or fix the name, then adopt"
+        )
+
+
+def _previous(path: Path, config_dir: Path) -> managed.Skill | None:
+    """An answers file already there: refused if ``spawnkit update`` handles the skill, else
+    returned so its answers are kept (plain copier, an unknown version, no ``_commit``)."""
+    existing = managed.read_skill(path, "path")
+    if existing is None:
+        return None
+    if existing.managed_by(config_dir) and existing.commit in known_versions(config_dir):
+        raise SpawnkitError(
+            f"{path} is already managed by spawnkit; update it with `spawnkit update {path}`"
+        )
+    foreign = sorted(set(existing.user_data()) - set(answers.questions()) - {"protocol"})
+    if foreign:
+        raise SpawnkitError(
+            f"{existing.answers_file} holds answers of another template ({', '.join(foreign)}; "
+            f"from {existing.src_path!r}); update that skill with `copier update` instead"
+        )
+    return existing
+
+
+def known_versions(config_dir: Path) -> set[str]:
+    """Template versions ``spawnkit update`` can start from: in the store or shipped."""
+    return set(Store(store_dir(config_dir)).tags()) | set(bundle_refs())
 
 
 def contrast_steps(answers_file: Path) -> list[dict[str, str]]:
@@ -116,53 +128,51 @@ def adopt(
     path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: bool = False
 ) -> AdoptResult:
     path = Path(path).expanduser().resolve()
+    if not path.is_dir():
+        what = "is a file" if os.path.lexists(path) else "does not exist"
+        raise SpawnkitError(f"{path} {what}; pass the folder of a skill (it holds {SKILL_FILE})")
     skill_md = path / SKILL_FILE
-    if not skill_md.is_file():
+    if not os.path.lexists(skill_md):
         raise SpawnkitError(f"{path} has no {SKILL_FILE}; pass the folder of a skill")
-    existing = managed.read_skill(path, "path")
-    if existing is not None:
-        if existing.managed_by(config_dir):
-            raise SpawnkitError(
-                f"{path} is already managed by spawnkit; update it with `spawnkit update {path}`"
-            )
-        raise SpawnkitError(
-            f"{existing.answers_file} already exists (from {existing.src_path!r}); remove it to adopt the skill"
-        )
-    text = skill_md.read_text(encoding="utf-8")
-    given = parse_data(pairs)
+    text = reading.read_text(skill_md, fix=f"a skill's {SKILL_FILE} must be a regular file")
+    answers.check_name(path.name, f"the folder name of {path}")
+    _check_name(path, text)
+    previous = _previous(path, config_dir)
+    given = answers.parse(pairs, name_source=f"the folder's name ({path.name})")
     answers_name = managed.answers_filename()
+    for target_file in (path / answers_name, *([skill_md] if retrofit else [])):
+        problem = why_not_writable(target_file)
+        if problem:
+            raise SpawnkitError(f"cannot adopt {path}: {problem}; nothing was written")
     # What the store gains is taken back if the template refuses the answers.
     with (
         provisional_target(config_dir) as target,
-        tempfile.TemporaryDirectory(prefix="spawnkit-adopt-") as tmp,
+        interrupts.temporary_folder("spawnkit-adopt-") as tmp,
     ):
-        questions = template_questions(target)
-        unknown = sorted(set(given) - questions)
-        if unknown:
-            raise SpawnkitError(
-                f"unknown --data key {unknown[0]!r}; the template asks: {', '.join(sorted(questions))}"
-            )
-        data = {**seed_data(text, questions), **given}
+        data = {**seeds(text, previous), **given}
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
-        answers = rendered / answers_name
+        answers_file = rendered / answers_name
+        answers.check_applied(given, answers.recorded(answers_file))
         result = AdoptResult(str(path), target.tag, str(path / answers_name), data)
-        if retrofit:
-            other = (
-                {**data, WORKFLOW_QUESTION: contrast_steps(answers)}
-                if WORKFLOW_QUESTION in questions
-                else data
-            )
-            contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")
+        if previous is not None:
+            result.replaced = previous.src_path or "(no _src_path)"
+        if retrofit or previous is not None:
             try:
                 backup = fsutil.backup(path, Path(config_dir) / ".spawnkit" / "backups", path.name)
             except OSError as exc:
                 raise SpawnkitError(
-                    f"could not back up {path} ({exc}); nothing was written"
-                ) from exc
+                    f"could not back up {path} ({exc.strerror or exc}); nothing was written"
+                ) from None
             result.backup = str(backup)
-            done = add_protocol(path, rendered, contrast, answers_name)
-            result.sections_added = done.sections_added
-            result.files_added = done.files_added
-            result.lint_left = done.lint_left
-        atomic_write(path / answers_name, answers.read_bytes())
+        if retrofit:
+            other = {**data, WORKFLOW_QUESTION: contrast_steps(answers_file)}
+            contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")
+        with interrupts.writing():
+            if retrofit:
+                done = add_protocol(path, rendered, contrast, answers_name)
+                result.sections_added = done.sections_added
+                result.files_added = done.files_added
+                result.withheld = done.withheld
+                result.lint_left = done.lint_left
+            atomic_write(path / answers_name, answers_file.read_bytes())
     return result

@@ -6,10 +6,10 @@ renamed file look the same as the ones copier writes.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spawnkit import interrupts
 from spawnkit.lint.frontmatter import is_fence, read, split
 from spawnkit.template.gitutil import git
 
@@ -51,7 +51,7 @@ def files_with_markers(root: Path) -> list[str]:
 
 def merge3(ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, bool]:
     """Three-way merge with copier's labels; returns (merged content, had conflicts)."""
-    with tempfile.TemporaryDirectory(prefix="spawnkit-merge-") as tmp:
+    with interrupts.temporary_folder("spawnkit-merge-") as tmp:
         paths = []
         for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
             p = Path(tmp) / name

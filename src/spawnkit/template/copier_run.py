@@ -4,7 +4,10 @@ Every call runs with git's environment fixed (``gitutil.isolated_env``), ``unsaf
 (the template needs no tasks, migrations or extensions, so no ``--trust``), copier's own
 warnings silenced and, unless questions are asked on a terminal, its notes on stderr kept
 out of the user's terminal. Copier's errors become :class:`CopierFailed` with a one-line
-message; each command words it for its own user. ``import copier`` costs ~0.6 s, so it
+message (at most ``MAX_MESSAGE`` characters: copier's can carry a 10 KB dump of the
+answers); each command words it for its own user. Ctrl-C stays ``KeyboardInterrupt``: copier
+turns it into ``CopierAnswersInterrupt`` at a question, which is also a ``CopierError``, and
+an abort must not read as a refused answer. ``import copier`` costs ~0.6 s, so it
 happens here, inside the calls.
 """
 
@@ -12,11 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import tempfile
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spawnkit import interrupts
 from spawnkit.template.gitutil import isolated_env
 
 
@@ -29,11 +34,25 @@ class CopierFailed(Exception):
 
 
 _VALIDATION_PREFIX = "Validation error for question '"
+MAX_MESSAGE = 300
+
+
+@contextlib.contextmanager
+def _own_temp() -> Iterator[None]:
+    """Copier's temporary folders (its clone of the template) inside one folder of ours,
+    removed whatever happens: copier leaks its clone when Ctrl-C or SIGTERM lands mid-clone."""
+    saved = tempfile.tempdir
+    with interrupts.temporary_folder("spawnkit-copier-") as parent:
+        tempfile.tempdir = parent
+        try:
+            yield
+        finally:
+            tempfile.tempdir = saved
 
 
 @contextlib.contextmanager
 def _quiet(interactive: bool) -> Iterator[None]:
-    with isolated_env(), warnings.catch_warnings():
+    with _own_temp(), isolated_env(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if interactive:  # the questions need the real streams
             yield
@@ -46,8 +65,12 @@ def _failed(exc: Exception) -> CopierFailed:
     message = str(exc).strip()
     if message.startswith(_VALIDATION_PREFIX):
         key, _, rest = message[len(_VALIDATION_PREFIX) :].partition("': ")
-        return CopierFailed(f"invalid {key}: {rest.strip().splitlines()[0]}", question=key)
-    return CopierFailed(message.splitlines()[0] if message else type(exc).__name__)
+        return CopierFailed(_short(f"invalid {key}: {rest.strip().splitlines()[0]}"), key)
+    return CopierFailed(_short(message.splitlines()[0] if message else type(exc).__name__))
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
 
 def copy(
@@ -80,6 +103,8 @@ def copy(
                 unsafe=False,
                 **options,
             )
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt from None  # CopierAnswersInterrupt too: aborted, not refused
     except (CopierError, ValueError) as exc:
         raise _failed(exc) from None
 
@@ -101,5 +126,7 @@ def update(work: Path, *, answers_file: str, vcs_ref: str) -> None:
                 unsafe=False,
                 quiet=True,
             )
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt from None
     except (CopierError, ValueError) as exc:
         raise _failed(exc) from None

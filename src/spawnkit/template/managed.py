@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,10 +10,9 @@ from typing import Any
 
 import yaml
 
-from spawnkit import resources
+from spawnkit import reading, resources
 from spawnkit.errors import SpawnkitError
-from spawnkit.hook.lightos import read_regular
-from spawnkit.paths import project_claude_dir
+from spawnkit.paths import all_skill_dirs, project_claude_dir
 from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
@@ -61,13 +61,20 @@ def read_skill(path: Path, scope: str) -> Skill | None:
     """The skill at ``path`` if it has an answers file; None if it has none."""
     for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
         answers_file = path / name
-        if answers_file.is_file():
-            try:  # a plain file of sane size (a project's skills arrive with git clone)
-                raw = read_regular(str(answers_file), MAX_ANSWERS_BYTES)
-                data = yaml.safe_load(raw.decode("utf-8")) or {}
-            except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+        if os.path.lexists(answers_file):
+            # a plain file of sane size (a project's skills arrive with git clone)
+            text = reading.read_text(
+                answers_file,
+                what="the answers file",
+                limit=MAX_ANSWERS_BYTES,
+                fix="move it aside and run the command again",
+            )
+            try:
+                data = yaml.safe_load(text) or {}
+            except (yaml.YAMLError, RecursionError) as exc:
+                first = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
                 raise SpawnkitError(
-                    f"cannot read {answers_file}: {exc.__class__.__name__}; fix or remove that file"
+                    f"the answers file {answers_file} is not valid YAML ({first}); fix or remove it"
                 ) from None
             if not isinstance(data, dict):
                 raise SpawnkitError(
@@ -78,8 +85,11 @@ def read_skill(path: Path, scope: str) -> Skill | None:
 
 
 def scope_dirs(config_dir: Path, cwd: Path) -> list[tuple[str, Path]]:
-    """``(scope, skills folder)`` for the user and the current project, without duplicates."""
+    """``(scope, skills folder)`` for the user and the current project, without duplicates:
+    Claude Code's (``config_dir`` is its folder), then every other host's (Codex:
+    ``$CODEX_HOME/skills``, ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``)."""
     dirs = [("user", Path(config_dir) / "skills"), ("project", project_claude_dir(cwd) / "skills")]
+    dirs += all_skill_dirs(cwd)
     seen: set[Path] = set()
     unique = []
     for scope, folder in dirs:
@@ -117,7 +127,8 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
         path = Path(name).expanduser()
         if "/" in name or name in (".", "..") or (path.is_dir() and name not in by_name):
             if not path.is_dir():
-                raise SpawnkitError(f"{name}: no such folder; pass a skill folder or a skill name")
+                what = "is a file" if os.path.lexists(path) else "does not exist"
+                raise SpawnkitError(f"{name} {what}; pass a skill folder or a skill name")
             skill = read_skill(path.resolve(), "path")
             if skill is None:
                 raise SpawnkitError(
@@ -135,8 +146,9 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
         for skill in matches:
             if not skill.managed_by(config_dir):
                 raise SpawnkitError(
-                    f"{skill.path} was generated from {skill.src_path!r}, not spawnkit's template store; "
-                    "update it with `copier update`, or re-adopt it with `spawnkit adopt`"
+                    f"{skill.path} was made with plain copier from {skill.src_path!r}; run "
+                    f"`spawnkit adopt {skill.path}` so spawnkit updates it (your answers are "
+                    "kept), or keep updating it with `copier update`"
                 )
             if all(s.path.resolve() != skill.path.resolve() for s in chosen):
                 chosen.append(skill)

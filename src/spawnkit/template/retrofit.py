@@ -7,13 +7,22 @@ identical (rules, resume check, checkpoint, finish) are protocol; sections that 
 are never pasted into a skill that has its own. The files the added sections call
 (e.g. ``scripts/state.py``) are added too. Then the linter runs, and what it still
 reports is returned — typically prompts of the user's own that lack a return contract.
+
+A retrofit only adds text, so it can fix only what was missing: the state file, the
+resume check, the checkpoints. A finding about what the skill's own text says (a prompt
+that asks for the full report, "spawn 5 agents in parallel") is not fixed by a template
+rule saying the opposite; such a rule would only hide it from the linter. So every added
+line that makes such a finding disappear is left out and reported as withheld, and the
+finding stays for the user to fix.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from spawnkit.atomic import atomic_write
@@ -22,6 +31,8 @@ from spawnkit.lint.frontmatter import split
 from spawnkit.template import fsutil
 
 SKILL_FILE = "SKILL.md"
+# What adding the template's sections can really fix: things the skill did not have at all.
+FIXED_BY_ADDING = frozenset({"CM003", "CM004", "CM007"})
 _HEADING = re.compile(r"^##\s+(.*?)\s*#*\s*$")
 _NUMBERING = re.compile(r"^(\d+[.)]\s*)+")
 
@@ -32,6 +43,7 @@ class Retrofitted:
 
     sections_added: list[str] = field(default_factory=list)
     files_added: list[str] = field(default_factory=list)
+    withheld: list[str] = field(default_factory=list)  # template lines that would hide a finding
     lint_left: list[str] = field(default_factory=list)
 
 
@@ -73,7 +85,7 @@ def split_sections(text: str) -> tuple[str, list[Section]]:
 
 
 def _joined(head: str, sections: list[Section]) -> str:
-    parts = [head if head.endswith("\n") or not head else head + "\n"]
+    parts = [head.rstrip("\n") + "\n\n" if head.strip() else head]
     for section in sections:
         text = section.text if section.text.endswith("\n") else section.text + "\n"
         parts.append(text if text.endswith("\n\n") else text + "\n")
@@ -122,9 +134,15 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str) -> R
         (render_b / SKILL_FILE).read_text(encoding="utf-8"),
     )
     have = {s.key for s in user}
-    missing = [s for s in protocol if s.key not in have]
     leading = {s.key for s in protocol[:leading_count]}
-    new_text = _joined(head, place(user, missing, protocol, leading)) if missing else text
+
+    def compose(added: list[Section]) -> str:
+        return _joined(head, place(user, added, protocol, leading)) if added else text
+
+    missing, result.withheld = without_hiding(
+        [s for s in protocol if s.key not in have], compose, _findings(text, skill_md), skill_md
+    )
+    new_text = compose(missing)
     added_text = "".join(s.text for s in missing)
     for rel in sorted(fsutil.snapshot(render_a)):
         if (
@@ -144,3 +162,54 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str) -> R
         for d in lint_text(new_text, str(skill_md), reader="pyyaml")
     ]
     return result
+
+
+def _findings(text: str, skill_md: Path) -> Counter[tuple[str, str]]:
+    return Counter((d.code, d.message) for d in lint_text(text, str(skill_md)))
+
+
+def without_hiding(
+    sections: list[Section],
+    compose: Callable[[list[Section]], str],
+    before: Counter[tuple[str, str]],
+    skill_md: Path,
+) -> tuple[list[Section], list[str]]:
+    """``sections`` minus every line whose addition would make a finding disappear that
+    adding cannot fix (see ``FIXED_BY_ADDING``); returns (what to add, the lines left out)."""
+
+    def hidden(candidate: list[Section]) -> int:
+        after = _findings(compose(candidate), skill_md)
+        return sum(
+            max(0, count - after[key])
+            for key, count in before.items()
+            if key[0] not in FIXED_BY_ADDING
+        )
+
+    current = list(sections)
+    left_out: list[str] = []
+    score = hidden(current)
+    for index in range(len(current)):
+        if not score:
+            break
+        lines = current[index].text.splitlines(keepends=True)
+        body = 1  # the heading line stays while the section keeps any line
+        while body < len(lines) and score:
+            if not lines[body].strip():
+                body += 1
+                continue
+            trial_lines = lines[:body] + lines[body + 1 :]
+            trial = _with_text(current, index, "".join(trial_lines))
+            trial_score = hidden(trial)
+            if trial_score < score:
+                left_out.append(lines[body].strip())
+                lines, current, score = trial_lines, trial, trial_score
+            else:
+                body += 1
+    kept = [s for s in current if any(line.strip() for line in s.text.splitlines()[1:])]
+    return kept, left_out
+
+
+def _with_text(sections: list[Section], index: int, text: str) -> list[Section]:
+    changed = list(sections)
+    changed[index] = replace(sections[index], text=text)
+    return changed

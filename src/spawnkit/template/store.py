@@ -31,7 +31,8 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from spawnkit import __version__, resources
+from spawnkit import __version__, interrupts, resources
+from spawnkit.atomic import why_not_writable
 from spawnkit.errors import SpawnkitError
 from spawnkit.template.gitutil import EMAIL, FIXED_DATE, IDENTITY, git, out
 
@@ -301,6 +302,18 @@ def planned_target(config_dir: Path, version: str = __version__) -> Target:
     return Target(tag, store.path, src_path_for(store.path), tag in tags)
 
 
+def check_writable(config_dir: Path) -> None:
+    """Refuse, before writing, when the store or its lock cannot be written."""
+    store = store_dir(config_dir)
+    for probe in (Path(config_dir) / ".spawnkit" / LOCK_NAME, store / ".git" / "objects" / "x"):
+        problem = why_not_writable(probe)
+        if problem:
+            raise SpawnkitError(
+                f"cannot write spawnkit's template store in {store}: {problem}; make "
+                f"{config_dir} writable, or set CLAUDE_CONFIG_DIR to a folder you can write"
+            )
+
+
 @contextmanager
 def locked(config_dir: Path, name: str = LOCK_NAME) -> Iterator[None]:
     """Serialise writers of spawnkit's state under ``<config>/.spawnkit``."""
@@ -327,6 +340,7 @@ def ensure_store(config_dir: Path, root: Path | None = None, version: str = __ve
     store = Store(store_dir(config_dir))
     files = running_content(root)
     tree = tree_id(files)
+    check_writable(config_dir)
     with locked(config_dir):
         store.init()
         if BUNDLE_PATH.is_file():
@@ -367,28 +381,38 @@ def provisional_target(config_dir: Path, root: Path | None = None) -> Iterator[T
         store.exists(),
         frozenset(store.tags()),
     )
-    target = ensure_store(config_dir, root)
     try:
+        target = ensure_store(config_dir, root)
         yield target
     except BaseException:
-        # Take back only what was created, never a whole folder someone else may write into.
-        if not before.store_path:
-            shutil.rmtree(store.path, ignore_errors=True)
-        elif not before.store:
-            shutil.rmtree(store.path / ".git", ignore_errors=True)
-        elif target.tag not in before.tags:
-            git(["update-ref", "-d", f"refs/tags/{target.tag}"], store.path, check=False)
-            git(["prune", "--expire=now"], store.path, check=False)
-        if not before.lock_file:
-            (state_dir / LOCK_NAME).unlink(missing_ok=True)
-        if before.created_from is not None:
-            for folder in (state_dir, *state_dir.parents):
-                if not folder.is_dir() or any(folder.iterdir()):
-                    break
-                folder.rmdir()
-                if folder == before.created_from:
-                    break
+        with interrupts.shielded():
+            _take_back(store, state_dir, before)
         raise
+
+
+def _take_back(store: Store, state_dir: Path, before: _Before) -> None:
+    """Undo ``ensure_store``: only what it created, never a folder someone else may write into."""
+    if not before.store_path:
+        shutil.rmtree(store.path, ignore_errors=True)
+    elif not before.store:
+        shutil.rmtree(store.path / ".git", ignore_errors=True)
+    else:
+        try:
+            added = set(store.tags()) - before.tags
+        except SpawnkitError:
+            added = set()
+        for tag in added:
+            git(["update-ref", "-d", f"refs/tags/{tag}"], store.path, check=False)
+            git(["prune", "--expire=now"], store.path, check=False)
+    if not before.lock_file:
+        (state_dir / LOCK_NAME).unlink(missing_ok=True)
+    if before.created_from is not None:
+        for folder in (state_dir, *state_dir.parents):
+            if not folder.is_dir() or any(folder.iterdir()):
+                break
+            folder.rmdir()
+            if folder == before.created_from:
+                break
 
 
 def write_bundle(versions: list[tuple[str, Files]], out_path: Path, work_dir: Path) -> None:

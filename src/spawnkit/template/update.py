@@ -9,12 +9,13 @@ frontmatter), backed up, and only then synced back. The user's folder never gets
 from __future__ import annotations
 
 import difflib
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spawnkit import interrupts
+from spawnkit.atomic import why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.install.lock import locked as config_lock
 from spawnkit.template import conflicts, copier_run, fsutil, managed
@@ -131,24 +132,44 @@ def _precheck(
             skill,
             target,
             ERROR,
-            "its answers file has no _commit; re-adopt it with `spawnkit adopt`",
+            f"its answers file has no _commit; run `spawnkit adopt {skill.path}` (your answers "
+            "are kept)",
         )
     if commit == target or store_tags.get(commit) == target_tree:
         return _result(skill, target, UP_TO_DATE)
-    have, want = parse_version(commit), parse_version(target)
-    if have is not None and want is not None and have.public > want.public:
+    if is_ahead(commit, target):
         return _result(
-            skill, target, AHEAD, f"made by spawnkit {commit}; upgrade spawnkit to update it"
+            skill,
+            target,
+            AHEAD,
+            f"made by spawnkit {commit}, newer than this one; updating to {target} would undo "
+            "template changes: use that spawnkit (or a newer one) to update it",
         )
     if commit not in store_tags and commit not in shipped:
         return _result(
             skill,
             target,
             UNKNOWN,
-            f"template version {commit} is not in the template store (made elsewhere from a source checkout?); "
-            f"remove {skill.answers_file.name} and run `spawnkit adopt {skill.path}`",
+            f"template version {commit} is not in the template store (made elsewhere from a "
+            f"source checkout?); run `spawnkit adopt {skill.path}` to adopt it at this version "
+            "(your answers are kept)",
         )
     return None
+
+
+def is_ahead(have_tag: str, want_tag: str) -> bool:
+    """Whether moving from ``have_tag`` to ``want_tag`` goes back in PEP 440 order.
+
+    ``0.1.0+d.<tree>`` (a modified checkout of 0.1.0) sorts after ``0.1.0``: going from it to
+    the plain release would strip the changes it was made with. Between two local versions
+    of the same release neither is older, so that move stays an update.
+    """
+    have, want = parse_version(have_tag), parse_version(want_tag)
+    if have is None or want is None:
+        return False
+    if have.public != want.public:
+        return have.public > want.public
+    return bool(have.local) and not want.local
 
 
 def _pinned(target: Target, tags: dict[str, str], to_tag: str | None) -> Target:
@@ -242,7 +263,10 @@ def render(
     store: Path, tag: str, data: dict[str, Any], answers_file: str, dest: Path
 ) -> fsutil.Snapshot:
     """The files template version ``tag`` produces for ``data`` (answers file excluded)."""
-    copier_run.copy(str(store), dest, data=data, vcs_ref=tag, answers_file=answers_file)
+    try:
+        copier_run.copy(str(store), dest, data=data, vcs_ref=tag, answers_file=answers_file)
+    except copier_run.CopierFailed as exc:
+        raise SpawnkitError(f"could not render template version {tag}: {exc}") from None
     snap = fsutil.snapshot(dest)
     snap.pop(answers_file, None)
     return snap
@@ -261,7 +285,7 @@ def _update_one(
 ) -> SkillResult:
     result = _result(skill, target.tag, WOULD_UPDATE if dry_run else UPDATED)
     answers = skill.answers_file.name
-    with tempfile.TemporaryDirectory(prefix="spawnkit-update-") as tmp:
+    with interrupts.temporary_folder("spawnkit-update-") as tmp:
         work = Path(tmp) / "work" / skill.name
         links = fsutil.symlinks(skill.path)
         # Symlinked files become plain copies: copier can never write through a link.
@@ -281,7 +305,7 @@ def _update_one(
                     tag,
                     skill.user_data(),
                     answers,
-                    Path(tmp) / f"render-{len(renders)}",
+                    Path(tmp) / f"render-{len(renders)}" / skill.name,
                 )
             return renders[tag]
 
@@ -320,6 +344,12 @@ def _update_one(
                 raise SpawnkitError(
                     f"{skill.path} changed while it was being updated; nothing was written, rerun"
                 )
+            for rel in (*result.modified, *result.added, *result.removed):
+                problem = why_not_writable(skill.path / rel)
+                if problem:
+                    raise SpawnkitError(
+                        f"cannot update {skill.path}: {problem}; nothing was written"
+                    )
             try:
                 backup = fsutil.backup(skill.path, Path(config_dir) / BACKUPS_REL, skill.name)
             except OSError as exc:
@@ -333,7 +363,8 @@ def _update_one(
                 saved.write_bytes(not_applied[item["file"]])
                 item["template_version"] = str(saved)
             try:
-                fsutil.apply_snapshot(skill.path, before, after, last=answers)
+                with interrupts.writing():
+                    fsutil.apply_snapshot(skill.path, before, after, last=answers)
             except OSError as exc:
                 raise SpawnkitError(
                     f"writing {skill.path} failed midway ({exc}); restore it from {backup}"

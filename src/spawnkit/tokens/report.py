@@ -6,14 +6,16 @@ the replaced text is exactly what could be sent to the API, so ``--exact`` and t
 count the same string.
 """
 
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO
 
-from spawnkit import tokens
+from spawnkit import reading, tokens
 from spawnkit.errors import SpawnkitError
+
+MAX_INPUT_BYTES = 256 * 1024 * 1024  # a counting tool may see big logs; still bounded
 
 
 @dataclass
@@ -68,17 +70,18 @@ def read_text(source: str | None, stdin: BinaryIO | None = None) -> tuple[str, b
             )
         data = stream.read()
     else:
-        path = Path(source)
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise SpawnkitError(
-                f"no such file: {source} (give an existing file, or - to read standard input)"
-            ) from None
-        except IsADirectoryError:
-            raise SpawnkitError(f"{source} is a directory; give a file, or - for stdin") from None
-        except OSError as exc:
-            raise SpawnkitError(f"cannot read {source}: {exc.strerror or exc}") from None
+            data = reading.read_bytes(source, limit=MAX_INPUT_BYTES)
+        except SpawnkitError as exc:
+            if not os.path.lexists(source):
+                raise SpawnkitError(
+                    f"no such file: {source} (give an existing file, or - to read standard input)"
+                ) from None
+            if os.path.isdir(source):
+                raise SpawnkitError(
+                    f"{source} is a directory; give a file, or - for stdin"
+                ) from None
+            raise exc from None
     try:
         return data.decode("utf-8"), False
     except UnicodeDecodeError:

@@ -51,10 +51,36 @@ ALL: tuple[Rule, ...] = (
     LeanProgress(),
 )
 BY_CODE = {rule.code: rule for rule in ALL}
+BY_NAME = {rule.name: rule for rule in ALL}
 
 
-def get(code: str) -> Rule | None:
-    return BY_CODE.get(code.strip().upper())
+def get(code_or_name: str) -> Rule | None:
+    """A rule by code (``CM005``) or name (``max-parallel``, ``max_parallel``), any case."""
+    key = code_or_name.strip()
+    return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower().replace("_", "-"))
 
 
-__all__ = ["ALL", "BY_CODE", "DEFAULT_PROFILE", "PROFILES", "Context", "Finding", "Rule", "get"]
+def selector(token: str) -> str | None:
+    """What ``--select``/``ignore`` take: a rule name or code becomes its code, a code prefix
+    (``CM``) or ``ALL`` stays as it is; None when it matches no rule."""
+    rule = get(token)
+    if rule is not None:
+        return rule.code
+    prefix = token.strip().upper()
+    if prefix == "ALL" or (prefix and any(r.code.startswith(prefix) for r in ALL)):
+        return prefix
+    return None
+
+
+__all__ = [
+    "ALL",
+    "BY_CODE",
+    "BY_NAME",
+    "DEFAULT_PROFILE",
+    "PROFILES",
+    "Context",
+    "Finding",
+    "Rule",
+    "get",
+    "selector",
+]

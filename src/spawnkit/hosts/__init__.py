@@ -1,0 +1,279 @@
+"""The agent hosts spawnkit serves, each described as data: Claude Code and OpenAI Codex CLI.
+
+Everything that differs between two hosts lives in one ``Host`` instance: where its
+config and skills live, which file its hooks go into and in which format, the tool
+names of spawning, reading and writing, how a hook answer blocks or rewrites a
+call, and which payload fields carry the session, the agent and its last answer.
+Install, uninstall, doctor, the hook runtime and ``spawnkit new`` read it instead
+of naming a host themselves.
+
+Standard library only and import-light: the hook imports this module on every call,
+so it is one module of plain data (a class with ``__slots__``, not a dataclass:
+``dataclasses`` alone costs milliseconds to import). Paths are strings joined
+POSIX-style (``spawnkit.hook.lightos``); code off the hook path wraps them in
+``pathlib.Path`` itself.
+"""
+
+from __future__ import annotations
+
+from spawnkit.hook import lightos
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+
+class Host:
+    """What spawnkit needs to know about one host. Every field is documented where it is set."""
+
+    __slots__ = (
+        "name",
+        "label",
+        "binary",
+        "config_env",
+        "config_default",
+        "project_env",
+        "session_env",
+        "project_folder",
+        "spawn_tools",
+        "spawn_text_key",
+        "spawn_items_key",
+        "spawn_label_keys",
+        "wait_tool",
+        "read_tools",
+        "write_tools",
+        "write_paths",
+        "rewrite_needs_allow",
+        "start_context",
+        "batch_event",
+        "own_block_cap",
+        "events_key",
+        "hooks_file",
+        "hooks_under_key",
+        "project_hooks_file",
+        "local_hooks_file",
+        "trust_file",
+        "user_skill_dirs",
+        "project_skill_dirs",
+        "skill_roots",
+        "file_kinds",
+        "plugin_marker",
+        "lint_profile",
+        "session_field",
+        "agent_field",
+        "agent_type_field",
+        "answer_field",
+        "retry_field",
+    )
+
+    def __init__(self, **fields: object) -> None:
+        for key in self.__slots__:  # KeyError: a field not given
+            object.__setattr__(self, key, fields.pop(key))
+        if fields:
+            raise TypeError(f"unknown Host fields {sorted(fields)}")
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("a Host is read-only")
+
+    def __repr__(self) -> str:
+        return f"Host({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    # --- places -----------------------------------------------------------------------------
+
+    def home(self, env: Mapping[str, str]) -> str:
+        home = env.get("HOME")
+        if not home:
+            import os
+
+            home = os.path.expanduser("~")
+        return home
+
+    def config_dir(self, env: Mapping[str, str]) -> str:
+        """The host's user folder: ``$<config_env>`` when set, else ``~/<config_default>``."""
+        configured = (env.get(self.config_env) or "").strip()
+        if configured:
+            return lightos.absolute(configured, lightos.getcwd())
+        return lightos.join(self.home(env), self.config_default)
+
+    def project_dir(self, env: Mapping[str, str], cwd: str) -> str:
+        """The project a hook call belongs to: the host's project variable, else ``cwd``."""
+        base = cwd or lightos.getcwd()
+        chosen = env.get(self.project_env) if self.project_env else None
+        return lightos.absolute(chosen or base, base)
+
+    def user_skill_dir(self, env: Mapping[str, str]) -> str:
+        """Where spawnkit puts user-scope skills for this host (the first of ``user_skill_dirs``)."""
+        return self.user_skill_dirs_in(env)[0]
+
+    def user_skill_dirs_in(self, env: Mapping[str, str]) -> list[str]:
+        """Every user-scope folder the host reads skills from, first the one spawnkit writes."""
+        values = {"config": self.config_dir(env), "home": self.home(env)}
+        return [pattern.format(**values) for pattern in self.user_skill_dirs]
+
+    # --- tools ------------------------------------------------------------------------------
+
+    @property
+    def spawn_matcher(self) -> str:
+        """The hook matcher for the spawn tools (a whole-name regex on both hosts)."""
+        return "|".join(self.spawn_tools)
+
+    def spawn_text(self, tool_input: Mapping[str, object]) -> str | None:
+        """The task text a spawn call gives its sub-agent, or None when it has none."""
+        value = tool_input.get(self.spawn_text_key)
+        if isinstance(value, str):
+            return value
+        if self.spawn_items_key:
+            items = tool_input.get(self.spawn_items_key)
+            if isinstance(items, list):
+                texts = [
+                    i["text"]
+                    for i in items
+                    if isinstance(i, dict)
+                    and i.get("type") == "text"
+                    and isinstance(i.get("text"), str)
+                ]
+                if texts:
+                    return "\n".join(texts)
+        return None
+
+    def with_spawn_text_appended(
+        self, tool_input: Mapping[str, object], extra: str
+    ) -> dict[str, object]:
+        """The whole tool input with ``extra`` added to the sub-agent's task text."""
+        value = tool_input.get(self.spawn_text_key)
+        if isinstance(value, str) or not self.spawn_items_key:
+            text = value if isinstance(value, str) else ""
+            return {**tool_input, self.spawn_text_key: text.rstrip() + "\n\n" + extra}
+        items = tool_input.get(self.spawn_items_key)
+        items = list(items) if isinstance(items, list) else []
+        return {**tool_input, self.spawn_items_key: [*items, {"type": "text", "text": extra}]}
+
+    def spawn_label(self, tool_input: Mapping[str, object]) -> str:
+        """A short name for the spawned task (description or task name), "" when none."""
+        for key in self.spawn_label_keys:
+            value = tool_input.get(key)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+        return ""
+
+
+# Claude Code 2.1.330, as observed (see the project's claude-code facts).
+CLAUDE_CODE = Host(
+    name="claude-code",
+    label="Claude Code",
+    binary="claude",
+    # $CLAUDE_CONFIG_DIR, else ~/.claude
+    config_env="CLAUDE_CONFIG_DIR",
+    config_default=".claude",
+    # Hooks run with the project in $CLAUDE_PROJECT_DIR and the session in $CLAUDE_CODE_SESSION_ID.
+    project_env="CLAUDE_PROJECT_DIR",
+    session_env="CLAUDE_CODE_SESSION_ID",
+    # <project>/.claude holds the project's settings, skills and spawnkit.json.
+    project_folder=".claude",
+    # The sub-agent tool is "Agent" ("Task" is its old name, still matched); its task is `prompt`.
+    spawn_tools=("Agent", "Task"),
+    spawn_text_key="prompt",
+    spawn_items_key=None,
+    spawn_label_keys=("description",),
+    wait_tool=None,  # the Agent tool returns the result itself (or notifies)
+    read_tools=("Read",),
+    write_tools=("Write", "Edit", "MultiEdit"),
+    write_paths="file_path",  # tool_input.file_path names the written file
+    # updatedInput alone replaces the input; "allow" would also skip the permission prompt.
+    rewrite_needs_allow=False,
+    # SubagentStart cannot talk to the sub-agent: the budget goes into the prompt instead.
+    start_context=False,
+    batch_event="PostToolBatch",
+    own_block_cap=8,  # consecutive SubagentStop blocks it honours before letting the stop through
+    events_key="events",  # standards/protocol.json "hooks" table
+    hooks_file="settings.json",  # in the config dir; the hooks sit under its "hooks" key
+    hooks_under_key=True,
+    project_hooks_file=".claude/settings.json",
+    local_hooks_file=".claude/settings.local.json",
+    trust_file=None,  # hooks run once written: no trust step
+    user_skill_dirs=("{config}/skills",),
+    project_skill_dirs=(".claude/skills",),
+    skill_roots=(".claude",),  # folder names under which skills/commands/agents are linted
+    file_kinds=("skill", "command", "agent"),  # what lint-on-write checks under a skill root
+    plugin_marker=".claude-plugin/plugin.json",  # a folder holding this file is a root too
+    lint_profile="claude-code",
+    session_field="session_id",
+    agent_field="agent_id",
+    agent_type_field="agent_type",
+    answer_field="last_assistant_message",
+    retry_field="stop_hook_active",
+)
+
+
+# OpenAI Codex CLI 0.169.0, as observed offline (see the project's codex facts).
+#
+# Differences from Claude Code that matter to spawnkit: sub-agents start with
+# ``spawn_agent`` (multi-agent v1) or ``collaborationspawn_agent`` (v2, the
+# ``collaboration`` namespace prefixed to the name), whose task is ``message``;
+# files are written by ``apply_patch`` (the patch text in ``tool_input.command``);
+# a PreToolUse rewrite needs ``permissionDecision: "allow"``; SubagentStart's
+# ``additionalContext`` reaches the sub-agent; there is no PostToolBatch and NO
+# cap on repeated SubagentStop blocks; and hooks run only once trusted in
+# ``config.toml`` (``spawnkit.install`` writes the trust entries).
+CODEX = Host(
+    name="codex",
+    label="Codex CLI",
+    binary="codex",
+    # $CODEX_HOME, else ~/.codex
+    config_env="CODEX_HOME",
+    config_default=".codex",
+    # No project or session variable: the payload's cwd and session_id are all there is.
+    project_env=None,
+    session_env=None,
+    project_folder=".codex",
+    spawn_tools=("spawn_agent", "collaborationspawn_agent"),
+    spawn_text_key="message",
+    spawn_items_key="items",  # v1 also takes structured items instead of a message
+    spawn_label_keys=("task_name",),
+    wait_tool="wait_agent",  # how the orchestrator waits for a running sub-agent
+    read_tools=(),  # files are read with shell commands: no read tool to guard
+    write_tools=("apply_patch",),
+    write_paths="patch",  # the files are named in the patch's "*** Add/Update File:" lines
+    rewrite_needs_allow=True,  # updatedInput without permissionDecision "allow" is ignored
+    start_context=True,
+    batch_event=None,
+    own_block_cap=None,  # a hook that always blocks loops for ever: our retry limit is the cap
+    events_key="codex_events",
+    hooks_file="hooks.json",
+    hooks_under_key=True,
+    project_hooks_file=".codex/hooks.json",
+    local_hooks_file=None,
+    trust_file="config.toml",  # [hooks.state."<file>:<event>:<group>:<handler>"] trusted_hash
+    # spawnkit writes user skills under $CODEX_HOME (with the hooks and config it manages);
+    # Codex also reads ~/.agents/skills.
+    user_skill_dirs=("{config}/skills", "{home}/.agents/skills"),
+    project_skill_dirs=(".agents/skills", ".codex/skills"),
+    skill_roots=(".agents", ".codex"),
+    file_kinds=("skill",),  # what lint-on-write checks under a skill root
+    plugin_marker=None,  # a folder holding this file is a root too
+    lint_profile="portable",  # Codex reads name and description; other keys mean nothing to it
+    session_field="session_id",
+    agent_field="agent_id",
+    agent_type_field="agent_type",
+    answer_field="last_assistant_message",
+    retry_field="stop_hook_active",
+)
+
+NAMES = ("claude-code", "codex")
+DEFAULT = "claude-code"
+_BY_NAME = {CLAUDE_CODE.name: CLAUDE_CODE, CODEX.name: CODEX}
+
+
+def get(name: str) -> Host:
+    """The host called ``name`` (``claude-code`` or ``codex``); KeyError for any other."""
+    return _BY_NAME[name]
+
+
+def all_hosts() -> list[Host]:
+    return [CLAUDE_CODE, CODEX]
+
+
+__all__ = ["CLAUDE_CODE", "CODEX", "DEFAULT", "NAMES", "Host", "all_hosts", "get"]

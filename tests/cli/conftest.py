@@ -1,0 +1,26 @@
+"""Fixtures for the command-line tests: a sandbox HOME per test, real ``spawnkit`` processes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from .sandbox import Sandbox, unprivileged_reason
+
+
+@pytest.fixture
+def sandbox() -> Iterator[Sandbox]:
+    box = Sandbox()
+    try:
+        yield box
+    finally:
+        box.close()
+
+
+@pytest.fixture
+def unprivileged() -> None:
+    """Skip where no unprivileged user can run spawnkit (root without setpriv)."""
+    reason = unprivileged_reason()
+    if reason:
+        pytest.skip(reason)
