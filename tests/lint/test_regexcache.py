@@ -118,3 +118,21 @@ def test_turned_off_it_writes_nothing(fresh, monkeypatch):
     _same(regexcache.compile(r"x(y)"), re.compile(r"x(y)"))
     regexcache.save()
     assert not any(fresh.rglob("*.marshal"))
+
+
+def test_spawnkit_lint_writes_the_cache_only_after_linting(tmp_path):
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("SPAWNKIT_REGEX_CACHE", None)
+    lint = [sys.executable, "-m", "spawnkit", "lint"]
+    refused = subprocess.run([*lint, str(tmp_path / "missing")], env=env, capture_output=True)
+    assert refused.returncode == 2 and not cache.exists()
+    skill = CORPUS / "skills" / "dep-audit" / "SKILL.md"
+    done = subprocess.run([*lint, str(skill)], env=env, capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
+    (written,) = cache.glob("spawnkit/regex-*.marshal")
+    again = subprocess.run([*lint, str(skill)], env=env, capture_output=True, text=True)
+    assert again.stdout == done.stdout and written.exists()

@@ -10,7 +10,8 @@ The program format belongs to the interpreter: the file's name carries the Pytho
 and ``_sre.MAGIC``, and ``_sre.compile`` validates every program it is given. Anything
 unexpected — no cache folder, a damaged or foreign file, an interpreter without these
 internals — falls back to ``re.compile``; a run never fails because of the cache. Standard
-library only: the hook imports it. ``SPAWNKIT_REGEX_CACHE=0`` turns it off.
+library only: the hook imports it (and only reads the file; ``spawnkit lint`` writes it after
+a run that linted files). ``SPAWNKIT_REGEX_CACHE=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -119,15 +120,15 @@ def _remember(key: str, entry: tuple) -> None:
     global _dirty
     assert _programs is not None
     _programs[key] = entry
-    if not _dirty:
-        _dirty = True
-        import atexit
-
-        atexit.register(save)
+    _dirty = True
 
 
 def save() -> None:
-    """Write the programs learnt in this run (atomically; any failure is ignored)."""
+    """Write the programs learnt in this run (atomically; any failure is ignored).
+
+    Called by ``spawnkit lint`` once it has linted files — never on a refused command, and
+    never by the hook, which only reads the file.
+    """
     global _dirty
     path = cache_file()
     if not _dirty or not path or _programs is None:

@@ -57,6 +57,7 @@ ROLE_NOUNS = (
     "inspector",
     "coordinator",
     "assistant",
+    "helper",
     "teammate",
     "implementer",
     "executor",

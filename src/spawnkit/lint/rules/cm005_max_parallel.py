@@ -8,6 +8,7 @@ from itertools import takewhile
 from typing import Any
 
 from spawnkit import protocol
+from spawnkit.lint import vocabulary as V
 from spawnkit.lint.analysis import AGENT_NOUN, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -333,8 +334,15 @@ def _table_rows(a: Any, tables: list[Any]) -> list[_Facts]:
 
 
 # spawn calls in one code block: "Task tool #1:", "subagent_type", "Task(", "Agent("
-_CALL_KEY = lazy(r"subagent_type")
-_CALL = lazy(r"\b(?:Task|Agent)\(|\bTask\s+tool\s*#\s*\d|^\s*#\d+:", re.M)
+_CALL_KEY = lazy(r"\b(?:" + V.alternation(V.SPAWN_CALL_KEYS) + r")\b")
+_CALL = lazy(
+    r"\b(?:"
+    + V.alternation(V.SPAWN_TOOLS)
+    + r")\(|\b(?:"
+    + V.alternation(V.SPAWN_TOOLS)
+    + r")\s+tool\s*#\s*\d|^\s*#\d+:",
+    re.M,
+)
 _AWAIT = lazy(r"\bawait\b")
 # "For each URL in the README:" over steps — not over ordered units, which run in turn
 _FOR_EACH = lazy(
