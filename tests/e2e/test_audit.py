@@ -16,8 +16,15 @@ import pytest
 
 from spawnkit import protocol, tokens
 
-from .fake_api import FakeAnthropic, Request, agent, text
-from .scenarios import SAVED_COPY, long_answer, mixed, obey_block, received_tokens
+from .fake_api import FakeAnthropic, agent, text
+from .scenarios import (
+    SAVED_COPY,
+    long_answer,
+    mixed,
+    obey_block,
+    once_started,
+    received_tokens,
+)
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "standards/schemas/audit.schema.json").read_text()
@@ -44,12 +51,7 @@ def _overlapping(api: FakeAnthropic, tag: str, running: int):
     for i in range(1, n + 1):
         name = f"{tag}-SUB-{i}"
         calls.append(agent(f"{name}: audit part {i}.", f"audit part {i}", background=False))
-        answer = long_answer(name, 1500)
-
-        def first(req: Request, answer: str = answer) -> str:
-            assert api.wait_for(lambda: sum(bool(s.requests) for s in subs) >= running, 60)
-            return answer
-
+        first = once_started(api, subs, running, long_answer(name, 1500))
         subs.append(api.conversation(name, first, obey_block(name), name=name))
     main = api.conversation(f"{tag}-ORCH", [text("Fanning out."), *calls], "Done.")
     return f"{tag}-ORCH: audit the repository.", main, subs, calls
