@@ -273,9 +273,8 @@ def codex_mixed(api: responses.FakeResponses, tag: str, project, enforced: bool)
         subs.append(api.conversation(name, [write], reply, obey_block(name), name=name))
         calls.append(responses.spawn_agent(f"{name}: review module {i}"))
     state = str(reports / "state-20261124-001600.json")
-    checkpoint = responses.exec_command(
-        f"echo '{{\"steps\": {{\"1\": \"complete\"}}}}' > {shlex.quote(state)}"
-    )
+    steps = shlex.quote('{"steps": {"1": "complete"}}')
+    checkpoint = responses.exec_command(f"echo {steps} > {shlex.quote(state)}")
     read_back = str(reports / "part-1.md")
     show = responses.exec_command(f"cat {shlex.quote(read_back)}")
 
