@@ -166,7 +166,7 @@ def codex_fan_out(
 
     def orchestrate(req: responses.Request) -> list[Block] | str:
         made = [c for c in calls if req.tool_result(c["call_id"]) is not None]
-        waiting = _not_returned(req, made)
+        waiting = not_returned(req, made)
         if waiting:
             return [responses.wait_agent(waiting)]
         batch = next((b for b in batches if b[0] not in made), None)
@@ -179,7 +179,7 @@ def codex_fan_out(
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
 
 
-def _not_returned(req: responses.Request, calls: list[Block]) -> list[str]:
+def not_returned(req: responses.Request, calls: list[Block]) -> list[str]:
     """The agent ids of ``calls`` that started and whose result the orchestrator has not seen
     yet (a spawn the hook denied has no agent to wait for)."""
     return [
@@ -281,7 +281,7 @@ def codex_mixed(api: responses.FakeResponses, tag: str, project, enforced: bool)
     def orchestrate(req: responses.Request) -> list[Block] | str:
         if all(req.tool_result(c["call_id"]) is None for c in calls):
             return [responses.say("Fanning out."), *calls]
-        waiting = _not_returned(req, calls)
+        waiting = not_returned(req, calls)
         if waiting:
             return [responses.wait_agent(waiting)]
         for step in (checkpoint, show):
