@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spawnkit import protocol, tokens
@@ -104,6 +105,33 @@ class FanOut:
         return self.answers[call_id]
 
 
+def _sub_agents(
+    api,
+    tag: str,
+    agents: int,
+    answer_tokens: int,
+    with_contract: bool,
+    launch: Callable[[str, int], Block],
+    overlap: int = 0,
+) -> tuple[list[Block], list[Conversation], dict[str, str]]:
+    """The sub-agents of a fan-out, on either client: each one's launch (``launch(task, n)``),
+    its scripted conversation (~``answer_tokens`` first, once ``overlap`` of them have started,
+    then a compact return if blocked) and that first answer by launch id."""
+    calls, subs, answers = [], [], {}
+    for i in range(1, agents + 1):
+        name = f"{tag}-SUB-{i:02d}"
+        task = f"{name}: audit part {i} of the repository."
+        if with_contract:
+            task += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
+        call = launch(task, i)
+        answer = long_answer(name, answer_tokens)
+        first = once_started(api, subs, overlap, answer)
+        subs.append(api.conversation(name, first, obey_block(name), name=name))
+        calls.append(call)
+        answers[call.get("id") or call["call_id"]] = answer
+    return calls, subs, answers
+
+
 def fan_out(
     api: FakeAnthropic,
     tag: str,
@@ -116,17 +144,14 @@ def fan_out(
     orchestrator turn. Each answers ~``answer_tokens`` first and a compact return if blocked.
     ``with_contract`` puts the standard's return block in each prompt, as a well-made skill does."""
     per_message = per_message or protocol.max_parallel()
-    calls, subs, answers = [], [], {}
-    for i in range(1, agents + 1):
-        name = f"{tag}-SUB-{i:02d}"
-        prompt = f"{name}: audit part {i} of the repository."
-        if with_contract:
-            prompt += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
-        call = agent(prompt, f"audit part {i}", background=False)
-        answer = long_answer(name, answer_tokens)
-        subs.append(api.conversation(name, answer, obey_block(name), name=name))
-        calls.append(call)
-        answers[call["id"]] = answer
+    calls, subs, answers = _sub_agents(
+        api,
+        tag,
+        agents,
+        answer_tokens,
+        with_contract,
+        lambda task, i: agent(task, f"audit part {i}", background=False),
+    )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
     steps = [[text(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
     main_tag = f"{tag}-ORCH"
@@ -150,18 +175,15 @@ def codex_fan_out(
     with ``overlap`` its first answer waits until that many sub-agents have started, so they
     surely run at the same time."""
     per_message = per_message or protocol.max_parallel()
-    calls, subs, answers = [], [], {}
-    for i in range(1, agents + 1):
-        name = f"{tag}-SUB-{i:02d}"
-        task = f"{name}: audit part {i} of the repository."
-        if with_contract:
-            task += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
-        call = responses.spawn_agent(task)
-        answer = long_answer(name, answer_tokens)
-        first = once_started(api, subs, overlap, answer)
-        subs.append(api.conversation(name, first, obey_block(name), name=name))
-        calls.append(call)
-        answers[call["call_id"]] = answer
+    calls, subs, answers = _sub_agents(
+        api,
+        tag,
+        agents,
+        answer_tokens,
+        with_contract,
+        lambda task, i: responses.spawn_agent(task),
+        overlap,
+    )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
 
     def orchestrate(req: responses.Request) -> list[Block] | str:
