@@ -4,7 +4,7 @@
 For settings.json files holding 10, 100 and 1,000 user hook entries (4-space indent, the
 shape of a power user's file), it times, in-process:
 - spawnkit: ``settings_merge.install`` (splices the entries into the text, every other byte
-  kept) followed by ``settings_merge.uninstall`` (gives the original back);
+  kept) followed by ``settings_merge.remove`` (gives the original back);
 - baseline: ``json.loads``, append the same entries, ``json.dumps`` and back: what an
   installer that reformats the user's file does (it loses the user's formatting).
 It also times ``spawnkit doctor``'s trial run of the installed hook command on an empty
@@ -48,7 +48,7 @@ def settings_with(hooks: int) -> str:
 
 def spawnkit_round_trip(text: str, command: str) -> None:
     result = sm.install(text, command)
-    assert sm.uninstall(result.text, result.created_keys) == text
+    assert sm.remove(result.text, result.created_keys).text == text
 
 
 def naive_round_trip(text: str, command: str) -> None:

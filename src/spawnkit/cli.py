@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -310,6 +311,39 @@ def _scope_options(func):
     )(func)
 
 
+def _change_options(force_does: str):
+    """--dry-run, --yes, --json and --force: how install and uninstall apply a change.
+    ``force_does`` completes --force's help ("replace", "remove")."""
+
+    def decorate(func):
+        for option in (
+            click.option(
+                "--force",
+                is_flag=True,
+                help=f"Also {force_does} hook entries marked as spawnkit's whose command you"
+                " changed (by default they are kept and listed).",
+            ),
+            click.option(
+                "--json", "as_json", is_flag=True, help="Print a JSON summary instead of text."
+            ),
+            click.option(
+                "--yes",
+                "-y",
+                is_flag=True,
+                help="Apply without asking (the question is only asked on a terminal).",
+            ),
+            click.option(
+                "--dry-run",
+                is_flag=True,
+                help="Print a unified diff of every change; write nothing.",
+            ),
+        ):
+            func = option(func)
+        return func
+
+    return decorate
+
+
 def _targets(scope: str, config_dir: str | None, host: str):
     from spawnkit.install.install import resolve_targets
 
@@ -324,22 +358,7 @@ def _targets(scope: str, config_dir: str | None, host: str):
     help="warn: hooks advise; enforce: hooks block protocol violations."
     " Default: keep the configured mode, else warn.",
 )
-@click.option(
-    "--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing."
-)
-@click.option(
-    "--yes",
-    "-y",
-    is_flag=True,
-    help="Apply without asking (the question is only asked on a terminal).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Also replace hook entries marked as spawnkit's whose command you changed"
-    " (by default they are kept and listed).",
-)
+@_change_options("replace")
 def install_command(
     scope: str,
     host: str,
@@ -373,22 +392,7 @@ def install_command(
 
 @cli.command("uninstall")
 @_scope_options
-@click.option(
-    "--dry-run", is_flag=True, help="Print a unified diff of every change; write nothing."
-)
-@click.option(
-    "--yes",
-    "-y",
-    is_flag=True,
-    help="Apply without asking (the question is only asked on a terminal).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary instead of text.")
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Also remove hook entries marked as spawnkit's whose command you changed"
-    " (by default they are kept and listed).",
-)
+@_change_options("remove")
 def uninstall_command(
     scope: str,
     host: str,
@@ -561,15 +565,7 @@ Examples:
     help="The model's context window, for 'closest to the limit' (default: what Codex "
     "records; 200000 for Claude Code, whose transcripts do not say).",
 )
-def audit_command(
-    paths: tuple[Path, ...],
-    project: Path | None,
-    since: str | None,
-    session: str | None,
-    fmt: str,
-    output: Path | None,
-    context_window: int | None,
-) -> None:
+def audit_command(**options: Any) -> None:
     """Show what sub-agent returns cost the orchestrator, from the session transcripts.
 
     PATH is a transcript or a folder of them (a Claude Code project folder, a config
@@ -577,7 +573,7 @@ def audit_command(
     """
     from spawnkit.commands import audit as command
 
-    sys.exit(command.run(paths, project, since, session, fmt, output, context_window))
+    sys.exit(command.run(**options))  # the options' names and types: commands.audit.run
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from spawnkit import hosts
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
+    from collections.abc import Iterable
     from pathlib import Path
 
 
@@ -46,20 +47,22 @@ def skill_dirs(host: hosts.Host, cwd: Path) -> dict[str, Path]:
     return {"user": user, "project": Path(cwd) / host.project_skill_dirs[0]}
 
 
-def all_skill_dirs(cwd: Path) -> list[tuple[str, Path]]:
+def all_skill_dirs(cwd: Path, first: Iterable[tuple[str, Path]] = ()) -> list[tuple[str, Path]]:
     """``(scope, folder)`` for every folder any host reads skills from, without duplicates:
-    Claude Code's user and project folders first, then Codex's."""
+    ``first`` (e.g. a ``--config-dir`` of the caller's), then Claude Code's user and project
+    folders, then Codex's."""
     import os
     from pathlib import Path
 
+    pairs = list(first)
+    for host in hosts.all_hosts():
+        pairs += [("user", Path(d)) for d in host.user_skill_dirs_in(os.environ)]
+        pairs += [("project", Path(cwd) / d) for d in host.project_skill_dirs]
     found: list[tuple[str, Path]] = []
     seen: set[Path] = set()
-    for host in hosts.all_hosts():
-        pairs = [("user", Path(d)) for d in host.user_skill_dirs_in(os.environ)]
-        pairs += [("project", Path(cwd) / d) for d in host.project_skill_dirs]
-        for scope, folder in pairs:
-            key = folder.resolve()
-            if key not in seen:
-                seen.add(key)
-                found.append((scope, folder))
+    for scope, folder in pairs:
+        key = folder.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.append((scope, folder))
     return found

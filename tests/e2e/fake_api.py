@@ -190,6 +190,11 @@ class Request(BaseRequest):
     def tool_result(self, tool_use_id: str) -> ToolResult | None:
         return next((r for r in self.tool_results() if r.tool_use_id == tool_use_id), None)
 
+    def launch_refused(self, tool_use_id: str) -> bool:
+        """Agent call ``tool_use_id`` came back as an error: the sub-agent never started."""
+        res = self.tool_result(tool_use_id)
+        return res is not None and res.is_error
+
     def agent_result(self, tool_use_id: str) -> str | None:
         """The sub-agent's words the parent got for Agent call ``tool_use_id``, or None if not yet.
 

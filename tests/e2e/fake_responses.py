@@ -284,16 +284,25 @@ class Request(BaseRequest):
         found = data.get("agent_id") or data.get("task_name")
         return found if isinstance(found, str) else None
 
-    def agent_result(self, call_id: str) -> str | None:
-        """The sub-agent's final words the parent received for spawn call ``call_id``, or None.
+    def launch_refused(self, call_id: str) -> bool:
+        """``spawn_agent`` call ``call_id`` has an output naming no agent: it never started."""
+        return self.tool_result(call_id) is not None and self.spawned_agent_id(call_id) is None
 
-        v1: the ``completed`` status in a ``wait_agent`` output, or the
-        ``<subagent_notification>`` Codex adds as a user message; v2: the ``FINAL_ANSWER``
-        ``agent_message`` whose author is the sub-agent's task path.
+    def agent_result(self, call_id: str) -> str | None:
+        """The sub-agent's final words the parent received for spawn call ``call_id``, or None."""
+        return next(iter(self.agent_results(call_id)), None)
+
+    def agent_results(self, call_id: str) -> list[str]:
+        """Every copy of the sub-agent's final words the parent received for ``call_id``.
+
+        v1: the ``completed`` status in a ``wait_agent`` output, and the
+        ``<subagent_notification>`` Codex adds as a user message (often both); v2: the
+        ``FINAL_ANSWER`` ``agent_message`` whose author is the sub-agent's task path.
         """
         agent = self.spawned_agent_id(call_id)
         if agent is None:
-            return None
+            return []
+        found = []
         for out in self.tool_outputs():
             try:
                 data = json.loads(out.text)
@@ -303,19 +312,19 @@ class Request(BaseRequest):
             if isinstance(status, dict) and isinstance(status.get(agent), dict):
                 done = status[agent].get("completed")
                 if isinstance(done, str):
-                    return done
+                    found.append(done)
         for note in self.notifications():
             path = str(note.get("agent_path", ""))
             if path == agent or path.endswith("/" + agent.rsplit("/", 1)[-1]) or agent in path:
                 done = (note.get("status") or {}).get("completed")
                 if isinstance(done, str):
-                    return done
+                    found.append(done)
         for item in self.input:  # v2: an agent_message from the sub-agent's task path
             if item.get("type") == "agent_message" and item.get("author") == agent:
-                found = re.search(r"FINAL_ANSWER.*?Payload:\n(.*)", _item_text(item), re.S)
-                if found:
-                    return found.group(1)
-        return None
+                final = re.search(r"FINAL_ANSWER.*?Payload:\n(.*)", _item_text(item), re.S)
+                if final:
+                    found.append(final.group(1))
+        return found
 
     def notifications(self) -> list[dict[str, Any]]:
         found = []

@@ -8,6 +8,8 @@ whatever the estimate's calibration.
 from __future__ import annotations
 
 import re
+import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spawnkit import protocol, tokens
@@ -32,16 +34,29 @@ def long_answer(tag: str, target_tokens: int = 3000) -> str:
 
 
 def received_tokens(conv: Conversation, call_id: str, rewrite=lambda text: text) -> int | None:
-    """Estimated tokens of the sub-agent's words the orchestrator's requests carried for Agent
-    call ``call_id`` (after ``rewrite``), or None when the launch was refused (an error result)."""
+    """Estimated tokens of the sub-agent's words the orchestrator's requests carried for launch
+    ``call_id`` (an Agent or ``spawn_agent`` call, after ``rewrite``), or None when the launch
+    was refused."""
     for req in conv.requests:
-        result = req.tool_result(call_id)
-        if result is not None and result.is_error:
+        if req.launch_refused(call_id):
             return None
         words = req.agent_result(call_id)
         if words is not None:
             return tokens.estimate(rewrite(words))
     raise AssertionError(f"{conv.name}: no result for Agent call {call_id}")
+
+
+def once_started(api, subs: list[Conversation], running: int, answer: str):
+    """A step that answers ``answer`` only once ``running`` of ``subs`` have started: the
+    sub-agents then surely run at the same time."""
+
+    def step(req) -> str:
+        assert api.wait_for(lambda: sum(bool(s.requests) for s in subs) >= running, 60), (
+            f"{running} sub-agents never ran at once"
+        )
+        return answer
+
+    return step
 
 
 def compact_return(tag: str, report: str) -> str:
@@ -90,6 +105,33 @@ class FanOut:
         return self.answers[call_id]
 
 
+def _sub_agents(
+    api,
+    tag: str,
+    agents: int,
+    answer_tokens: int,
+    with_contract: bool,
+    launch: Callable[[str, int], Block],
+    overlap: int = 0,
+) -> tuple[list[Block], list[Conversation], dict[str, str]]:
+    """The sub-agents of a fan-out, on either client: each one's launch (``launch(task, n)``),
+    its scripted conversation (~``answer_tokens`` first, once ``overlap`` of them have started,
+    then a compact return if blocked) and that first answer by launch id."""
+    calls, subs, answers = [], [], {}
+    for i in range(1, agents + 1):
+        name = f"{tag}-SUB-{i:02d}"
+        task = f"{name}: audit part {i} of the repository."
+        if with_contract:
+            task += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
+        call = launch(task, i)
+        answer = long_answer(name, answer_tokens)
+        first = once_started(api, subs, overlap, answer)
+        subs.append(api.conversation(name, first, obey_block(name), name=name))
+        calls.append(call)
+        answers[call.get("id") or call["call_id"]] = answer
+    return calls, subs, answers
+
+
 def fan_out(
     api: FakeAnthropic,
     tag: str,
@@ -102,17 +144,14 @@ def fan_out(
     orchestrator turn. Each answers ~``answer_tokens`` first and a compact return if blocked.
     ``with_contract`` puts the standard's return block in each prompt, as a well-made skill does."""
     per_message = per_message or protocol.max_parallel()
-    calls, subs, answers = [], [], {}
-    for i in range(1, agents + 1):
-        name = f"{tag}-SUB-{i:02d}"
-        prompt = f"{name}: audit part {i} of the repository."
-        if with_contract:
-            prompt += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
-        call = agent(prompt, f"audit part {i}", background=False)
-        answer = long_answer(name, answer_tokens)
-        subs.append(api.conversation(name, answer, obey_block(name), name=name))
-        calls.append(call)
-        answers[call["id"]] = answer
+    calls, subs, answers = _sub_agents(
+        api,
+        tag,
+        agents,
+        answer_tokens,
+        with_contract,
+        lambda task, i: agent(task, f"audit part {i}", background=False),
+    )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
     steps = [[text(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
     main_tag = f"{tag}-ORCH"
@@ -127,33 +166,29 @@ def codex_fan_out(
     per_message: int | None = None,
     answer_tokens: int = 3000,
     with_contract: bool = True,
+    overlap: int = 0,
 ) -> FanOut:
     """``fan_out`` for Codex (multi-agent v1): each batch is one response of ``spawn_agent``
     calls; the orchestrator then calls ``wait_agent`` on the agents whose result it has not seen
     yet until it has them all (a spawn the hook denied has no agent to wait for), then starts the
-    next batch. Each sub-agent answers ~``answer_tokens`` first and a compact return if blocked."""
+    next batch. Each sub-agent answers ~``answer_tokens`` first and a compact return if blocked;
+    with ``overlap`` its first answer waits until that many sub-agents have started, so they
+    surely run at the same time."""
     per_message = per_message or protocol.max_parallel()
-    calls, subs, answers = [], [], {}
-    for i in range(1, agents + 1):
-        name = f"{tag}-SUB-{i:02d}"
-        task = f"{name}: audit part {i} of the repository."
-        if with_contract:
-            task += "\n\n" + protocol.return_block(report=f".audit-reports/part-{i}.md")
-        call = responses.spawn_agent(task)
-        answer = long_answer(name, answer_tokens)
-        subs.append(api.conversation(name, answer, obey_block(name), name=name))
-        calls.append(call)
-        answers[call["call_id"]] = answer
+    calls, subs, answers = _sub_agents(
+        api,
+        tag,
+        agents,
+        answer_tokens,
+        with_contract,
+        lambda task, i: responses.spawn_agent(task),
+        overlap,
+    )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
 
     def orchestrate(req: responses.Request) -> list[Block] | str:
         made = [c for c in calls if req.tool_result(c["call_id"]) is not None]
-        waiting = [
-            agent_id
-            for c in made
-            if (agent_id := req.spawned_agent_id(c["call_id"])) is not None
-            and req.agent_result(c["call_id"]) is None
-        ]
+        waiting = not_returned(req, made)
         if waiting:
             return [responses.wait_agent(waiting)]
         batch = next((b for b in batches if b[0] not in made), None)
@@ -164,6 +199,17 @@ def codex_fan_out(
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
+
+
+def not_returned(req: responses.Request, calls: list[Block]) -> list[str]:
+    """The agent ids of ``calls`` that started and whose result the orchestrator has not seen
+    yet (a spawn the hook denied has no agent to wait for)."""
+    return [
+        agent_id
+        for c in calls
+        if (agent_id := req.spawned_agent_id(c["call_id"])) is not None
+        and req.agent_result(c["call_id"]) is None
+    ]
 
 
 @dataclass
@@ -195,12 +241,7 @@ def mixed(api: FakeAnthropic, tag: str, project, enforced: bool) -> Mixed:
         size = 700 if i <= cap else 200
         write = tool_use("Write", {"file_path": report, "content": long_answer(name, 800)})
         answer = long_answer(name, size)
-
-        def reply(req: Request, answer: str = answer) -> str:
-            # answer only once every sub-agent that will run has started: they surely overlap
-            assert api.wait_for(lambda: sum(bool(s.requests) for s in subs) >= running, 60)
-            return answer
-
+        reply = once_started(api, subs, running, answer)
         subs.append(api.conversation(name, [write], reply, obey_block(name), name=name))
         calls.append(agent(f"{name}: review module {i}", f"review module {i}", background=True))
         long = tokens.estimate(answer) > protocol.return_budget()
@@ -228,4 +269,48 @@ def mixed(api: FakeAnthropic, tag: str, project, enforced: bool) -> Mixed:
         name=main_tag,
     )
     state = str(reports / "state-20261124-001600.json")
+    return Mixed(f"{main_tag}: review every module.", main, subs, calls, state, read_back)
+
+
+def codex_mixed(api: responses.FakeResponses, tag: str, project, enforced: bool) -> Mixed:
+    """``mixed`` for Codex (multi-agent v1), where files go through shell commands: ``cap + 1``
+    ``spawn_agent`` calls in one response, each sub-agent writing its report with
+    ``exec_command`` before it answers (the first ones at length, ~700 tokens, the last one
+    briefly); once every result is in, the orchestrator writes its state file and prints a
+    report back, both with ``exec_command``. With ``enforced`` spawnkit blocks the long answers
+    and denies the spawn over the cap (it never starts)."""
+    cap = protocol.max_parallel()
+    running = cap if enforced else cap + 1
+    reports = project / f".{tag.lower()}-reports"
+    calls, subs = [], []
+    for i in range(1, cap + 2):
+        name = f"{tag}-SUB-{i}"
+        report = reports / f"part-{i}.md"
+        content = shlex.quote(long_answer(name, 800))
+        write = responses.exec_command(
+            f"mkdir -p {shlex.quote(str(reports))} && printf '%s\\n' {content} > "
+            f"{shlex.quote(str(report))}"
+        )
+        reply = once_started(api, subs, running, long_answer(name, 700 if i <= cap else 200))
+        subs.append(api.conversation(name, [write], reply, obey_block(name), name=name))
+        calls.append(responses.spawn_agent(f"{name}: review module {i}"))
+    state = str(reports / "state-20261124-001600.json")
+    steps = shlex.quote('{"steps": {"1": "complete"}}')
+    checkpoint = responses.exec_command(f"echo {steps} > {shlex.quote(state)}")
+    read_back = str(reports / "part-1.md")
+    show = responses.exec_command(f"cat {shlex.quote(read_back)}")
+
+    def orchestrate(req: responses.Request) -> list[Block] | str:
+        if all(req.tool_result(c["call_id"]) is None for c in calls):
+            return [responses.say("Fanning out."), *calls]
+        waiting = not_returned(req, calls)
+        if waiting:
+            return [responses.wait_agent(waiting)]
+        for step in (checkpoint, show):
+            if req.tool_result(step["call_id"]) is None:
+                return [step]
+        return "All reviews are in."
+
+    main_tag = f"{tag}-ORCH"
+    main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return Mixed(f"{main_tag}: review every module.", main, subs, calls, state, read_back)

@@ -8,32 +8,18 @@ audit), whether spawnkit held a longer answer back, and how many sub-agents were
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import jsonschema
 import pytest
 
-from spawnkit import protocol, tokens
+from spawnkit import protocol
 
-from .fake_api import FakeAnthropic, Request, agent, text
-from .scenarios import SAVED_COPY, long_answer, mixed, obey_block, received_tokens
-
-SCHEMA = json.loads(
-    (Path(__file__).resolve().parents[2] / "standards/schemas/audit.schema.json").read_text()
-)
-MARGIN = 0.08  # the estimate's own safety margin: the audit may differ from the fake by this much
+from .audit_checks import audit_session, check_overlap, check_returns
+from .fake_api import FakeAnthropic, agent, text
+from .sandbox import CLAUDE_VERSION
+from .scenarios import long_answer, mixed, obey_block, once_started
 
 
 def _audit(claude) -> dict:
-    proc = claude.spawnkit("audit", "--format", "json", check=False)
-    assert proc.returncode in (0, 1), proc.stderr
-    doc = json.loads(proc.stdout)
-    jsonschema.Draft202012Validator(SCHEMA).validate(doc)
-    assert doc["input"]["problems"] == {} and doc["input"]["unknown_records"] == {}
-    (session,) = doc["sessions"]
-    assert session["host"] == "claude-code" and session["client_version"] == "2.1.330"
-    return session
+    return audit_session(claude, "claude-code", CLAUDE_VERSION)
 
 
 def _overlapping(api: FakeAnthropic, tag: str, running: int):
@@ -44,12 +30,7 @@ def _overlapping(api: FakeAnthropic, tag: str, running: int):
     for i in range(1, n + 1):
         name = f"{tag}-SUB-{i}"
         calls.append(agent(f"{name}: audit part {i}.", f"audit part {i}", background=False))
-        answer = long_answer(name, 1500)
-
-        def first(req: Request, answer: str = answer) -> str:
-            assert api.wait_for(lambda: sum(bool(s.requests) for s in subs) >= running, 60)
-            return answer
-
+        first = once_started(api, subs, running, long_answer(name, 1500))
         subs.append(api.conversation(name, first, obey_block(name), name=name))
     main = api.conversation(f"{tag}-ORCH", [text("Fanning out."), *calls], "Done.")
     return f"{tag}-ORCH: audit the repository.", main, subs, calls
@@ -66,31 +47,9 @@ def test_audit_reports_what_the_fake_api_received(claude, fake_api, mode):
     claude.run(prompt)
     session = _audit(claude)
 
-    returns = {r["tool_use_id"]: r for r in session["returns"]}
-    for call, sub in zip(calls, subs, strict=True):
-        expected = received_tokens(main, call["id"])
-        if expected is None:  # refused by the parallel cap: it never returned
-            assert call["id"] not in returns and not sub.requests
-            continue
-        got = returns[call["id"]]
-        assert abs(got["tokens"] - expected) <= MARGIN * expected, (got, expected)
-        held = next((SAVED_COPY.search(r.last_user_text) for r in sub.requests[1:]), None)
-        assert got["blocked"] is enforced is (held is not None)
-        if enforced:
-            assert got["saved_path"] == held.group(0)
-            saved = Path(got["saved_path"])
-            assert saved.is_file() and saved.is_relative_to(claude.project)
-            assert got["full_tokens"] == tokens.estimate(saved.read_text())
-            assert got["tokens"] <= protocol.return_budget() < got["full_tokens"]
-    codes = [f["code"] for f in session["findings"]]
-    if enforced:
-        assert session["peak_parallel"] == cap
-        assert session["denied_launches"] == 1 and len(returns) == cap
-        assert "CM001" not in codes and "CM005" not in codes
-    else:
-        assert session["peak_parallel"] == cap + 1
-        assert codes.count("CM001") == cap + 1 and codes.count("CM005") == 1
-        assert session["denied_launches"] == 0
+    ids = [call["id"] for call in calls]
+    returns = check_returns(session, main, ids, subs, claude.project)
+    check_overlap(session, returns, enforced)
 
 
 @pytest.mark.parametrize("mode", ["off", "enforce"])
@@ -103,14 +62,9 @@ def test_audit_of_background_agents_reads_and_checkpoints(claude, fake_api, mode
     claude.run(plan.prompt)
     session = _audit(claude)
 
-    returns = {r["tool_use_id"]: r for r in session["returns"]}
-    for call in plan.calls:
-        expected = received_tokens(plan.main, call["id"])
-        if expected is None:
-            assert call["id"] not in returns
-            continue
-        got = returns[call["id"]]
-        assert got["background"] and abs(got["tokens"] - expected) <= MARGIN * expected
+    ids = [call["id"] for call in plan.calls]
+    returns = check_returns(session, plan.main, ids, plan.subs, claude.project)
+    assert all(r["background"] for r in returns.values())
     assert [w["path"] for w in session["state_writes"]] == [plan.state_file]
     (read,) = session["report_reads"]
     assert read["path"] == plan.report_read and read["denied"] is enforced

@@ -116,6 +116,24 @@ def test_agent_results_from_wait_agent_output_and_notifications():
             0, "POST", "/v1/responses", "", b"", _body(_user("ORCH"), spawn, spawned, *extra)
         )
         assert req.agent_result("call_s") == "SHORT"
+    both = Request(
+        0, "POST", "/v1/responses", "", b"", _body(_user("ORCH"), spawn, spawned, waited, note)
+    )
+    assert both.agent_results("call_s") == ["SHORT", "SHORT"]  # handed over twice
+    assert not both.launch_refused("call_s")
+
+
+def test_a_spawn_whose_output_names_no_agent_was_refused():
+    spawn = spawn_agent("SUB", call_id="call_s")
+    denied = {
+        "type": "function_call_output",
+        "call_id": "call_s",
+        "output": "Tool call blocked by PreToolUse hook: spawnkit max-parallel (CM005): wait",
+    }
+    req = Request(0, "POST", "/v1/responses", "", b"", _body(_user("ORCH"), spawn, denied))
+    assert req.launch_refused("call_s") and req.agent_results("call_s") == []
+    pending = Request(0, "POST", "/v1/responses", "", b"", _body(_user("ORCH"), spawn))
+    assert not pending.launch_refused("call_s")
 
 
 def test_other_paths_are_refused_and_recorded():

@@ -25,12 +25,12 @@ def test_install_is_idempotent_and_uninstall_inverts_it_on_its_own():
     text = '{\n  "model": "opus"\n}\n'
     result = sm.install(text, CMD)
     assert sm.install(result.text, CMD).text == result.text
-    assert sm.uninstall(result.text, result.created_keys) == text
+    assert sm.remove(result.text, result.created_keys).text == text
 
 
 def test_uninstall_without_created_keys_leaves_empty_containers():
     result = sm.install("{}\n", CMD)
-    left = json.loads(sm.uninstall(result.text))
+    left = json.loads(sm.remove(result.text).text)
     assert left == {"hooks": {r.event: [] for r in regs.registrations()}}
 
 

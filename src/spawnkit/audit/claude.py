@@ -24,17 +24,9 @@ from typing import Any
 from spawnkit import tokens
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, records, sections, string, text_of, timestamp
-from spawnkit.audit.model import (
-    CLAUDE_CODE,
-    ContextPoint,
-    FileTouch,
-    InputStats,
-    Return,
-    Session,
-    SubagentFacts,
-)
-from spawnkit.audit.reader import Launch, Orchestrator, read_session
+from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
+from spawnkit.audit.model import ContextPoint, InputStats, Session
+from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 KNOWN_TYPES = frozenset(
@@ -108,8 +100,7 @@ def skip_line(line: bytes) -> bool:
 
 
 def read(source: Source, stats: InputStats) -> Session | None:
-    session = Session(id=source.session_id, host=CLAUDE_CODE, path=source.path)
-    return read_session(source, stats, _Orchestrator(session), _read_child)
+    return read_session(source, stats, _Orchestrator, _Subagent)
 
 
 class _Orchestrator(Orchestrator):
@@ -189,16 +180,12 @@ class _Orchestrator(Orchestrator):
                 self.read_back(tool_id, path, when)
         elif name in signals.WRITE_TOOLS:
             path = args.get("file_path") or args.get("notebook_path")
-            if isinstance(path, str) and signals.is_state_file(path):
-                self.s.state_writes.append(FileTouch(path, when))
+            if isinstance(path, str):
+                self.wrote(path, when)
         elif name == "Bash":
             command = args.get("command")
             if isinstance(command, str):
-                for path in signals.shell_report_reads(command, cwd):
-                    self.read_back(tool_id, path, when)
-                state = signals.shell_state_write(command)
-                if state:
-                    self.s.state_writes.append(FileTouch(state, when))
+                self.shell(tool_id, command, cwd, when)
 
     def _user(self, rec: dict[str, Any]) -> None:
         msg = rec.get("message")
@@ -228,18 +215,13 @@ class _Orchestrator(Orchestrator):
         text = text_of(block.get("content"))
         self._estimate(text)
         error = block.get("is_error") is True
-        for touch in self.reads.pop(tool_id, ()):
-            touch.denied = error and signals.spawnkit_said(text, signals.READS_CODE)
+        self.read_result(tool_id, text, refused=error)
         launch = self.launches.get(tool_id)
         if launch is None or launch.done:
             return
         result = rec.get("toolUseResult")
         if error or isinstance(result, str) and result.startswith("Error"):
-            launch.done = True
-            if signals.spawnkit_said(text, signals.PARALLEL_CODE):
-                self.s.denied_launches += 1
-            else:
-                self.s.failed_launches += 1
+            self.refused(launch, text)
             return
         result = result if isinstance(result, dict) else {}
         agent_id = result.get("agentId")
@@ -254,7 +236,7 @@ class _Orchestrator(Orchestrator):
             return
         words = result.get("content")
         said = text_of(words) if isinstance(words, list) else _unframe(text)
-        self._returned(launch, said, rec.get("timestamp"))
+        self.returned(launch, said, rec.get("timestamp"))
 
     def _notifications(self, text: str, stamp: Any) -> None:
         for note in sections(text, "<task-notification>", "</task-notification>"):
@@ -276,23 +258,7 @@ class _Orchestrator(Orchestrator):
             launch.background = True
             if not launch.agent_id and task:
                 launch.agent_id = task
-            self._returned(launch, words, stamp)
-
-    def _returned(self, launch: Launch, words: str, stamp: Any) -> None:
-        launch.done = True
-        self.s.returns.append(
-            Return(
-                agent_id=launch.agent_id,
-                tokens=tokens.estimate(words),
-                description=launch.description,
-                agent_type=launch.agent_type,
-                tool_use_id=launch.tool_use_id,
-                background=launch.background,
-                launched=launch.launched,
-                received=timestamp(stamp),
-                turn=len(self.s.context),
-            )
-        )
+            self.returned(launch, words, stamp)
 
     def _estimate(self, text: str) -> None:
         if not self.usage_seen and text:
@@ -322,49 +288,46 @@ def _unframe(text: str) -> str:
     return "\n".join(line.removeprefix("  ") for line in framed.split("\n"))
 
 
-def _read_child(path: str, stats: InputStats) -> SubagentFacts:
+class _Subagent(Child):
     """What a sub-agent's own transcript adds: when it ended, what spawnkit held back."""
-    child = SubagentFacts()
-    answer: list[str] = []
-    answer_id = None
-    held = False  # the current answer was already held back
-    last = None
-    for rec in records(path, stats, skip_line):
-        kind = record_type(rec)
-        if isinstance(rec.get("timestamp"), str):
-            last = rec["timestamp"]
+
+    skip = staticmethod(skip_line)
+    known = KNOWN_TYPES
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer_id: Any = None  # one answer may span records: they share a message id
+
+    def feed(self, rec: dict[str, Any], kind: str) -> None:
         if kind == "assistant":
             msg = rec.get("message")
             if not isinstance(msg, dict) or not isinstance(msg.get("content"), list):
-                continue
-            if msg.get("id") != answer_id:
-                answer_id, answer, held = msg.get("id"), [], False
+                return
+            if msg.get("id") != self.answer_id:
+                self.answer_id = msg.get("id")
+                self.new_answer()
             for block in msg["content"]:
                 if not isinstance(block, dict):
                     continue
                 if block.get("type") == "text" and isinstance(block.get("text"), str):
-                    answer.append(block["text"])
+                    self.parts.append(block["text"])
                 elif block.get("type") == "tool_use":
-                    child.wrote_files |= _writes(block)
+                    self.facts.wrote_files |= _writes(block)
         elif kind == "attachment":
             att = rec.get("attachment")
             if not isinstance(att, dict) or att.get("type") != "hook_blocking_error":
-                continue
+                return
             if att.get("hookEvent") != "SubagentStop":
-                continue
+                return
             error = att.get("blockingError")
             text = error.get("blockingError") if isinstance(error, dict) else error
-            if isinstance(text, str) and answer and not held:
-                held = signals.held_back(child, "\n".join(answer), text)
+            if isinstance(text, str):
+                self.block(text)
         elif kind == "user" and rec.get("isMeta") is True:
             msg = rec.get("message")
             text = text_of(msg.get("content")) if isinstance(msg, dict) else ""
-            if text.startswith("Stop hook feedback:") and answer and not held:
-                held = signals.held_back(child, "\n".join(answer), text)
-        elif kind not in KNOWN_TYPES:
-            stats.unknown_records[kind] += 1
-    child.finished = timestamp(last)
-    return child
+            if text.startswith("Stop hook feedback:"):
+                self.block(text)
 
 
 def _writes(block: dict[str, Any]) -> bool:

@@ -22,20 +22,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from spawnkit import tokens
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, records, sections, string, text_of, timestamp
-from spawnkit.audit.model import (
-    CODEX,
-    ContextPoint,
-    FileTouch,
-    InputStats,
-    Return,
-    Session,
-    SubagentFacts,
-)
-from spawnkit.audit.reader import Launch, Orchestrator, read_session
+from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
+from spawnkit.audit.model import ContextPoint, InputStats, Return, Session
+from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 
 KNOWN_TYPES = frozenset(
     {
@@ -79,8 +70,7 @@ def skip_line(line: bytes) -> bool:
 
 
 def read(source: Source, stats: InputStats) -> Session | None:
-    session = Session(id=source.session_id, host=CODEX, path=source.path, project=source.project)
-    return read_session(source, stats, _Root(session), _read_child)
+    return read_session(source, stats, _Root, _Subagent)
 
 
 class _Root(Orchestrator):
@@ -128,37 +118,30 @@ class _Root(Orchestrator):
         when = timestamp(stamp)
         if name in SPAWN_TOOLS:
             message = args.get("message") or args.get("task_name") or ""
-            self.launches[call_id] = Launch(call_id, signals.label(message), when)
+            # Codex sub-agents always run beside the parent, which waits or is notified.
+            self.launches[call_id] = Launch(
+                call_id, signals.label(message), when, agent_type="default", background=True
+            )
         elif name in WAIT_TOOLS:
             self.waits.add(call_id)
         elif name in SHELL_TOOLS:
-            command = args.get("cmd") or args.get("command")
-            if isinstance(command, list):
-                command = " ".join(str(c) for c in command)
-            if isinstance(command, str):
-                cwd = str(args.get("workdir") or self.s.project)
-                for path in signals.shell_report_reads(command, cwd):
-                    self.read_back(call_id, path, when)
-                state = signals.shell_state_write(command)
-                if state:
-                    self.s.state_writes.append(FileTouch(state, when))
+            command = _shell_command(args)
+            if command is not None:
+                self.shell(call_id, command, str(args.get("workdir") or self.s.project), when)
         elif name == "apply_patch":
             self._patch(str(args.get("input") or item.get("arguments") or ""), stamp)
 
     def _patch(self, text: str, stamp: Any) -> None:
         for line in text.splitlines():
             for head in ("*** Add File: ", "*** Update File: "):
-                if line.startswith(head) and signals.is_state_file(line[len(head) :].strip()):
-                    self.s.state_writes.append(
-                        FileTouch(line[len(head) :].strip(), timestamp(stamp))
-                    )
+                if line.startswith(head):
+                    self.wrote(line[len(head) :].strip(), timestamp(stamp))
 
     def _output(self, item: dict[str, Any], stamp: Any) -> None:
         call_id = str(item.get("call_id") or "")
         output = item.get("output")
         text = output if isinstance(output, str) else text_of(output)
-        for touch in self.reads.pop(call_id, ()):
-            touch.denied = signals.spawnkit_said(text, signals.READS_CODE)
+        self.read_result(call_id, text)
         launch = self.launches.get(call_id)
         if launch is not None and not launch.agent_id and not launch.done:
             data = _json(text)
@@ -167,11 +150,7 @@ class _Root(Orchestrator):
                 launch.agent_id = agent_id
                 self.by_agent[agent_id] = launch
             else:
-                launch.done = True
-                if signals.spawnkit_said(text, signals.PARALLEL_CODE):
-                    self.s.denied_launches += 1
-                else:
-                    self.s.failed_launches += 1
+                self.refused(launch, text)
         elif call_id in self.waits:
             status = _json(text).get("status")
             if isinstance(status, dict):
@@ -195,20 +174,7 @@ class _Root(Orchestrator):
         if known is not None:
             known.deliveries += 1
             return
-        launch.done = True
-        ret = Return(
-            agent_id=agent_id,
-            tokens=tokens.estimate(words),
-            description=launch.description,
-            agent_type="default",
-            tool_use_id=launch.tool_use_id,
-            background=True,
-            launched=launch.launched,
-            received=timestamp(stamp),
-            turn=len(self.s.context),
-        )
-        self.delivered[key] = ret
-        self.s.returns.append(ret)
+        self.delivered[key] = self.returned(launch, words, stamp)
 
     def _tokens(self, info: Any, stamp: Any) -> None:
         if not isinstance(info, dict):
@@ -225,40 +191,40 @@ class _Root(Orchestrator):
             self.s.context.append(ContextPoint(sum(numbers), timestamp(stamp)))
 
 
-def _read_child(path: str, stats: InputStats) -> SubagentFacts:
-    child = SubagentFacts()
-    answer = ""
-    held = False
-    last = None
-    for rec in records(path, stats, skip_line):
-        kind = record_type(rec)
+class _Subagent(Child):
+    """What a sub-agent's own rollout adds: when it ended, what spawnkit held back."""
+
+    skip = staticmethod(skip_line)
+    known = KNOWN_TYPES
+
+    def feed(self, rec: dict[str, Any], kind: str) -> None:
         payload = rec.get("payload")
-        if isinstance(rec.get("timestamp"), str):
-            last = rec["timestamp"]
-        if kind not in KNOWN_TYPES:
-            stats.unknown_records[kind] += 1
-            continue
         if not isinstance(payload, dict) or kind != "response_item":
-            continue
+            return
         item_type = payload.get("type")
         if item_type == "message" and payload.get("role") == "assistant":
-            answer, held = text_of(payload.get("content")), False
+            self.new_answer()
+            self.parts.append(text_of(payload.get("content")))
         elif item_type == "message" and payload.get("role") == "user":
             text = text_of(payload.get("content"))
-            if "<hook_prompt" in text and not held:
-                held = signals.held_back(child, answer, text)
+            if "<hook_prompt" in text:
+                self.block(text)
         elif item_type in ("function_call", "custom_tool_call"):
             name = string(payload.get("name"))
             if name == "apply_patch":
-                child.wrote_files = True
+                self.facts.wrote_files = True
             elif name in SHELL_TOOLS:
-                command = _json(payload.get("arguments")).get("cmd")
-                if isinstance(command, list):
-                    command = " ".join(str(c) for c in command)
-                if isinstance(command, str) and signals.shell_writes_file(command):
-                    child.wrote_files = True
-    child.finished = timestamp(last)
-    return child
+                command = _shell_command(_json(payload.get("arguments")))
+                if command is not None and signals.shell_writes_file(command):
+                    self.facts.wrote_files = True
+
+
+def _shell_command(args: dict[str, Any]) -> str | None:
+    """The command line of a shell tool call (``cmd``, or ``command`` as a string or a list)."""
+    command = args.get("cmd") or args.get("command")
+    if isinstance(command, list):
+        command = " ".join(str(c) for c in command)
+    return command if isinstance(command, str) else None
 
 
 def _json(value: Any) -> dict[str, Any]:

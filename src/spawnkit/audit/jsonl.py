@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any, BinaryIO
 
 from spawnkit.audit.model import InputStats
+from spawnkit.hook import lightos
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 _DRAIN_CHUNK = 1024 * 1024
@@ -30,20 +30,14 @@ class Unreadable(Exception):
 
 
 def open_regular(path: str) -> BinaryIO:
-    """Open ``path`` for reading, refusing symlinks and anything but a regular file.
-
-    O_NONBLOCK keeps a planted FIFO from hanging the open; the flag is cleared afterwards.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    flags |= getattr(os, "O_NONBLOCK", 0)
+    """Open ``path`` for buffered reading, refusing symlinks and anything but a regular file
+    (``lightos.open_regular``, the one careful opener: a planted FIFO cannot hang it); the
+    descriptor is made blocking again once it is known to be a file."""
     try:
-        fd = os.open(path, flags)
+        fd, _ = lightos.open_regular(path, follow=False)
     except OSError as exc:
         raise Unreadable(exc.strerror or str(exc)) from exc
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise Unreadable("not a regular file")
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb", buffering=1024 * 1024)

@@ -1,16 +1,19 @@
-"""What reading any client's session shares: the launches, the first and last times, the
-sub-agents' own transcripts joined to their returns. ``claude`` and ``codex`` fill in the rest."""
+"""What reading any client's session shares: the launches and their returns or refusals, the
+first and last times, report read-backs and state writes, and the sub-agents' own transcripts
+(their last record, the answers spawnkit held back) joined to their returns. ``claude`` and
+``codex`` know their clients' records and fill in the rest."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from spawnkit import tokens
+from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import Skip, record_type, records, timestamp
-from spawnkit.audit.model import FileTouch, InputStats, Session, SubagentFacts
+from spawnkit.audit.model import FileTouch, InputStats, Return, Session, SubagentFacts
 
 
 @dataclass
@@ -55,6 +58,50 @@ class Orchestrator:
         self.s.report_reads.append(touch)
         self.reads.setdefault(tool_id, []).append(touch)
 
+    def read_result(self, tool_id: str, text: str, refused: bool = True) -> None:
+        """The result of tool call ``tool_id``: a read-back in it was denied when the call was
+        ``refused`` (where the client says so) with spawnkit's reason."""
+        for touch in self.reads.pop(tool_id, ()):
+            touch.denied = refused and signals.spawnkit_said(text, signals.READS_CODE)
+
+    def wrote(self, path: str, when: float | None) -> None:
+        """The orchestrator wrote ``path``: a checkpoint when it is a state file."""
+        if signals.is_state_file(path):
+            self.s.state_writes.append(FileTouch(path, when))
+
+    def shell(self, tool_id: str, command: str, cwd: str, when: float | None) -> None:
+        """A shell command of the orchestrator: reports it prints, the state file it updates."""
+        for path in signals.shell_report_reads(command, cwd):
+            self.read_back(tool_id, path, when)
+        state = signals.shell_state_write(command)
+        if state:
+            self.s.state_writes.append(FileTouch(state, when))
+
+    def refused(self, launch: Launch, text: str) -> None:
+        """A launch that never started: refused by spawnkit's parallel cap, or failed."""
+        launch.done = True
+        if signals.spawnkit_said(text, signals.PARALLEL_CODE):
+            self.s.denied_launches += 1
+        else:
+            self.s.failed_launches += 1
+
+    def returned(self, launch: Launch, words: str, stamp: Any) -> Return:
+        """The sub-agent's final ``words`` reached the orchestrator."""
+        launch.done = True
+        ret = Return(
+            agent_id=launch.agent_id,
+            tokens=tokens.estimate(words),
+            description=launch.description,
+            agent_type=launch.agent_type,
+            tool_use_id=launch.tool_use_id,
+            background=launch.background,
+            launched=launch.launched,
+            received=timestamp(stamp),
+            turn=len(self.s.context),
+        )
+        self.s.returns.append(ret)
+        return ret
+
     def close(self) -> None:
         self.s.started = timestamp(self.first)
         self.s.ended = timestamp(self.last)
@@ -65,17 +112,57 @@ class Orchestrator:
         ]
 
 
+class Child:
+    """Folds a sub-agent's own records into its ``SubagentFacts``: when it ended, whether it
+    wrote files, and each answer spawnkit held back."""
+
+    skip: Skip | None = None
+    known: frozenset[str] = frozenset()
+
+    def __init__(self) -> None:
+        self.facts = SubagentFacts()
+        self.parts: list[str] = []  # the text of its latest answer
+        self.held = False  # that answer was already held back
+
+    def feed(self, record: dict[str, Any], kind: str) -> None:
+        raise NotImplementedError
+
+    def new_answer(self) -> None:
+        self.parts, self.held = [], False
+
+    def block(self, reason: str) -> None:
+        """A SubagentStop block after the latest answer: spawnkit's, when ``reason`` says so."""
+        if self.parts and not self.held:
+            self.held = signals.held_back(self.facts, "\n".join(self.parts), reason)
+
+    def read(self, path: str, stats: InputStats) -> SubagentFacts:
+        last = None
+        for record in records(path, stats, self.skip):
+            kind = record_type(record)
+            if isinstance(record.get("timestamp"), str):
+                last = record["timestamp"]
+            if kind in self.known:
+                self.feed(record, kind)
+            else:
+                stats.unknown_records[kind] += 1
+        self.facts.finished = timestamp(last)
+        return self.facts
+
+
 def read_session(
     source: Source,
     stats: InputStats,
-    reader: Orchestrator,
-    read_child: Callable[[str, InputStats], SubagentFacts],
+    orchestrator: type[Orchestrator],
+    child: type[Child],
 ) -> Session | None:
     """The orchestrator's transcript, then each sub-agent's joined to its return by agent id.
 
     None when not one record of the file is of a type the client writes: some other JSON
     Lines file (a prompt history, a log), counted as not a transcript, its types not reported.
     """
+    reader = orchestrator(
+        Session(id=source.session_id, host=source.host, path=source.path, project=source.project)
+    )
     recognised = 0
     unknown: Counter[str] = Counter()
 
@@ -102,7 +189,7 @@ def read_session(
     session = reader.s
     for agent_id, path in source.children.items():
         session.subagent_transcripts += 1
-        facts = read_child(path, stats)
+        facts = child().read(path, stats)
         for ret in session.returns:
             if ret.agent_id == agent_id:
                 facts.apply(ret)

@@ -186,11 +186,31 @@ def _nice(value: float) -> int:
     return int(10 * step)
 
 
+def _scale(top: float) -> Callable[[float], float]:
+    """The y coordinate of a value on a chart whose axis runs from 0 to ``top``."""
+
+    def y(value: float) -> float:
+        return H - BOTTOM - (H - TOP - BOTTOM) * value / top
+
+    return y
+
+
+def _chart(cls: str, label: str, top: int, marks: list[str], caption: str) -> str:
+    """One chart: the y axis from 0 to ``top``, the ``marks`` drawn over it, a caption."""
+    head = (
+        f'<svg class="{cls}" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
+        f'aria-label="{label}">'
+    )
+    svg = "".join([head, *_y_axis(top), *marks, "</svg>"])
+    return f"<figure>{svg}<figcaption>{caption}</figcaption></figure>"
+
+
 def _y_axis(top: int) -> list[str]:
     out = []
+    scale = _scale(top)
     for i in range(5):
         value = top * i / 4
-        y = H - BOTTOM - (H - TOP - BOTTOM) * i / 4
+        y = scale(value)
         out.append(f'<line class="axis" x1="{LEFT}" y1="{y:.1f}" x2="{W - RIGHT}" y2="{y:.1f}"/>')
         label = f"{value / 1000:g}k" if value >= 1000 else f"{value:g}"
         out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
@@ -216,14 +236,8 @@ def _context_chart(s: dict[str, Any]) -> str:
     def x(i: int) -> float:
         return LEFT + (W - LEFT - RIGHT) * (i / (n - 1) if n > 1 else 0.5)
 
-    def y(v: float) -> float:
-        return H - BOTTOM - (H - TOP - BOTTOM) * v / top
-
-    svg = [
-        f'<svg class="context-chart" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
-        f'aria-label="Orchestrator context over the session">'
-    ]
-    svg += _y_axis(top)
+    y = _scale(top)
+    svg = []
     if show_window:
         svg.append(_rule("window-line", y(window), f"context window {window:,}"))
     if points:
@@ -250,12 +264,11 @@ def _context_chart(s: dict[str, Any]) -> str:
         f'<text x="{LEFT}" y="{H - 8}">1</text><text x="{W - RIGHT}" y="{H - 8}" '
         f'text-anchor="end">{len(points)} responses</text>'
     )
-    svg.append("</svg>")
     caption = (
         "Orchestrator context after each model response (tokens). Dots: sub-agent returns, at the "
         "first response that carried them — green within budget, red over, amber blocked."
     )
-    return f"<figure>{''.join(svg)}<figcaption>{caption}</figcaption></figure>"
+    return _chart("context-chart", "Orchestrator context over the session", top, svg, caption)
 
 
 def _returns_chart(s: dict[str, Any], budget: int) -> str:
@@ -265,15 +278,8 @@ def _returns_chart(s: dict[str, Any], budget: int) -> str:
     inner = W - LEFT - RIGHT
     slot = inner / max(len(rets), 1)
     width = max(2.0, min(40.0, slot * 0.6))
-
-    def y(v: float) -> float:
-        return H - BOTTOM - (H - TOP - BOTTOM) * v / top
-
-    svg = [
-        f'<svg class="returns-chart" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
-        f'aria-label="Tokens of each sub-agent return against the budget">'
-    ]
-    svg += _y_axis(top)
+    y = _scale(top)
+    svg = []
     for k, r in enumerate(rets):
         cx = LEFT + slot * (k + 0.5)
         label = escape(r["description"] or r["agent_type"] or r["agent_id"])
@@ -295,12 +301,12 @@ def _returns_chart(s: dict[str, Any], budget: int) -> str:
                 f'<text x="{cx:.1f}" y="{H - BOTTOM + 14}" text-anchor="middle">{k + 1}</text>'
             )
     svg.append(_rule("budget-line", y(budget), f"budget {budget}"))
-    svg.append("</svg>")
     caption = (
         "Tokens each return put into the orchestrator's context, against the budget line. "
         "Dashed outline: the longer answer spawnkit held back and saved on disk."
     )
-    return f"<figure>{''.join(svg)}<figcaption>{caption}</figcaption></figure>"
+    label = "Tokens of each sub-agent return against the budget"
+    return _chart("returns-chart", label, top, svg, caption)
 
 
 def _returns_table(s: dict[str, Any], budget: int) -> str:

@@ -23,6 +23,7 @@ WRITERS = {"text": render_text.write, "json": render_json.write, "html": render_
 
 
 def run(
+    *,
     paths: tuple[Path, ...],
     project: Path | None,
     since: str | None,
@@ -31,6 +32,7 @@ def run(
     output: Path | None,
     context_window: int | None,
 ) -> int:
+    """``spawnkit audit`` with its options by name (``cli.audit_command`` passes them all)."""
     if paths and project is not None:
         raise SpawnkitError("give transcript paths or --project DIR, not both")
     missing = [p for p in paths if not p.exists()]

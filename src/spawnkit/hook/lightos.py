@@ -30,14 +30,13 @@ class FileTooLarge(OSError):
     """A file over the size limit of the reader."""
 
 
-def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
-    """The bytes of the plain file ``path``, at most ``limit`` of them, without ever blocking.
+def open_regular(path: str, *, follow: bool = True) -> tuple[int, int]:
+    """A read-only descriptor of the plain file ``path`` and its size, without ever blocking.
 
-    Opened non-blocking, so a FIFO planted where a file should be is refused at once
-    instead of hanging; devices, sockets and folders are refused too
-    (``NotRegularFile``), and so is a file over ``limit`` bytes (``FileTooLarge``).
-    ``follow=False`` also refuses a symlink (``OSError`` ELOOP). Other failures are
-    the usual ``OSError``s (``FileNotFoundError``, ``PermissionError`` …).
+    Opened non-blocking (the descriptor stays so), so a FIFO planted where a file should be
+    is refused at once instead of hanging; devices, sockets and folders are refused too
+    (``NotRegularFile``). ``follow=False`` also refuses a symlink (``OSError`` ELOOP).
+    Other failures are the usual ``OSError``s (``FileNotFoundError``, ``PermissionError`` …).
     """
     flags = native.O_RDONLY | _NONBLOCK | _CLOEXEC | (0 if follow else _NOFOLLOW)
     fd = native.open(path, flags)
@@ -45,7 +44,21 @@ def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
         info = native.fstat(fd)
         if info.st_mode & _S_IFMT != _S_IFREG:
             raise NotRegularFile(22, "not a regular file", path)
-        if info.st_size > limit:
+    except BaseException:
+        native.close(fd)
+        raise
+    return fd, info.st_size
+
+
+def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
+    """The bytes of the plain file ``path``, at most ``limit`` of them, without ever blocking.
+
+    Opened by ``open_regular`` (its refusals apply); a file over ``limit`` bytes is refused
+    too (``FileTooLarge``).
+    """
+    fd, size = open_regular(path, follow=follow)
+    try:
+        if size > limit:
             raise FileTooLarge(27, f"larger than {limit} bytes", path)
         chunks = []
         total = 0

@@ -315,19 +315,6 @@ def remove(
     return RemovalResult(result, tuple(removed), tuple(kept))
 
 
-def uninstall(
-    text: str | None,
-    created_keys: Iterable[str] = (),
-    blank_original: str | None = None,
-    name: str = "settings.json",
-    *,
-    command: str | None = None,
-    force: bool = False,
-) -> str | None:
-    """``remove`` for callers that only need the text."""
-    return remove(text, created_keys, blank_original, name, command=command, force=force).text
-
-
 def set_top_level(text: str, key: str, value: Any) -> str:
     """Set one key of a JSON object text, in place if present, else appended."""
     root = parse(text)

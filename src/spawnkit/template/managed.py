@@ -88,16 +88,11 @@ def scope_dirs(config_dir: Path, cwd: Path) -> list[tuple[str, Path]]:
     """``(scope, skills folder)`` for the user and the current project, without duplicates:
     Claude Code's (``config_dir`` is its folder), then every other host's (Codex:
     ``$CODEX_HOME/skills``, ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``)."""
-    dirs = [("user", Path(config_dir) / "skills"), ("project", project_claude_dir(cwd) / "skills")]
-    dirs += all_skill_dirs(cwd)
-    seen: set[Path] = set()
-    unique = []
-    for scope, folder in dirs:
-        key = folder.resolve()
-        if key not in seen:
-            seen.add(key)
-            unique.append((scope, folder))
-    return unique
+    claude = [
+        ("user", Path(config_dir) / "skills"),
+        ("project", project_claude_dir(cwd) / "skills"),
+    ]
+    return all_skill_dirs(cwd, first=claude)
 
 
 def discover(config_dir: Path, cwd: Path) -> list[Skill]:

@@ -1,0 +1,80 @@
+"""What the e2e audit tests of both clients check: ``spawnkit audit`` against the fake API.
+
+The fake API sees exactly what the orchestrator model was sent, so it is the independent truth:
+per sub-agent, the words the orchestrator received (estimated with ``spawnkit.tokens``, like the
+audit), whether spawnkit held a longer answer back and where it saved it, and how many
+sub-agents ran at once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from spawnkit import protocol, tokens
+
+from .fake_server import Conversation
+from .sandbox import Sandbox
+from .scenarios import SAVED_COPY, received_tokens
+
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "standards/schemas/audit.schema.json").read_text()
+)
+MARGIN = 0.08  # the estimate's own safety margin: the audit may differ from the fake by this much
+
+
+def audit_session(sandbox: Sandbox, host: str, version: str, *paths: str) -> dict:
+    """``spawnkit audit --format json`` in the sandbox: valid, read cleanly, one session."""
+    proc = sandbox.spawnkit("audit", *paths, "--format", "json", check=False)
+    assert proc.returncode in (0, 1), proc.stderr
+    doc = json.loads(proc.stdout)
+    jsonschema.Draft202012Validator(SCHEMA).validate(doc)
+    assert doc["input"]["problems"] == {} and doc["input"]["unknown_records"] == {}
+    (session,) = doc["sessions"]
+    assert session["host"] == host and session["client_version"] == version
+    return session
+
+
+def check_returns(
+    session: dict, main: Conversation, call_ids: list[str], subs: list[Conversation], project: Path
+) -> dict[str, dict]:
+    """Each launch's return as the audit reports it, against the fake: a refused launch never
+    started and has none; the others the size the orchestrator received (within ``MARGIN``),
+    blocked exactly when spawnkit's block named a saved copy, and that copy on disk in the
+    project, as large as the audit says. The returns, by launch id."""
+    returns = {r["tool_use_id"]: r for r in session["returns"]}
+    for call_id, sub in zip(call_ids, subs, strict=True):
+        expected = received_tokens(main, call_id)
+        if expected is None:  # refused by the parallel cap: it never started
+            assert call_id not in returns and not sub.requests
+            continue
+        got = returns[call_id]
+        assert abs(got["tokens"] - expected) <= MARGIN * expected, (got, expected)
+        said = (SAVED_COPY.search(r.last_user_text) for r in sub.requests[1:])
+        held = next((found for found in said if found), None)
+        assert got["blocked"] is (held is not None), got
+        if held is not None:
+            assert got["saved_path"] == held.group(0)
+            saved = Path(got["saved_path"])
+            assert saved.is_file() and saved.is_relative_to(project)
+            assert got["full_tokens"] == tokens.estimate(saved.read_text(encoding="utf-8"))
+            assert got["tokens"] <= protocol.return_budget() < got["full_tokens"]
+    return returns
+
+
+def check_overlap(session: dict, returns: dict[str, dict], enforced: bool) -> None:
+    """``cap + 1`` long answers at once: with enforce, one launch refused and every answer held
+    back; without, each one over the budget and one sub-agent too many."""
+    cap = protocol.max_parallel()
+    codes = [f["code"] for f in session["findings"]]
+    assert all(r["blocked"] is enforced for r in returns.values())
+    if enforced:
+        assert session["peak_parallel"] == cap
+        assert session["denied_launches"] == 1 and len(returns) == cap
+        assert "CM001" not in codes and "CM005" not in codes
+    else:
+        assert session["peak_parallel"] == cap + 1
+        assert codes.count("CM001") == cap + 1 and codes.count("CM005") == 1
+        assert session["denied_launches"] == 0
