@@ -34,7 +34,13 @@ def _isolated_home(
 
 
 # Whole modules that spend seconds in real tools (pre-commit, copier over git tags, fuzzing).
-SLOW_MODULES = {"test_precommit_hook.py", "test_fuzz.py", "test_plain_copier.py"}
+SLOW_MODULES = {
+    "test_precommit_hook.py",
+    "test_fuzz.py",
+    "test_plain_copier.py",
+    "test_update.py",
+    "test_06_update_holds_back.py",
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
