@@ -11,6 +11,8 @@
    against the baselines of a bare ``python -c pass``, ``python -c "import click"``
    and agnix (a Rust linter for agent files, ``pip install agnix``; ``--agnix PATH`` or
    ``agnix`` on PATH; left out, and said so, when absent) on the same file in the same run.
+``--compare OTHER_SPAWNKIT`` times another install (say, the previous release) on the same
+file in the same run, for before/after figures under the same load.
 Goals: >= 1,000 files/s (issue 4); <= 3x agnix per process (issue 13).
 """
 
@@ -122,6 +124,11 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--agnix", default=shutil.which("agnix"), help="agnix binary")
+    parser.add_argument(
+        "--compare",
+        metavar="SPAWNKIT",
+        help="another spawnkit executable (e.g. an older install) timed in the same run",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         files = make_tree(Path(tmp), args.files)
@@ -150,12 +157,20 @@ def main() -> int:
         }
         if args.agnix:
             commands["agnix"] = [args.agnix, str(one)]
+        if args.compare:
+            commands["compare"] = [args.compare, "lint", str(one)]
         ms = process_ms(commands, args.runs, Path(tmp))
         (lint_w, lint_c), (bare_w, bare_c), (click_w, click_c) = ms["lint"], ms["bare"], ms["click"]
         print(
             f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
             f"{lint_c:.0f} ms CPU"
         )
+        if "compare" in ms:
+            cmp_w, cmp_c = ms["compare"]
+            print(
+                f"  {args.compare} lint on the same file: {cmp_w:.0f} ms wall, {cmp_c:.0f} ms CPU "
+                f"(this one: {lint_w / cmp_w:.2f}x wall, {lint_c / cmp_c:.2f}x CPU)"
+            )
         print(f"  baseline, bare 'python -c pass': {bare_w:.0f} ms wall, {bare_c:.0f} ms CPU")
         nosite_w, nosite_c = ms["nosite"]
         print(

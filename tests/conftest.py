@@ -3,9 +3,16 @@ real ones."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The linter keeps compiled regular expressions in the user's cache folder between runs
+# (spawnkit.lint.regexcache): point it, for this test process and every command it starts,
+# at a folder of the run's own, so no test reads or writes the real one.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="spawnkit-tests-cache-")
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,8 @@ Standard library only.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -110,6 +108,9 @@ def writing() -> Iterator[None]:
 def temporary_folder(prefix: str) -> Iterator[str]:
     """A temporary folder that is gone afterwards, even when Ctrl-C or SIGTERM lands while it is
     being made or removed (``tempfile.TemporaryDirectory`` can leave it half-deleted then)."""
+    import shutil  # here, not at the top: a one-file lint never needs a temporary folder
+    import tempfile
+
     folder = None
     try:
         with shielded():

@@ -48,12 +48,16 @@ def test_select_and_ignore_by_code_or_prefix():
     } == set()
 
 
+# the sample prompt spawns one sub-agent per package: a fan-out that needs a cap of its own
+CAPPED_PROMPT = GOOD_PROMPT + "\nOne sub-agent at a time.\n"
+
+
 def test_inline_suppression_covers_the_next_block_only():
     text = (
         HEAD
         + "<!-- spawnkit: ignore CM005 -->\nLaunch all sub-agents in parallel.\n\n"
         + GOOD_PROMPT
-        + "\nAlso run the rest all in parallel.\n"
+        + "\nAlso run the rest all in parallel.\n\nOne sub-agent at a time.\n"
     )
     lines = [d.line for d in lint_text(text, "skills/demo-audit/SKILL.md") if d.code == "CM005"]
     assert lines == [15]
@@ -66,7 +70,9 @@ def test_file_wide_suppression_and_blanket_ignore():
         + GOOD_PROMPT
     )
     assert {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")} == set()
-    text = HEAD + "<!-- spawnkit: ignore -->\nLaunch all sub-agents in parallel.\n\n" + GOOD_PROMPT
+    text = (
+        HEAD + "<!-- spawnkit: ignore -->\nLaunch all sub-agents in parallel.\n\n" + CAPPED_PROMPT
+    )
     assert "CM005" not in {d.code for d in lint_text(text, "skills/demo-audit/SKILL.md")}
 
 

@@ -78,15 +78,33 @@ def test_references_are_complete(doc: dict) -> None:
 
 
 def test_split_is_by_repository_and_recorded(doc: dict) -> None:
-    tune, test = set(doc["split"]["tune"]), set(doc["split"]["test"])
-    assert not tune & test
+    # repositories added to the tuning half later (batch 2) are listed apart, so the original
+    # split stays as it was made
+    original, added = set(doc["split"]["tune"]), set(doc["split"]["tune_added"])
+    tune, test = original | added, set(doc["split"]["test"])
+    assert not tune & test and not original & added
     halves: dict[str, set[str]] = defaultdict(set)
     for f in doc["files"]:
         halves[f["repo"]].add(f["split"])
         assert f["repo"] in (tune if f["split"] == "tune" else test)
     assert all(len(h) == 1 for h in halves.values())
     assert tune | test == set(halves)
-    assert min(len(tune), len(test)) >= 20
+    assert min(len(original), len(test)) >= 20
+
+
+def test_later_batches_only_grow_the_tuning_half(doc: dict) -> None:
+    """Files added after the first round go to the tuning half, from repositories of their own:
+    the test half stays exactly as it was split."""
+    added = set(doc["split"]["tune_added"])
+    later = [f for f in doc["files"] if f.get("batch", 1) != 1]
+    assert later, "batch 2 is recorded"
+    assert set(doc["batches"]) == {f.get("batch", 1) for f in doc["files"]}
+    for f in later:
+        assert f["split"] == "tune" and f["repo"] in added, f["path"]
+    for f in doc["files"]:
+        if f["repo"] in added:
+            assert f.get("batch", 1) != 1, f["path"]
+    assert len(later) >= 80 and len({f["repo"] for f in later}) >= 25
 
 
 def test_every_file_is_labelled_per_rule_with_a_reason(doc: dict) -> None:

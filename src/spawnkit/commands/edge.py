@@ -16,7 +16,6 @@ import errno
 import gc
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -215,6 +214,8 @@ def _silence_stdout() -> None:
 
 def _log_traceback() -> Path | None:
     """Write the current traceback where a bug report can pick it up; None if that fails too."""
+    import traceback  # only on the way out of a bug: importing it cost every command ~10 ms
+
     text = traceback.format_exc()
     if os.environ.get("SPAWNKIT_DEBUG"):
         sys.stderr.write(text)

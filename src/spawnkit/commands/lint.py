@@ -142,6 +142,10 @@ def run(
         return EXIT_USAGE
     for skip in skips:
         err.write(f"spawnkit: warning: {skip}\n")
+    if results:
+        from spawnkit.lint import regexcache
+
+        regexcache.save()  # patterns compiled in this run, for the next one (see regexcache)
     text = render(results, fmt, unreadable + len(skips))
     if text:
         out.write(text + "\n")

@@ -14,6 +14,7 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -21,7 +22,7 @@ from spawnkit.lint import vocabulary as V
 from spawnkit.lint.document import Document
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.memo import cached_property
-from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
+from spawnkit.lint.patterns import AnyOf, Gated, Keywords, folded, lazy
 
 # --- vocabulary -------------------------------------------------------------------
 
@@ -77,6 +78,69 @@ _OBJECT = lazy(
     + r")\b)",
     re.I,
 )
+_BREAKS = V.alternation(V.PHRASE_BREAKS)
+_ROLES = V.alternation(V.ROLE_NOUNS)
+# the object names an agent by its job: "three code reviewers", "a fresh Verifier"
+_ROLE_OBJECT = lazy(
+    r"^\W*(?:(?!(?:" + _BREAKS + r")\b)[\w`'\".:{}*$-]+\s+){0,4}?(?:" + _ROLES + r")s?\b(?![\w-])",
+    re.I,
+)
+# ... or by name, an identifier heading the phrase: "spawn fix-planner", "dispatch dev:debugger"
+_NAMED_OBJECT = lazy(
+    r"^\W*(?:(?:the|a|an|one|each|every|all|both)\s+)?@?[A-Za-z]\w*(?:[-_:/]\w+)+"
+    r"(?=\W*$|\W*[.,;:()\[\]!?]|\s+(?:"
+    + _BREAKS
+    + r")\b|\s+(?:sub-?agents?|subagents?|agents?)\b)",
+    re.I,
+)
+# "give each agent its own workspace": the agent receives something, it is not started
+_SECOND_OBJECT = lazy(r"\s+(?:its|their|his|her|the|a|an|own|this|that|these|those)\b", re.I)
+# work placed in a sub-agent: "run every remaining mission in a subagent"
+_IN_AGENT = folded(
+    r"\b(?:in|inside|within|via|through)\s+(?:(?:a|an|its|their|own|one|each|the|"
+    + _QUANT
+    + r"|\d+)\s+){0,3}(?:sub-?agents?|subagents?)(?![\w.-])"
+)
+_WORK_VERB = lazy(r"(?:" + V.alternation(V.WORK_VERBS) + r")\b", re.I)
+_CLAUSE_START = lazy(r"[,;:—–(]|\n")
+# a named agent used as the instrument: "Explore using Explore agent", "using `x` subagent"
+_USING_NAMED = lazy(
+    r"\b(?:[Uu]sing|[Vv]ia|[Tt]hrough)\s+(?:the\s+|an?\s+)?(?:[A-Z][\w-]*|[A-Za-z]\w*(?:[-_:]\w+)+)"
+    r"\s+(?:[Ss]ub-?agents?|[Ss]ubagents?|[Aa]gents?)\b"
+)
+# the agent that reads the file, named in the third person: "the orchestrator dispatches ..."
+# (with "the": "an orchestrator spawns workers" defines a word)
+_THIRD_PERSON = {
+    "spawns": "spawn",
+    "dispatches": "dispatch",
+    "launches": "launch",
+    "starts": "start",
+    "runs": "run",
+    "delegates": "delegate",
+    "invokes": "invoke",
+    "calls": "call",
+    "uses": "use",
+    "deploys": "deploy",
+    "hands": "hand",
+    "sends": "send",
+    "creates": "create",
+    "assigns": "assign",
+    "fans out": "fan out",
+    "spins up": "spin up",
+    "kicks off": "kick off",
+}
+_SELF_SPAWN = folded(
+    r"\bthe\s+(?:"
+    + V.alternation(V.SELF_SUBJECTS)
+    + r")\s+(?:(?:then|always|automatically|immediately"
+    r"|now|also|first|simply|just)\s+)?(" + V.alternation(tuple(_THIRD_PERSON)) + r")\b"
+)
+# the recipient stated first: "For each sub-agent, clearly delegate its task"
+_FRONTED_AGENT = lazy(
+    r"^\W*(?:for|to)\s+(?:each|every|the|a|an|all)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:sub-?agents?|subagents?|agents?|workers?)\s*,",
+    re.I,
+)
 # "Agents are subprocesses spawned via the Task tool": a definition, not an instruction
 _DESCRIPTIVE = folded(r"\b(?:sub-?agents|subagents|agents|workers)\s+(?:are|were|get)\b")
 _FAN_OUT = lazy(r"^\s*(?:with|across|over|into|to)\s+", re.I)
@@ -92,17 +156,25 @@ NEGATION = folded(
     r"\b(?:not|never|no need|without|instead of|rather than|avoid|don't|doesn't|cannot|can't|no)\b",
 )
 _LEAD_OK = folded(
-    r"(?:^|[,;:—–-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
+    r"(?:^|[,;:—–(-]|\b(?:and|then|or|first|next|finally|now|also|please|always|just|simply|immediately|again)"
     r"|\byou(?:\s+(?:must|should|will|then|now|always|first|need\s+to|have\s+to|are\s+to|'ll))?)"
     r"\s*$",
 )
+# a bare modal leads an instruction ("MUST spawn these agents", "Should use the Task tool"),
+# unless a sub-agent is its subject ("each subagent must use ...")
+_LEAD_MODAL = folded(r"\b(?:must|should|shall|need\s+to|have\s+to)\s*$")
+_LEAD_MODAL_BAD = folded(
+    r"\b(?:sub-?agents?|subagents?|agents?|workers?|it|they|each|every|which|that|who)\s+"
+    r"(?:\w+\s+)?(?:must|should|shall|need\s+to|have\s+to)\s*$",
+)
 _LEAD_TO = folded(r"\bto\s*$")
+_TRAILING_ADVERB = lazy(r"\s\w+ly\s*$", re.I)
 _LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     r"|reviewer|reviewers)\s+to)\s*$",
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
-_CELL = lazy(r"[^|]+")
+_CELL = lazy(r"[^|\n]+")
 _LEADING_PUNCTUATION = lazy(r"^[\W_]+")
 _AFTER_STOP = lazy(r"(?<=[.!?;])\s")
 _TOOL_OBJECT = lazy(r"\W*(?:the\s+)?(?:Agent|Task)\s+tool")
@@ -167,7 +239,7 @@ _WEAK = Gated(
         r"|\b(?:sub-?agents?|agents?|workers?)\s+(?:run|are\s+run|runs)\s+"
         r"(?:sequentially|in\s+parallel|one\s+at\s+a\s+time)"
         r"|\((?:agent|task)\s+tool\)"
-        r"|^\W*sub-?agents?\s+(?:per|for\s+each)\b"
+        r"|(?:^|[(;:])\W*sub-?agents?\s+(?:per|for\s+each)\b"
         r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+|multiple|several)\s+parallel\s+"
         r"(?:sub-?agents|subagents|agents)\b"
         r"|\b(?:audited|reviewed|checked|handled|written|processed|done)\s+(?:[\w-]+\s+){0,4}by\s+"
@@ -185,25 +257,40 @@ _SELF_NEGATION = folded(
 )
 _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = "CONTEXT_MANAGEMENT.md"
+_MAX_BRIEF = 20  # list items read as a sub-agent's brief under one spawn step
 
 # a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
-STATE_FILE = Gated(
+_STATE_NAMED = Gated(
     lazy(
         r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
         r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
         r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b"
         # the same kept under other names: a run log, a ticked task list, a status file
         r"|\.?memlog(?:\.md)?\b|\b(?:status|tracking)[- ]files?\b"
-        r"|\bsession\s+state\b|\b(?:progress|status)\.(?:md|json)\b",
+        r"|\bsession\s+state\b|\bprogress\.(?:md|json)\b|(?<![\w-])status\.(?:md|json)\b"
+        r"|\bstate\.(?:md|ya?ml|toml)\b"
+        # a tracker the run writes to (not one it only names: "written next to progress-tracker.md")
+        r"|\b(?:updates?|updated|append\w*|checks?\s+off|marks?|ticks?|writes?|records?)\b[^.\n]{0,80}?"
+        r"\b(?:progress[- ])?tracker\b",
         re.I,
     ),
-    "state",
-    "progress",
-    "checkpoint",
-    "memlog",
-    "status",
-    "tracking",
+    *("state", "progress", "checkpoint", "memlog", "status", "tracking", "tracker"),
+    exact=True,
 )
+# a plan or task file whose items are marked done: "mark the fix complete in FIXES.md",
+# "update task checkboxes in phase-N.md", "tick it [x] in tasks.md"
+_STATE_MARKED = Gated(
+    lazy(
+        r"\b(?:mark|marks|marked|tick|ticks|ticked|check\s+off|checks\s+off|update|updates)\b"
+        r"[^.\n]{0,60}?(?:\[x\]|\bcompleted?\b|\bdone\b|\bstatus\b|\bcheckbox(?:es)?\b)"
+        r"[^.\n]{0,40}?\b(?:in|on)\s+[`'\"]?[\w./{}<>*$-]+\.(?:md|json|ya?ml)\b",
+        re.I,
+    ),
+    *("mark", "tick", "check", "update"),
+    also=(".md", ".json", ".yml", ".yaml"),
+    exact=True,
+)
+STATE_FILE = AnyOf(_STATE_NAMED, _STATE_MARKED)
 NUMBER_WORDS = {
     "one": 1,
     "two": 2,
@@ -268,13 +355,13 @@ def _split(block: Block) -> list[Sentence]:
     text = block.text
     out: list[Sentence] = []
     if block.kind == "table":
-        pos = 0
-        for row in text.split("\n"):
-            for cell in _CELL.finditer(row):
-                if cell.group().strip():
-                    cell_text = plain(cell.group())
-                    out.append(Sentence(block, pos + cell.start(), cell_text, cell_text.lower()))
-            pos += len(row) + 1
+        # emphasis blanked and case lowered once for the whole table, then cut into cells
+        flat = plain(text)
+        low = flat.lower()
+        for cell in _CELL.finditer(flat):
+            cell_text = cell.group()
+            if not cell_text.isspace():
+                out.append(Sentence(block, cell.start(), cell_text, low[cell.start() : cell.end()]))
         return out
     flat = plain(text)
     start = 0
@@ -324,8 +411,13 @@ def _lead_ok(prefix: str) -> bool:
     prefix = _LEADING_PUNCTUATION.sub("", prefix)
     if not prefix:
         return True
+    adverb = _TRAILING_ADVERB.search(prefix)
+    if adverb and adverb.start() > 0:  # "…, clearly delegate": the lead is what precedes it
+        return _lead_ok(prefix[: adverb.start()])
     if _LEAD_TO.search(prefix):
         return not _LEAD_TO_BAD.search(prefix)
+    if _LEAD_MODAL.search(prefix):
+        return not _LEAD_MODAL_BAD.search(prefix)
     return bool(_LEAD_OK.search(prefix))
 
 
@@ -372,42 +464,121 @@ def spawn_hits(s: Sentence, granted: bool = False) -> list[int]:
     cached = s.block.memo.get(key)
     if cached is None:
         cached = s.block.memo[key] = (
-            _spawn_hits(s.text, s.lower, granted) if _hinted(s.lower) else []
+            _spawn_hits(s.text, s.lower, granted or _agents_section(s.block))
+            if _hinted(s.lower)
+            else []
         )
     return cached  # type: ignore[return-value]
 
 
+def _agents_section(block: Block) -> bool:
+    """Whether a heading above ``block`` names sub-agents ("### With Subagents"): its steps
+    may say "dispatch the tasks" and mean sub-agents, as under a granted spawn tool."""
+    return any(_SUB_AGENT.search(title) for title in block.section)
+
+
 def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
     hits: list[int] = []
-    for m in _TOOL_USE.finditer(text, lower) if "agent" in lower or "task" in lower else ():
-        clause = _after_last(text[max(0, m.start() - _LOOK_BACK) : m.start()], ",;")
-        if (
-            not NEGATION.search(clause)
-            and not _DESCRIPTIVE.search(clause)
-            and not text.rstrip().endswith("?")
-        ):
-            return [m.start()]  # callers ask whether there is one: the first will do
+    quoted = quoted_spans(text) if '"' in text or "“" in text else ()
+    if "agent" in lower or "task" in lower:
+        for pattern in (_TOOL_USE, _USING_NAMED):
+            for m in (
+                pattern.finditer(text, lower) if pattern is _TOOL_USE else pattern.finditer(text)
+            ):
+                if not inside(quoted, m.start()) and _plain_clause(text, m.start()):
+                    return [m.start()]  # callers ask whether there is one: the first will do
+        for m in _IN_AGENT.finditer(text, lower) if "in" in lower or "through" in lower else ():
+            start = _clause_start(text, m.start())
+            if (
+                _WORK_VERB.match(text, start)
+                and not inside(quoted, m.start())
+                and imperative(text, start)
+            ):
+                return [start]  # "run every remaining mission in a subagent"
     for m in _SPAWN_VERB.finditer(text, lower):
         if text[m.start() - 1 : m.start()] == "-" or text[m.end() : m.end() + 1] in ("-", "_"):
             continue  # "ready-to-use", "run-agents"
+        if inside(quoted, m.start()):
+            continue  # quoted speech or a quoted prompt: not this file's instruction
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
         obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
-        if _spawns_agent(verb, obj, granted) and imperative(text, m.start()):
+        if (
+            _spawns_agent(verb, obj, granted) or (verb in _TO_VERBS and _FRONTED_AGENT.match(text))
+        ) and imperative(text, m.start()):
             return [m.start()]
+    for m in _SELF_SPAWN.finditer(text, lower) if _SELF_WORDS.any_in(lower) else ():
+        verb = _THIRD_PERSON[" ".join(m.group(1).lower().split())]
+        obj = _AFTER_STOP.split(text[m.end() : m.end() + 90])[0]
+        if _spawns_agent(verb, obj, granted) and _plain_clause(text, m.start()):
+            return [m.start()]  # "the orchestrator dispatches a fresh Verifier sub-agent"
     return hits
+
+
+_SELF_WORDS = Keywords(*(w.split()[0] for w in V.SELF_SUBJECTS))
+
+
+def _plain_clause(text: str, at: int) -> bool:
+    """The clause before ``at`` neither negates nor defines, and the sentence asks nothing."""
+    clause = _after_last(text[max(0, at - _LOOK_BACK) : at], ",;")
+    return not (
+        NEGATION.search(clause) or _DESCRIPTIVE.search(clause) or text.rstrip().endswith("?")
+    )
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding ``at`` begins: after the last , ; : — ( or line break, past a
+    list marker, step label and emphasis."""
+    start = max(0, at - _LOOK_BACK)
+    for m in _CLAUSE_START.finditer(text, start, at):
+        start = m.end()
+    label = _STEP_LABEL.match(text, start)
+    if label:
+        start = label.end()
+    while start < at and not text[start].isalnum():
+        start += 1
+    return start
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Spans between double quotes ("…" or “…”)."""
+    spans = []
+    opened = -1
+    for k, ch in enumerate(text):
+        if ch in '"“”':
+            if opened < 0 and ch != "”":
+                opened = k
+            elif opened >= 0 and ch != "“":
+                spans.append((opened, k))
+                opened = -1
+    return spans
+
+
+def inside(spans: tuple | list, at: int) -> bool:
+    return any(a < at < b for a, b in spans)
 
 
 def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
     """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the spawn tool."""
+    if " of " in obj[:30]:
+        obj = _PARTITIVE.sub("", obj, count=1)  # "spawn all of the following agents"
     if verb in _ANY_OBJECT_VERBS:
-        return not _NOT_AGENT_OBJECT.match(obj)
+        if _NOT_AGENT_OBJECT.match(obj):
+            return False
+        if _OBJECT.match(obj) or _ROLE_OBJECT.match(obj) or _NAMED_OBJECT.match(obj):
+            return True  # "spawn a reviewer", "dispatch fix-planner" — not "spawn the next cycle"
+        to = _TO_OBJECT.match(obj)  # "dispatch each task to a subagent"
+        if to and (_OBJECT.match(obj[to.end() :]) or _ROLE_OBJECT.match(obj[to.end() :])):
+            return True
+        return granted  # the file grants the spawn tool, or the section is about sub-agents
     if _TOOL.search(obj[:40] if verb in _TOOL_VERBS else obj[:70]):
         return not (verb not in _TOOL_VERBS and _TOOL_OBJECT.match(obj))
     if verb == "fan out":
         obj = _FAN_OUT.sub("", obj, count=1)  # "fan out with parallel subagents"
     phrase = _OBJECT.match(obj)
+    if phrase is not None and verb in _TO_VERBS and _SECOND_OBJECT.match(obj, phrase.end()):
+        return False  # "give each agent its own workspace": the agents exist already
     if phrase is None and verb in _TO_VERBS:
         to = _TO_OBJECT.match(obj)
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
@@ -419,6 +590,8 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
             return bool(AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj))
         return False
     head = phrase.group(0)
+    if not phrase.group(1).strip() and _POLICY.match(obj, phrase.end()):
+        return False  # "use subagents for complex work", "run agents in parallel when ...": advice
     if verb == "create":
         return "sub" in head.lower()  # "create a sub-agent", not "create agents" (files)
     if verb in _TOOL_VERBS:
@@ -426,6 +599,18 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
         words = phrase.group(1)
         return bool(_COUNTED.search(head) or _NAMED.search(words))
     return True
+
+
+# what follows a bare plural object in advice: a condition or an alternative, not a task
+_POLICY = lazy(
+    r"(?<=s)(?:\s+in\s+parallel)?\s*(?:,\s*)?(?:when|whenever|if|where|or|for(?!\s+(?:each|every|all)\b))\b",
+    re.I,
+)
+_PARTITIVE = lazy(
+    r"^\W*(?:all|each|both|any|some|one|two|three|four|five|\d+)\s+of\s+(?:the|these|those)?\s*",
+    re.I,
+)
+_SUB_AGENT = lazy(r"\bsub-?agents?\b|\bsubagents?\b", re.I)
 
 
 # --- the analysis -------------------------------------------------------------------
@@ -552,9 +737,19 @@ class Analysis:
             return True
         if block.kind == "code" and block.info in _SHELL_INFO:
             return False
-        for n, intro in enumerate(self._intro(blocks, idx)):
+        n = 0
+        for intro in self._intro(blocks, idx):
             text = plain(intro.text)
             tail = text.rstrip()
+            if (
+                n == 0
+                and intro.kind == "paragraph"
+                and tail.endswith(":")
+                and len(tail) <= 40
+                and not _PROMPT_WORD.search(text)
+                and not any(spawn_hits(s, self.granted) for s in sentences(intro))
+            ):
+                continue  # a label on its own ("**Advocate:**"): the lead is the line above it
             if intro.kind == "heading":
                 return bool(_PROMPT_WORD.search(text))
             if _PROMPT_HEADER.search(text) or _PROMPT_BELOW.search(text):
@@ -568,6 +763,7 @@ class Analysis:
                 )
             ):
                 return True
+            n += 1
         return False
 
     def _is_inline_prompt(self, block: Block) -> bool:
@@ -596,7 +792,7 @@ class Analysis:
                 out.extend(sentences(block))
         return out
 
-    def prose_where(self, words: Keywords | Gated) -> Iterator[Sentence]:
+    def prose_where(self, words: Keywords | Gated | AnyOf) -> Iterator[Sentence]:
         """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
         no sentence holds a word its block lacks, and most blocks lack them all)."""
         last: Block | None = None
@@ -638,6 +834,27 @@ class Analysis:
         return out
 
     @cached_property
+    def briefs(self) -> set[int]:
+        """Ids of list items that brief a sub-agent: the items under a spawn step that ends
+        with a colon ("Spawn `fix-planner`:" over "- Read all audit reports")."""
+        out: set[int] = set()
+        spawn = sorted(set(self.spawn_lines))
+        if not spawn:
+            return out
+        for _, blocks in self.groups:
+            for idx, block in enumerate(blocks):
+                if block.kind not in ("item", "paragraph") or not block.text.rstrip().endswith(":"):
+                    continue
+                k = bisect_left(spawn, block.start)
+                if k == len(spawn) or spawn[k] > block.end:
+                    continue
+                for b in blocks[idx + 1 : idx + 1 + _MAX_BRIEF]:
+                    if b.kind != "item" or (block.kind == "item" and b.parent != idx):
+                        break
+                    out.add(id(b))
+        return out
+
+    @cached_property
     def references_standard(self) -> bool:
         return any(STANDARD_REF in b.text for b in self.doc.blocks)
 
@@ -660,6 +877,13 @@ def _tool_names(value: object) -> set[str] | None:
     return names
 
 
+def _bare_tools(value: object) -> bool:
+    """Whether a tools value names a whole tool ("Read"), not only scoped grants ("Bash(x *)")."""
+    items = value if isinstance(value, list) else str(value or "").split(",")
+    return any(_BARE_TOOL.match(str(item).strip()) for item in items)
+
+
+_BARE_TOOL = lazy(r"[A-Za-z_][\w-]*$")
 _TOP_KEY = lazy(r"^([A-Za-z][\w-]*)\s*:\s*(.*)$")
 
 
@@ -694,6 +918,25 @@ def _spawn_tools(doc: Document, result: Analysis) -> None:
             result.granted = True
         elif key == "tools" and doc.kind == "agent" and granted:
             result.cannot_spawn = True  # an agent runs with exactly the tools it lists
+        elif key == "allowed-tools" and _bare_tools(data.get(key)):
+            # a skill or command that lists the tools it works with ("Read, Grep, Bash") and
+            # leaves the spawn tool out plans no sub-agent; a list of scoped grants only
+            # ("Bash(python3 state.py *)") pre-approves commands and says nothing of that
+            result.cannot_spawn = True
+
+
+def _hands_prompt(text: str, lower: str | None = None) -> bool:
+    """A prompt header ("Agent prompt:", "each worker gets this prompt") that is not about
+    writing one ("Write the Subagent Prompt", "Designing agent prompts")."""
+    m = _PROMPT_HEADER.search(text, lower)
+    return m is not None and not _AUTHORING.search(text[: m.start()])
+
+
+_AUTHORING = lazy(
+    r"\b(?:write|writing|create|creating|draft|drafting|design|designing|craft|crafting"
+    r"|generate|generating|author|authoring|improve|improving|optimi[sz]e|optimi[sz]ing)\b",
+    re.I,
+)
 
 
 def analyse(doc: Document) -> Analysis:
@@ -717,10 +960,13 @@ def analyse(doc: Document) -> Analysis:
                     or any(k in block.text for k in V.SPAWN_CALL_KEYS)
                 ):
                     result.weak_lines.append(line_for(block.start))
+                elif result.granted and block.info not in _SHELL_INFO and _TOOL.search(block.text):
+                    # a sketch that names the granted spawn tool ("Task tool を並列起動:")
+                    result.weak_lines.append(line_for(block.start))
                 continue
             if block.kind in ("quote", "tag"):
                 continue
-            if block.kind == "heading" and _PROMPT_HEADER.search(plain(block.text)):
+            if block.kind == "heading" and _hands_prompt(plain(block.text)):
                 result.spawn_lines.append(line_for(block.start))
                 continue
             if not _hinted(block.lower, with_prompt=True):
@@ -730,9 +976,7 @@ def analyse(doc: Document) -> Analysis:
                     continue
                 if spawn_hits(s, result.granted):
                     result.spawn_lines.append(line_for(s.line))
-                elif _PROMPT_HEADER.search(s.text, s.lower) and not NEGATION.search(
-                    s.text, s.lower
-                ):
+                elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
                     result.spawn_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text, s.lower):
                     result.weak_lines.append(line_for(s.line))

@@ -17,10 +17,10 @@ checks every answer against PyYAML on the corpus and on generated cases.
 
 from __future__ import annotations
 
-import datetime
 import re
 from typing import Any, NamedTuple
 
+from spawnkit.lint import regexcache
 from spawnkit.lint.patterns import lazy
 
 
@@ -46,7 +46,7 @@ class Frontmatter(NamedTuple):
     key_lines: dict[str, int]  # top-level key -> 1-based line
 
 
-_DELIM = re.compile(r"^---[ \t]*\r?$")
+_DELIM = regexcache.compile(r"^---[ \t]*\r?$")
 
 #: The two ways to read a frontmatter block: ``strict`` (this module, standard library only,
 #: for the hook path and the plugin) and ``pyyaml`` (PyYAML, for everything the CLI runs).
@@ -198,6 +198,8 @@ def _resolve(text: str, line: int) -> Any:
     if first.isdigit():
         if _DATE.match(text):
             try:
+                import datetime  # only for a date-valued key: most files have none
+
                 return datetime.date.fromisoformat(text)
             except ValueError:
                 raise YamlError(

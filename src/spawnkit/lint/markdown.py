@@ -11,24 +11,31 @@ import re
 from bisect import bisect_right
 from itertools import accumulate
 
-_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
-_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
-_QUOTE = re.compile(r"^\s*>\s?(.*)$")
-_TABLE = re.compile(r"^\s*\|")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
-_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
-_TAG_OPEN = re.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
+from spawnkit.lint import regexcache
+
+_FENCE = regexcache.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
+_HEADING = regexcache.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
+_ITEM = regexcache.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
+_QUOTE = regexcache.compile(r"^\s*>\s?(.*)$")
+_TABLE = regexcache.compile(r"^\s*\|")
+_TABLE_RULE = regexcache.compile(r"^\s*\|?\s*:?-{2,}")
+_COMMENT = regexcache.compile(r"^\s*<!--.*-->\s*$")
+_TAG_OPEN = regexcache.compile(r"^\s*<([A-Za-z][\w-]*)(?:\s[^>]*)?>\s*$")
+# a fence with a language, met inside another fence: a nested example
+_NESTED_OPEN = {c: regexcache.compile(r"^\s*" + c * 3 + r"+\s*[\w.+-]+\s*$") for c in "`~"}
 
 
 def _may_open_block(line: str) -> bool:
-    """Whether ``line`` can start a fence, heading, quote, list item or table.
+    """Whether ``line`` can start a fence, heading, quote, list item, table or tag line.
 
     Each of those patterns needs one of these characters first after the indentation: a
     cheap test that spares most prose lines five regex matches.
     """
     first = line.lstrip()[:1]
-    return (first != "" and first in "`~#>|-*+") or first.isdigit()
+    return (first != "" and first in "`~#>|-*+<") or first.isdigit()
+
+
+_TAG_LINE = regexcache.compile(r"^\s*</?[A-Za-z][\w-]*(?:\s[^>]*)?>\s*$")
 
 
 class Block:
@@ -113,6 +120,9 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     n = len(lines)
     closes: dict[str, list[int]] | None = None  # tag name -> lines closing it (built on demand)
     skip_close: set[int] = set()  # closing lines of transparent containers
+    # open transparent containers as (closing line, indent): text indented inside <workflow>
+    # is the body's prose, not an indented code block
+    containers: list[tuple[int, int]] = []
 
     def add(block: Block) -> int:
         block.section = titles
@@ -143,8 +153,18 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             closing = re.compile(
                 r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$"
             )
+            # a fence that opens with a language inside this one ("   ```ts" in a template) is
+            # a nested example, as its author meant: its bare closer does not end this block
+            nested = _NESTED_OPEN[marker[0]]
+            depth = 0
             j = i + 1
-            while j < n and not closing.match(lines[j]):
+            while j < n:
+                if closing.match(lines[j]):
+                    if not depth:
+                        break
+                    depth -= 1
+                elif marker[0] in lines[j] and nested.match(lines[j]):
+                    depth += 1
                 body.append(
                     lines[j][indent:] if lines[j][:indent].strip() == "" else lines[j].lstrip()
                 )
@@ -170,6 +190,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
             if j is not None and _transparent(name, lines, i):
                 # a container (<process>, <workflow>, <objective> …): its Markdown is the body's
                 skip_close.add(j)
+                containers.append((j, indent))
                 i += 1
                 continue
             if j is not None:
@@ -261,6 +282,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     or _HEADING.match(nxt)
                     or _ITEM.match(nxt)
                     or _TABLE.match(nxt)
+                    or _TAG_LINE.match(nxt)  # "</step>", "<step>": the item ends there
                 ):
                     break
                 body.append(nxt.strip())
@@ -281,6 +303,10 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
         # indented code: 4+ spaces beyond any enclosing list item's content
         parent = enclosing(indent)
         base = (blocks[parent].level + 2) if parent is not None else 0
+        while containers and containers[-1][0] < i:
+            containers.pop()
+        if containers:
+            base = max(base, containers[-1][1] + 2)
         prev_blank = i > 0 and not lines[i - 1].strip()
         if indent >= base + 4 and prev_blank:
             body = []
@@ -306,6 +332,7 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
                     or _QUOTE.match(lines[j])
                     or _ITEM.match(lines[j])
                     or _TABLE.match(lines[j])
+                    or _TAG_LINE.match(lines[j])
                 )
             )
         ):
@@ -319,10 +346,10 @@ def parse(lines: list[str], first_line: int, source: str = "") -> list[Block]:
     return blocks
 
 
-_CLOSE_TAG = re.compile(r"^\s*</([A-Za-z][\w-]*)>\s*$")
+_CLOSE_TAG = regexcache.compile(r"^\s*</([A-Za-z][\w-]*)>\s*$")
 # tags whose content is handed over or shown, never followed by the orchestrator itself
-_OPAQUE_TAG = re.compile(
-    r"prompt|instruction|brief|example|template|sample|output|format|response|reply|result"
+_OPAQUE_TAG = regexcache.compile(
+    r"prompt|brief|example|template|sample|output|format|response|reply|result"
 )
 
 

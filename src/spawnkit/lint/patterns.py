@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from spawnkit.lint import regexcache
+
 _METHODS = ("search", "match", "finditer", "findall", "split", "sub")
 
 
@@ -42,7 +44,7 @@ class Lazy:
         # reached only while a method slot is still empty, i.e. before the first use
         if name not in _METHODS:
             raise AttributeError(name)
-        compiled = re.compile(self.source, self.flags)
+        compiled = regexcache.compile(self.source, self.flags)
         for method in _METHODS:
             setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
@@ -167,3 +169,27 @@ class Gated:
         if type(self.pattern) is Folded:
             return self.pattern.finditer(text, lower)
         return self.pattern.finditer(text)
+
+
+class AnyOf:
+    """Several gated patterns read as one: a match of any of them, each behind its own gate
+    (one pattern's common key words need not open the gate of another's costly alternative)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: Gated) -> None:
+        self.parts = parts
+
+    def hit(self, text: str, lower: str | None = None) -> bool:
+        if lower is None:
+            lower = text.lower()
+        return any(part.hit(text, lower) for part in self.parts)
+
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        if lower is None:
+            lower = text.lower()
+        for part in self.parts:
+            m = part.search(text, lower)
+            if m is not None:
+                return m
+        return None

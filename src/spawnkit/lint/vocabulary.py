@@ -22,8 +22,67 @@ DENY_KEYS = ("disallowed-tools", "disallowedTools")
 
 # what a sub-agent is called
 AGENT_NOUNS = ("sub-agent", "subagent", "agent", "worker")
-# verbs that start a sub-agent whatever their object ("dispatch a reviewer")
+# verbs that start a sub-agent when their object is agent-like: an agent noun, a role
+# ("dispatch a reviewer") or a name ("spawn `fix-planner`") — not "spawn the next cycle"
 ANY_OBJECT_VERBS = ("spawn", "dispatch")
+# what a sub-agent is called by its job: the object of "spawn"/"dispatch", the head of
+# "dispatch three reviewers" (each also matches its plural)
+ROLE_NOUNS = (
+    "reviewer",
+    "researcher",
+    "explorer",
+    "analyst",
+    "analyzer",
+    "analyser",
+    "architect",
+    "critic",
+    "judge",
+    "auditor",
+    "specialist",
+    "expert",
+    "validator",
+    "verifier",
+    "checker",
+    "tester",
+    "planner",
+    "writer",
+    "coder",
+    "developer",
+    "engineer",
+    "designer",
+    "fixer",
+    "scout",
+    "investigator",
+    "detective",
+    "inspector",
+    "coordinator",
+    "assistant",
+    "helper",
+    "teammate",
+    "implementer",
+    "executor",
+    "summarizer",
+    "summariser",
+    "mapper",
+    "voice",
+    "persona",
+    "instance",
+)
+# verbs that put a piece of work somewhere: "run every mission in a subagent", "execute the
+# research pass inside a fresh sub-agent"
+WORK_VERBS = ("run", "execute", "do", "perform", "handle", "process", "put", "place", "isolate")
+# how a file names the agent that reads it, as the subject of a spawn verb in the third
+# person ("the orchestrator dispatches a fresh verifier sub-agent")
+SELF_SUBJECTS = (
+    "orchestrator",
+    "coordinator",
+    "lead agent",
+    "main agent",
+    "parent agent",
+    "lead",
+    "parent",
+    "main thread",
+)
 # verbs that start one when their object is a sub-agent or the spawn tool
 SPAWN_VERBS = (
     "launch",

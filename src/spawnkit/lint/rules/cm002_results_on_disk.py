@@ -5,40 +5,71 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
 _PATH = (
     r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
-    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b)"
+    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b"
+    # a placeholder that names a path: "[output file]", "${reviewQueuePath}", "{report_path}"
+    r"|[\[{<$]\{?[\w\s-]{0,30}?(?:path|file|dir|folder)\w*\s*[\]}>])"
 )
 _DISK = Gated(
     lazy(
-        r"\b(?:write|writes|save|saves|store|stores|put|puts|record|records|log|logs|append|dump|persist"
-        r"|list|go|goes|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s+"
+        r"\b(?:write|writes|written|save|saves|saved|store|stores|stored|put|puts|record|records"
+        r"|recorded|log|logs|logged|append|appends|appended|dump|dumps|persist|persists|list|go|goes"
+        r"|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s*:?\s+"
+        + _PATH
+        + r"|\boutputs?\s+(?:to|into)\s*:?\s+"  # "Output to: .ralph/tasks/"
         + _PATH
         + r"|\bwrite\s+"
         + _PATH
-        + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?"
-        r"(?:reports?|results?|output|logs?)"
+        + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
         r"\s+(?:folder|directory|dir|file)\b"
+        # a file kept by the run under another name: "appends its summary to the tracker"
+        r"|\b(?:append|appends|write|writes|add|adds|record|records|log|logs)\b[^.!?]{0,80}?\b(?:to|in|into)"
+        r"\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?(?:tracker|ledger|journal|scratchpad)\b"
         r"|\b(?:on|to)\s+disk\b",
         re.I,
     ),
-    # a path (a slash or a file extension), a folder or file, or the disk
+    # a path (a slash or a file extension), a placeholder, a folder or file, the disk, a tracker
     *("/", ".md", ".json", ".txt", ".log", ".csv", ".yml", ".yaml", ".html", ".sarif", ".xml"),
-    *("folder", "dir", "file", "disk"),
+    *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
     exact=True,
 )
+_REST_OF_PATH = lazy(r"[^\s`'\")\]]{0,200}")
+
+
+def written_paths(text: str, lower: str | None = None) -> Iterator[str]:
+    """Each path ``text`` tells someone to write results to (the whole path, not its folder)."""
+    if lower is None:
+        lower = text.lower()
+    if not _DISK.hit(text, lower):
+        return
+    if "\\n" in text:
+        text = text.replace("\\n", "  ")  # a prompt in a JSON string: "…\\n\\nWrite your …"
+        lower = text.lower()
+    for m in _DISK.finditer(text, lower):
+        rest = _REST_OF_PATH.match(text, m.end())
+        yield (m.group(0).split() or [""])[-1].strip("`'\":") + (rest.group(0) if rest else "")
 
 
 def writes_to_disk(blocks: list[Block]) -> bool:
+    """Whether ``blocks`` tell someone to write results to a file — not only to the state or
+    progress file ("each agent writes to: agent-X-progress.md" is a checkpoint, not a report)."""
     return any(
-        _DISK.search(b.text, b.lower)
-        for b in blocks
-        if "/" in b.text or "." in b.text or "disk" in b.text
+        not STATE_FILE.search(where) for b in blocks for where in written_paths(b.text, b.lower)
     )
+
+
+def _top_list(blocks: list[Block], block: Block) -> int | None:
+    """The list id of the top-level item ``block`` sits in (None outside lists)."""
+    seen = 0
+    while block.parent is not None and seen < 20:
+        block, seen = blocks[block.parent], seen + 1
+    return block.list_id if block.kind == "item" else None
 
 
 class ResultsOnDisk(Rule):
@@ -47,7 +78,9 @@ class ResultsOnDisk(Rule):
     what = """
 Checks that every sub-agent prompt (or a rule stated once for all sub-agents)
 tells the sub-agent to write its full output — findings, logs, file lists — to a
-file on disk, such as `.<skill>-reports/<step>.md`.
+file on disk, such as `.<skill>-reports/<step>.md`. A placeholder that names a
+path (`[output file]`, `${reportPath}`) or a tracker the run keeps counts; the
+state or progress file does not, since it records steps, not results.
 """
     why = """
 A reply capped at a few hundred tokens can only stay short if the details have
@@ -102,9 +135,12 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                         "results to a file on disk",
                     )
             return
-        spawn_blocks = [
-            b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)
-        ]
+        blocks = ctx.doc.blocks
+        spawn_blocks = [b for b in blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        # the steps of the list that holds a spawn step say where its results go ("2. Spawn
+        # researcher subagents …", "4. Save findings to notes/")
+        lists = {_top_list(blocks, b) for b in spawn_blocks} - {None}
+        spawn_blocks += [b for b in blocks if b.kind == "item" and _top_list(blocks, b) in lists]
         if not writes_to_disk(spawn_blocks):
             yield Finding(
                 a.first_line,

@@ -33,7 +33,9 @@ class StateFile(Rule):
     what = """
 Checks that an orchestrator keeps its progress in a state file on disk (for
 example `.<skill>-reports/state-YYYYMMDD-HHMMSS.json`): which steps are done,
-which remain, where each report is. "Keep track as you go" is not a file. A
+which remain, where each report is. A `STATE.md`, a progress tracker the run
+writes to, or a plan file whose items are ticked off as they finish counts too.
+"Keep track as you go" is not a file. A
 reference to the installed standard (`~/.claude/standards/CONTEXT_MANAGEMENT.md`)
 counts, because the standard defines the file. A `context: fork` skill that
 spawns nothing itself is a single step and is not checked.

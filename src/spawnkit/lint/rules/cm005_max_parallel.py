@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import takewhile
 from typing import Any
 
 from spawnkit import protocol
-from spawnkit.lint.analysis import AGENT_NOUN, NUM, number
+from spawnkit.lint import vocabulary as V
+from spawnkit.lint.analysis import AGENT_NOUN, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
@@ -15,8 +17,14 @@ _PARALLEL = folded(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"
     r"|\bin\s+a\s+single\s+(?:message|turn|response)\b|\bfan(?:ning)?\s+out\b"
     r"|\bone\s+(?:[\w-]+\s+)?(?:sub-?agent|agent|worker)\s+(?:per|for\s+each|for\s+every)\b"
-    r"|\b(?:sub-?agent|agent|worker)\s+per\s+\w+"
-    r"|\bparallel\s+(?:[\w-]+\s+)?(?:sub-?agents?|subagents?|agents?|workers?|reviewers?)\b",
+    r"|\b(?:sub-?agents?|subagents?|agents?|workers?)\s+(?:per|for\s+(?:each|every))\s+\w+"
+    r"|\bparallel\s+(?:[\w-]+\s+)?(?:sub-?agents?|subagents?|agents?|workers?|reviewers?)\b"
+    # one agent per item with the item first: "For each participant, spawn an agent"
+    r"|\bfor\s+(?:each|every)\s+[^.,;:]{1,40},\s*(?:\w+\s+)?(?:spawn|launch|dispatch|start|create|run"
+    r"|use|invoke)\s+(?:a|an|one)\s+(?:[\w-]+\s+){0,2}(?:sub-?agent|subagent|agent|worker)\b"
+    # several at once without a number: "use multiple researcher subagents", "parallelize"
+    r"|\b(?:multiple|several|many)\s+(?:[\w-]+\s+){0,2}(?:sub-?agents|subagents|agents|workers)\b"
+    r"|\bparalleli[sz]e",
 )
 _UNBOUNDED = folded(
     r"\ball\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|simultaneously|concurrently|at\s+the\s+same\s+time)\b"
@@ -75,14 +83,18 @@ _CAP = Gated(
 _SEQUENTIAL = folded(
     r"\bone\s+(?:[\w-]+\s+){0,2}?at\s+a\s+time\b|\bone\s+after\s+(?:another|the\s+other)\b|\bsequential(?:ly)?\b"
     r"|\bin\s+sequence\b|\bin\s+turn\b|\bone\s+by\s+one\b|\bnever\s+(?:start|run|spawn|launch)\s+a\s+second\b"
-    r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently)\b"
-    r"|\bnever\s+two\s+at\s+once\b|\bwait\s+for\s+(?:each|it|the|one|both)\b[^.]{0,60}\bbefore\b|\bin\s+pairs\b",
+    r"|\b(?:never|not|don't|do\s+not)\s+(?:[\w-]+\s+){0,3}?(?:in\s+parallel|at\s+once|concurrently"
+    r"|paralleli[sz]e)"
+    r"|\bnever\s+two\s+at\s+once\b|\bwait\s+for\s+(?:each|it|the|one)\b[^.]{0,60}\bbefore\b|\bin\s+pairs\b",
 )
 
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
 _HINT = Keywords(
     "parallel",
+    "multiple",
+    "several",
+    "many",
     "concurren",
     "simultan",
     "same time",
@@ -122,7 +134,18 @@ _SEQ_WORDS = Keywords(
     "pairs",
 )
 _PAR_WORDS = Keywords(
-    "parallel", "concurren", "simultan", "same time", "at once", "single", "fan", "per ", "for e"
+    "parallel",
+    "concurren",
+    "simultan",
+    "same time",
+    "at once",
+    "single",
+    "fan",
+    "per ",
+    "for e",
+    "multiple",
+    "several",
+    "many",
 )
 _UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
 _DIGIT = lazy(r"\d")
@@ -135,6 +158,9 @@ _NUMBER_WORDS = Keywords(
 _BOTH = folded(r"\bboth\s+(?:[\w-]+\s+)?(?:sub-?agents|subagents|agents|reviewers|workers)\b")
 
 
+_RANGE = lazy(r"\s*(?:-|–|to)\s*(\d+)")  # "max-agents (1-8)": the upper bound counts
+
+
 def _cap_values(text: str, low: str) -> list[int]:
     values: list[int] = []
     if "both" in low and _BOTH.search(text, low):
@@ -142,9 +168,32 @@ def _cap_values(text: str, low: str) -> list[int]:
     if not (_NUMBER_WORDS.any_in(low) or _DIGIT.search(low)):
         return values
     for m in _CAP.finditer(text, low):
-        word = next(g for g in m.groups() if g)
-        values.append(number(word))
+        k = next(i for i, g in enumerate(m.groups(), 1) if g)
+        upper = _RANGE.match(low, m.end(k))
+        values.append(max(number(m.group(k)), int(upper.group(1)) if upper else 0))
     return values
+
+
+# what makes a one-at-a-time remark no rule for the skill: it is negated ("never
+# sequentially"), contrasted ("rather than sequential follow-ups", "vs"), an alternative ("or
+# execute sequentially") or a fallback ("if the host cannot …, run sequentially")
+# ... or it covers only part of the work ("parallelize across documents, sequential within")
+# or names a kind of thing rather than a way to run ("sequential tasks:", "sequential shutdown")
+_PARTIAL = folded(r"\bparalleli[sz]e|\bin\s+parallel\b")
+_ATTRIBUTIVE = lazy(  # matched on lowered text
+    r"sequential\s+(?!(?:execution|mode|order|processing|fashion|manner|runs?|by|within|across)\b)[a-z]"
+)
+_ALTERNATIVE = folded(
+    r"\b(?:or|unless|optionally|on\s+request|when\s+(?:you|the\s+user)\s+asks?|if\s+(?:you|the\s+user)\s+asks?)\b"
+)
+_NOT_A_RULE = folded(
+    r"\b(?:not|never|rather\s+than|instead\s+of|vs\.?|versus|or|if|unless|otherwise|fall\s*back"
+    r"|degrade\w*|cannot|can't|unavailable|without)\b"
+)
+# sections that describe a fallback: their sequential steps cap nothing else
+_FALLBACK_SECTION = lazy(
+    r"\b(?:without|fallback|fall\s*back|degraded?|unavailable|no\s+sub-?agents?)\b", re.I
+)
 
 
 class MaxParallel(Rule):
@@ -155,7 +204,13 @@ Finds every statement about running sub-agents in parallel and checks that a cap
 no larger than the standard's is stated with it or once for the whole skill.
 "All in parallel", "one agent per item" with no cap, "as many as needed",
 "unlimited", or a cap above the standard violate; so does parallelism with no
-stated cap at all. "One at a time" and "sequentially" are caps of one.
+stated cap at all. A fan-out counts however it is stated: "for each participant,
+spawn an agent", "multiple researcher subagents", a "For each URL:" step over a
+spawn, a code sketch with more spawn calls than the cap, a settings row
+("| Max concurrency | 8 |"). "One at a time" and "sequentially" are caps of one —
+unless negated ("never sequentially"), offered as an alternative or a fallback
+("if the host cannot run parallel work, run sequentially"), quoted, or about a
+part of the work only ("sequential within").
 """
     why = """
 Parallel sub-agents return together: their replies land in the orchestrator's
@@ -202,25 +257,35 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         limit = protocol.max_parallel()
         facts = []
+        tables = []
         for s in a.prose_where(_HINT):
             if _HINT.any_in(s.lower):
-                f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), id(s.block))
+                fallback = any(_FALLBACK_SECTION.search(title) for title in s.block.section)
+                key = (id(s.block), s.line) if s.block.kind == "table" else id(s.block)
+                f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), key, fallback)
+                f.section = s.block.section
                 if f.parallel and not f.caps and not f.sequential:
                     listed = _listed(a, s)
                     if listed:
                         f.caps.append(listed)  # "launch these in parallel:" and N items
                 facts.append(f)
+                if s.block.kind == "table" and (not tables or tables[-1] is not s.block):
+                    tables.append(s.block)
         facts += [
             _Facts(b.text, b.lower, a.report_line(b), id(b))
             for b in a.shell_blocks
             if _HINT.any_in(b.lower)
         ]
-        # a cap stated once for the skill covers every parallel statement; "ask one question at
-        # a time" is not about sub-agents and covers nothing
-        general_ok = any(
-            (f.sequential or any(v <= limit for v in f.caps)) and f.about_agents for f in facts
-        )
-        capped_blocks = {f.block for f in facts if f.sequential or any(v <= limit for v in f.caps)}
+        facts += _table_rows(a, tables)
+        facts += _fan_outs(a, limit)
+        # a cap stated once for the skill covers every parallel statement (a skill often names
+        # its fan-out loosely first and counts it later); "ask one question at a time" is not
+        # about sub-agents and covers nothing outside its own section, nor does a fallback ("if
+        # the host cannot …, run sequentially")
+        capping = [f for f in facts if f.sequential or any(v <= limit for v in f.caps)]
+        general_ok = any(f.about_agents for f in capping)
+        capped_blocks = {f.block for f in capping}
+        capped_sections = {f.section for f in capping if f.section}
         for f in facts:
             for value in f.caps:
                 if value > limit:
@@ -239,11 +304,87 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 and not f.sequential
                 and not f.caps
                 and f.block not in capped_blocks
+                and f.section not in capped_sections
                 and not general_ok
             ):
                 yield Finding(
                     f.line, f"runs sub-agents in parallel without a stated cap (at most {limit})"
                 )
+
+
+def _table_rows(a: Any, tables: list[Any]) -> list[_Facts]:
+    """A table row read as "key: value" ("| Max concurrency | 8 subagents |"): only its caps."""
+    out = []
+    for block in tables:
+        for k, row in enumerate(block.lines):
+            cells = [c.strip() for c in row.strip().strip("|").split("|")]
+            if len(cells) < 2 or not all(cells[:2]):
+                continue
+            text = f"{cells[0]}: {cells[1]}"
+            low = text.lower()
+            if not (_CAP.hit(text, low) and (_DIGIT.search(low) or _NUMBER_WORDS.any_in(low))):
+                continue  # no number, or no word a cap needs: most rows
+            caps = _cap_values(text, low)
+            if caps:
+                f = _Facts("", "", a.report_line(block, block.start + k), (id(block), k))
+                f.caps = caps
+                f.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))
+                out.append(f)
+    return out
+
+
+# spawn calls in one code block: "Task tool #1:", "subagent_type", "Task(", "Agent("
+_CALL_KEY = lazy(r"\b(?:" + V.alternation(V.SPAWN_CALL_KEYS) + r")\b")
+_CALL = lazy(
+    r"\b(?:"
+    + V.alternation(V.SPAWN_TOOLS)
+    + r")\(|\b(?:"
+    + V.alternation(V.SPAWN_TOOLS)
+    + r")\s+tool\s*#\s*\d|^\s*#\d+:",
+    re.M,
+)
+_AWAIT = lazy(r"\bawait\b")
+# "For each URL in the README:" over steps — not over ordered units, which run in turn
+_FOR_EACH = lazy(
+    r"^\W*for\s+(?:each|every)\s+(?!(?:phase|step|stage|iteration|round|batch|wave|milestone"
+    r"|level|layer)s?\b)[^:\n]{0,80}:\s*$",
+    re.I,
+)
+_MAX_FOLLOWING = 12  # blocks looked at under a "For each X:" line
+
+
+def _fan_outs(a: Any, limit: int) -> list[_Facts]:
+    """Fan-outs stated by structure rather than by a parallel word: a code block holding more
+    spawn calls than the cap, none awaited in turn; a "For each X:" line over steps that spawn."""
+    out: list[_Facts] = []
+    spawn = sorted(set(a.spawn_lines))
+    for _, blocks in a.groups:
+        for idx, block in enumerate(blocks):
+            if block.kind == "code":
+                calls = max(len(_CALL_KEY.findall(block.text)), len(_CALL.findall(block.text)))
+                if (
+                    calls > limit
+                    and len(_AWAIT.findall(block.text)) < calls - 1
+                    and not _SEQUENTIAL.search(block.text, block.lower)
+                ):
+                    f = _Facts("", "", a.report_line(block), id(block))
+                    f.caps, f.parallel = [calls], True
+                    out.append(f)
+            elif block.kind in ("item", "paragraph") and _FOR_EACH.match(block.text):
+                following = blocks[idx + 1 : idx + 1 + _MAX_FOLLOWING]
+                if block.kind == "item":
+                    under = [b for b in following if b.parent == idx]
+                else:  # the list right under the paragraph
+                    under = list(takewhile(lambda b: b.kind == "item", following))
+                if any(
+                    any(b.start <= ln <= b.end for ln in spawn)
+                    and not _SEQUENTIAL.search(b.text, b.lower)
+                    for b in under
+                ):
+                    f = _Facts(block.text, block.lower, a.report_line(block), id(block))
+                    f.parallel, f.about_agents = True, True
+                    out.append(f)
+    return out
 
 
 _MAX_LISTED = 50  # blocks looked at after the colon
@@ -280,17 +421,42 @@ def _listed(a: Any, s: Any) -> int:
     return 0
 
 
+def _a_rule(text: str, low: str, seq: re.Match[str]) -> bool:
+    """Whether a one-at-a-time remark is a rule for running sub-agents (see _NOT_A_RULE)."""
+    said = seq.group(0)
+    if _NOT_A_RULE.search(low[: seq.start()]) or _ALTERNATIVE.search(low[seq.end() :]):
+        return False
+    if ('"' in text or "“" in text) and inside(quoted_spans(text), seq.start()):
+        return False  # a quoted rationalization: "Sequential dispatch is fine"
+    if "parallel" not in said and _PARTIAL.search(low):
+        return False
+    return not _ATTRIBUTIVE.match(low, seq.start())
+
+
 class _Facts:
     """What one sentence (or shell block) says about parallelism."""
 
-    __slots__ = ("line", "block", "caps", "sequential", "parallel", "unbounded", "about_agents")
+    __slots__ = (
+        "line",
+        "block",
+        "caps",
+        "sequential",
+        "parallel",
+        "unbounded",
+        "about_agents",
+        "section",
+    )
 
-    def __init__(self, text: str, low: str, line: int, block: int) -> None:
+    def __init__(
+        self, text: str, low: str, line: int, block: object, fallback: bool = False
+    ) -> None:
         self.line = line
         self.block = block
         self.caps = _cap_values(text, low)
-        self.sequential = bool(_SEQ_WORDS.any_in(low) and _SEQUENTIAL.search(text, low))
+        seq = _SEQUENTIAL.search(text, low) if _SEQ_WORDS.any_in(low) else None
+        self.sequential = seq is not None and not fallback and _a_rule(text, low, seq)
         self.parallel = bool(_PAR_WORDS.any_in(low) and _PARALLEL.search(text, low))
         m = _UNBOUNDED.search(text, low) if _UNB_WORDS.any_in(low) else None
         self.unbounded = " ".join(text[m.start() : m.end()].split()) if m else ""
         self.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))
+        self.section: tuple[str, ...] = ()

@@ -43,7 +43,12 @@ _PER_STEP = folded(
     r"|\b(?:after|upon|on)\s+(?:a\s+|the\s+)?(?:successful|completing|completion\s+of|finishing)\b"
     r"|\bas\s+soon\s+as\b|\bimmediately\s+after\b|\bright\s+after\b"
     r"|\bat\s+(?:each|every)\s+(?:step|phase|stage|decision|task)\b"
-    r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b",
+    r"|\bbefore\s+(?:starting|spawning|launching|the\s+next)\b|\bthen\s+(?:start|spawn|launch|move\s+on\s+to)\s+the\s+next\b"
+    # as items finish ("as tasks complete, update the checkboxes")
+    r"|\bas\s+(?:\w+\s+){0,2}?(?:complete|completes|finish|finishes|return|returns|land|lands)\b"
+    # an item marked done is an update per item: "mark the fix complete in FIXES.md", "tick it"
+    r"|\b(?:mark|marks|tick|ticks|check\s+off|checks\s+off)\b[^.\n]{0,60}?(?:\[x\]|\bcompleted?\b|\bdone\b)"
+    r"|\bcheckbox(?:es)?\b",
 )
 _REFERS = folded(r"\b(?:it|that\s+file|the\s+file|note|tick)\b|\bmark")
 _FOR_EACH = folded(r"\b(?:for\s+(?:each|every)|per)\b")
