@@ -59,6 +59,15 @@ def test_no_file_comes_from_a_reserved_repository(doc: dict) -> None:
         assert f["url"].startswith(f"https://github.com/{f['repo']}/blob/{f['commit']}/")
 
 
+def test_the_corpus_names_no_reserved_repository_anywhere() -> None:
+    """Not in an entry, a URL, a reason or the description: the reserved set stays unmentioned."""
+    corpus = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "lint-real"
+    for name in ("corpus.yaml", "README.md"):
+        text = (corpus / name).read_text(encoding="utf-8").lower()
+        named = sorted(r for r in RESERVED if r.lower() in text)
+        assert named == [], f"{name} names {named}"
+
+
 def test_size_and_spread(doc: dict) -> None:
     files = doc["files"]
     assert len(files) >= 120
