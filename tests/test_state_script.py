@@ -307,7 +307,8 @@ def test_invalid_handoff_is_refused(skill, project, override):
 
 
 def test_lock_timeout_is_a_clear_error(state_module, project, capsys, monkeypatch):
-    fcntl = pytest.importorskip("fcntl", reason="POSIX lock test")
+    import fcntl
+
     reports = str(project / REPORTS)
     assert state_module.main(["--dir", reports, "init"]) == 0
     monkeypatch.setattr(state_module, "LOCK_TIMEOUT_SECONDS", 0.2)

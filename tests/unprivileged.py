@@ -18,12 +18,13 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-import pytest
+from tests.requires import unavailable
 
 UID = GID = 65534  # nobody / nogroup
 
 
-def _prefix() -> list[str] | None:
+def command_prefix() -> list[str] | None:
+    """How to run a command as a user file modes apply to; None when this machine cannot."""
     if os.geteuid() != 0:
         return []
     setpriv = shutil.which("setpriv")
@@ -33,15 +34,16 @@ def _prefix() -> list[str] | None:
 
 
 @cache
-def _usable() -> str | None:
+def why_not() -> str | None:
     """Why commands cannot run unprivileged here, or None when they can."""
-    prefix = _prefix()
+    prefix = command_prefix()
     if prefix is None:
         return "running as root and setpriv (util-linux) is not installed"
     probe = subprocess.run(
         [*prefix, sys.executable, "-c", "import spawnkit, copier"],
         capture_output=True,
         text=True,
+        cwd="/",  # a root-only working folder must not fail the probe
         timeout=120,
         check=False,
     )
@@ -52,9 +54,9 @@ def _usable() -> str | None:
 
 def private_dir(prefix: str = "spawnkit-unpriv-") -> Path:
     """A fresh folder the unprivileged user owns (outside pytest's root-only tmp folder)."""
-    reason = _usable()
+    reason = why_not()
     if reason:
-        pytest.skip(f"cannot run as an ordinary user: {reason}")
+        unavailable(f"cannot run as an ordinary user: {reason}")
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     if os.geteuid() == 0:
         os.chown(folder, UID, GID)
@@ -72,10 +74,10 @@ def give_away(root: Path) -> None:
 
 def run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
     """``subprocess.run`` as the unprivileged user (skips when impossible)."""
-    reason = _usable()
+    reason = why_not()
     if reason:
-        pytest.skip(f"cannot run as an ordinary user: {reason}")
-    prefix = _prefix()
+        unavailable(f"cannot run as an ordinary user: {reason}")
+    prefix = command_prefix()
     assert prefix is not None
     kwargs.setdefault("timeout", 300)
     kwargs.setdefault("check", False)

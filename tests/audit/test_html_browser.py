@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.browser import INSTALL_HINT, find_chromium, launch
+from tests.requires import unavailable
 
 from .conftest import FIXTURES, copy_scenario, run_cli
 
@@ -18,7 +19,7 @@ from .conftest import FIXTURES, copy_scenario, run_cli
 def browser():
     executable = find_chromium()
     if executable is None:
-        pytest.skip(f"no Chromium found; {INSTALL_HINT}")
+        unavailable(f"no Chromium found; {INSTALL_HINT}")
     with sync_playwright() as playwright:
         browser = launch(playwright, executable)
         yield browser

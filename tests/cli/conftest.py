@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+import unprivileged as unprivileged_user
 
-from .sandbox import Sandbox, unprivileged_reason
+from tests.requires import unavailable
+
+from .sandbox import Sandbox
 
 
 @pytest.fixture
@@ -21,6 +24,6 @@ def sandbox() -> Iterator[Sandbox]:
 @pytest.fixture
 def unprivileged() -> None:
     """Skip where no unprivileged user can run spawnkit (root without setpriv)."""
-    reason = unprivileged_reason()
+    reason = unprivileged_user.why_not()
     if reason:
-        pytest.skip(reason)
+        unavailable(reason)

@@ -21,9 +21,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import unprivileged
+
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 130}
-NOBODY = 65534
-_probe: dict[str, str | None] = {}
+NOBODY = unprivileged.UID
 
 
 @dataclass
@@ -42,37 +43,6 @@ class Result:
     @property
     def error_lines(self) -> list[str]:
         return [line for line in self.stderr.splitlines() if line.strip()]
-
-
-def unprivileged_prefix() -> list[str] | None:
-    """How to run a command as a user file modes apply to; None when this machine cannot."""
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        return None
-    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
-
-
-def unprivileged_reason() -> str | None:
-    """Why the unprivileged runs cannot happen here (None: they can)."""
-    if "reason" in _probe:
-        return _probe["reason"]
-    prefix = unprivileged_prefix()
-    reason = None
-    if prefix is None:
-        reason = "running as root without setpriv: file modes cannot be tested"
-    elif prefix:
-        proc = subprocess.run(
-            [*prefix, sys.executable, "-c", "import spawnkit.cli"],
-            capture_output=True,
-            text=True,
-            cwd="/",
-            env={"PATH": os.environ.get("PATH", ""), "HOME": "/"},
-        )
-        if proc.returncode != 0:
-            reason = f"user {NOBODY} cannot import spawnkit here: {proc.stderr.strip()[-200:]}"
-    _probe["reason"] = reason
-    return reason
 
 
 class Sandbox:
@@ -125,7 +95,7 @@ class Sandbox:
         base = [sys.executable, "-m", "spawnkit", *args]
         if not user:
             return base
-        prefix = unprivileged_prefix()
+        prefix = unprivileged.command_prefix()
         assert prefix is not None
         self.give_to_nobody()
         return [*prefix, *base]

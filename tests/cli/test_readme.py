@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.requires import unavailable
+
 from .sandbox import DOCUMENTED_EXIT_CODES, Sandbox
 
 pytestmark = pytest.mark.slow
@@ -170,9 +172,7 @@ def test_the_quick_start_works_on_a_fresh_machine(sandbox: Sandbox):
     # as on a fresh machine: no virtual environment active, none of the test tools on PATH.
     base = Path(getattr(sys, "_base_executable", sys.executable))
     if subprocess.run([str(base), "-c", "import ensurepip, venv"]).returncode != 0:
-        pytest.skip(
-            f"{base} cannot make a virtual environment: install python3-venv (.ci/run does)"
-        )
+        unavailable(f"{base} cannot make a virtual environment: install python3-venv")
     shims = sandbox.root / "bin"
     shims.mkdir()
     (shims / "python3").symlink_to(base)

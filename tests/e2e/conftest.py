@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.requires import unavailable
+
 from .codex_sandbox import CODEX_HINT, CodexSandbox, find_codex
 from .fake_api import FakeAnthropic
 from .fake_responses import FakeResponses
@@ -24,7 +26,7 @@ def claude_bin() -> str:
     except ClientMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
         pytest.fail(str(exc), pytrace=False)
     if not found:
-        pytest.skip(f"Claude Code CLI not found; {INSTALL_HINT}")
+        unavailable(f"Claude Code CLI not found; {INSTALL_HINT}")
     return found
 
 
@@ -46,7 +48,7 @@ def codex_bin() -> str:
     except ClientMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
         pytest.fail(str(exc), pytrace=False)
     if not found:
-        pytest.skip(f"Codex CLI not found; {CODEX_HINT}")
+        unavailable(f"Codex CLI not found; {CODEX_HINT}")
     return found
 
 

@@ -15,6 +15,7 @@ from spawnkit import __version__
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.lint.engine import lint_text
+from tests.requires import unavailable
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -75,7 +76,7 @@ def test_the_bundled_skill_follows_the_agent_skills_spec_and_lints_clean():
 def _claude() -> str:
     found = find_claude()
     if not found:
-        pytest.skip(f"Claude Code CLI not found; {INSTALL_HINT}")
+        unavailable(f"Claude Code CLI not found; {INSTALL_HINT}")
     return found
 
 
