@@ -37,7 +37,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
-from spawnkit import protocol, tokens  # noqa: E402
+from spawnkit import tokens  # noqa: E402
+from spawnkit.standard import protocol  # noqa: E402
 from tests.e2e.codex_sandbox import CODEX_HINT, CodexSandbox, find_codex  # noqa: E402
 from tests.e2e.fake_api import FakeAnthropic  # noqa: E402
 from tests.e2e.fake_responses import FakeResponses  # noqa: E402

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from spawnkit.paths import claude_config_dir, project_claude_dir
+from spawnkit.hosts.paths import claude_config_dir, project_claude_dir
 
 
 def test_config_dir_honours_the_environment(monkeypatch, tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from spawnkit import resources
+from spawnkit.standard import resources
 from spawnkit.template import store
 
 LINE = "A line the template gained in 0.0.2, under the first section heading."

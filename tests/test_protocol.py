@@ -1,6 +1,6 @@
 """The protocol data file is well formed and the loader exposes it."""
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 
 def test_numbers_match_the_standard_defaults():

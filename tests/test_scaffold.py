@@ -13,8 +13,8 @@ import yaml
 from click.testing import CliRunner
 from skill_render import split_skill, template_copy
 
-from spawnkit import paths
 from spawnkit.cli import cli
+from spawnkit.hosts import paths
 from spawnkit.template import scaffold
 
 

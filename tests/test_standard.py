@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 STANDARDS = Path(__file__).resolve().parent.parent / "standards"
 DOC = (STANDARDS / "CONTEXT_MANAGEMENT.md").read_text(encoding="utf-8")

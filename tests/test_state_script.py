@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 from skill_render import REPO, render, template_copy
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 P = protocol.load()
 SCHEMAS = REPO / "standards" / "schemas"

@@ -16,7 +16,7 @@ import yaml
 from skill_render import REPO, render, split_skill, template_copy
 from skills_ref.parser import parse_frontmatter
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 P = protocol.load()
 SPEC = P["skill_spec"]

@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-from spawnkit import resources
+from spawnkit.standard import resources
 from spawnkit.template import fsutil, store
 from spawnkit.template.gitutil import isolated_env
 

@@ -98,18 +98,7 @@ def test_cli_imports_only_click_and_the_command_modules():
     assert not extra, f"cli.py should only wire click to spawnkit.commands.*: {sorted(extra)}"
 
 
-def test_the_top_level_holds_only_shared_modules():
+def test_the_top_level_holds_only_the_entry_points_and_the_error_contract():
+    """Everything else lives in a capability package (standard, files, hosts, hook, lint, ...)."""
     top = sorted(p.stem for p in PKG.glob("*.py"))
-    assert top == [
-        "__init__",
-        "__main__",
-        "atomic",
-        "cli",
-        "errors",
-        "interrupts",
-        "main",
-        "paths",
-        "protocol",
-        "reading",
-        "resources",
-    ]
+    assert top == ["__init__", "__main__", "cli", "errors"]

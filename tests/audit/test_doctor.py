@@ -39,8 +39,8 @@ def test_doctor_mentions_audit_when_transcripts_exist(tmp_path, monkeypatch):
 
 
 def test_the_bundled_skill_can_run_the_audit_and_stays_clean():
-    from spawnkit import resources
     from spawnkit.lint.engine import lint_text
+    from spawnkit.standard import resources
 
     skill = resources.bundled_skills_dir() / "spawnkit" / "SKILL.md"
     text = skill.read_text()

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .conftest import FIXTURES, SCENARIOS, audit_json
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from spawnkit import protocol
 from spawnkit.audit import analyze, signals
 from spawnkit.audit.engine import audit
 from spawnkit.audit.model import FileTouch, Return, Session
+from spawnkit.standard import protocol
 
 from .conftest import FIXTURES, copy_scenario
 

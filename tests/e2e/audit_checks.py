@@ -13,7 +13,8 @@ from pathlib import Path
 
 import jsonschema
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
+from spawnkit.standard import protocol
 
 from .fake_server import Conversation
 from .sandbox import Sandbox

@@ -12,7 +12,8 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
+from spawnkit.standard import protocol
 
 from . import fake_responses as responses
 from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use

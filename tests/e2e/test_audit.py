@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .audit_checks import audit_session, check_overlap, check_returns
 from .fake_api import FakeAnthropic, agent, text

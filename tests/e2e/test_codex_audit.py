@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .audit_checks import audit_session, check_overlap, check_returns
 from .codex_sandbox import CODEX_VERSION

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .fake_responses import spawn_agent, wait_agent
 

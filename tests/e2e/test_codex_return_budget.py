@@ -6,7 +6,8 @@ Installed with the real ``spawnkit install --host codex`` and run WITHOUT
 
 from __future__ import annotations
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
+from spawnkit.standard import protocol
 
 from .scenarios import codex_fan_out
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from spawnkit import protocol
 from spawnkit.install.codex_trust import expected_entries
+from spawnkit.standard import protocol
 
 from .fake_responses import spawn_agent, wait_agent
 

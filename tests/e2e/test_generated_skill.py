@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .fake_api import Request, agent, tool_use
 from .scenarios import compact_return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .fake_api import FakeAnthropic, agent
 

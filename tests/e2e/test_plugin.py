@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
+from spawnkit.standard import protocol
 
 from .scenarios import fan_out
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
+from spawnkit.standard import protocol
 
 from .scenarios import fan_out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 from .fake_api import agent
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
 from spawnkit.hook import main as hook_main
+from spawnkit.standard import protocol
 
 from .conftest import codex_payload, session_file
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import hosts, protocol
+from spawnkit import hosts
 from spawnkit.hook import main
 from spawnkit.hook.store import LOCK_TIMEOUT
+from spawnkit.standard import protocol
 
 from .conftest import payload
 

@@ -106,7 +106,7 @@ def test_problems_reach_the_user(hook):
 
 @pytest.mark.parametrize("value", ["/x/cfg", " /x/cfg ", "~/alt", "", None])
 def test_config_dir_agrees_with_spawnkit_paths(monkeypatch, value):
-    from spawnkit import paths
+    from spawnkit.hosts import paths
 
     env = {"HOME": os.path.expanduser("~")}
     if value is None:

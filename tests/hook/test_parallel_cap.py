@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from spawnkit import protocol
 from spawnkit.hook import parallel_cap
+from spawnkit.standard import protocol
 
 from .conftest import SCRIPT, payload, session_file
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import protocol
 from spawnkit.hook.return_block import contract_problem, stated_caps
+from spawnkit.standard import protocol
 
 from .conftest import payload
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
 from spawnkit.hook import return_budget
+from spawnkit.standard import protocol
 
 from .conftest import payload, session_file
 

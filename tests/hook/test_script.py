@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import protocol
 from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
+from spawnkit.standard import protocol
 
 from .conftest import REPO, SCRIPT, payload
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import atomic
+from spawnkit.files import atomic
 
 
 def test_replaces_content_and_keeps_the_mode(tmp_path: Path):

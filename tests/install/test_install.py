@@ -9,13 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from spawnkit import atomic, resources
 from spawnkit.commands import planned
+from spawnkit.files import atomic
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import apply
 from spawnkit.install.install import plan_install, resolve_target
 from spawnkit.install.uninstall import plan_uninstall
+from spawnkit.standard import resources
 
 from .conftest import run_cli, snapshot, without_backups
 

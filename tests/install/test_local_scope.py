@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import paths
 from spawnkit.commands import planned
 from spawnkit.hook import config as hook_config
+from spawnkit.hosts import paths
 from spawnkit.lint.rules import ALL
 from spawnkit.template import store
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from spawnkit import atomic, resources
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import atomic
 from spawnkit.install import changes
 from spawnkit.install.install import plan_install, resolve_target
+from spawnkit.standard import resources
 
 from .conftest import run_cli, snapshot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from samples import GOOD_HOUSEKEEPING, HEAD
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 
 def _skill(prompt_body: str, extra: str = "") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from samples import HEAD
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 STATE = (
     "Keep `.demo-audit-reports/state-<ts>.json`, updated after every package; resume from it if "

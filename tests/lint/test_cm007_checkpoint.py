@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from samples import GOOD_PROMPT, HEAD
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 
 def _skill(state: str) -> str:

@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from spawnkit.__main__ import plain_lint_paths
 from spawnkit.cli import cli
 from spawnkit.commands import lint as command
-from spawnkit.main import plain_lint_paths
 
 CLEAN = "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise it.\n"
 PROBE = (

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from spawnkit import protocol
 from spawnkit.lint.engine import lint_document
 from spawnkit.lint.rules import ALL, get
+from spawnkit.standard import protocol
 
 
 def test_every_protocol_rule_is_implemented_with_the_standards_data():

@@ -1,6 +1,6 @@
 """SP009 description-length."""
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 
 def test_limit_from_the_standard(codes):

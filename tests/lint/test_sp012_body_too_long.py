@@ -1,6 +1,7 @@
 """SP012 body-too-long."""
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
+from spawnkit.standard import protocol
 
 
 def test_line_limit(lint):

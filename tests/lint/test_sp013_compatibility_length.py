@@ -1,6 +1,6 @@
 """SP013 compatibility-length."""
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 
 def test_limit_from_the_standard(codes):

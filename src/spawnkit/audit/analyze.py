@@ -15,8 +15,8 @@ CM004 (resume at start-up) and CM008 (lean progress lines) leave no trace a read
 
 from __future__ import annotations
 
-from spawnkit import protocol
 from spawnkit.audit.model import Finding, Return, Session
+from spawnkit.standard import protocol
 
 
 def finish(session: Session, budget: int, cap: int, every: int) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from spawnkit.audit.jsonl import first_record
 from spawnkit.audit.model import CLAUDE_CODE, CODEX, InputStats
-from spawnkit.paths import claude_config_dir
+from spawnkit.hosts.paths import claude_config_dir
 
 MAX_DEPTH = 8
 MAX_FILES = 200_000

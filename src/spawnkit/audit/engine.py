@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from spawnkit import protocol
 from spawnkit.audit import analyze, claude, codex
 from spawnkit.audit.discovery import Source, discover
 from spawnkit.audit.model import CLAUDE_CODE, Audit, InputStats, Session, Totals
+from spawnkit.standard import protocol
 
 # Claude Code's transcripts do not record the window; this is the standard Claude window.
 DEFAULT_CONTEXT_WINDOW = 200_000

@@ -13,9 +13,10 @@ import shlex
 from functools import lru_cache
 from typing import Any
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
 from spawnkit.audit.model import SubagentFacts
 from spawnkit.hook import parallel_cap, report_reads, return_budget
+from spawnkit.standard import protocol
 
 BUDGET_CODE = return_budget.CODE
 PARALLEL_CODE = parallel_cap.CODE

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from spawnkit import paths
+from spawnkit.hosts import paths
 from spawnkit.template.adopt import adopt
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import click
 
-from spawnkit.atomic import atomic_writer
 from spawnkit.audit import discovery, render_html, render_json, render_text
 from spawnkit.audit.engine import stream
 from spawnkit.audit.model import Audit
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.files.atomic import atomic_writer
 
 WRITERS = {"text": render_text.write, "json": render_json.write, "html": render_html.write}
 

@@ -7,7 +7,7 @@ traceback. An unexpected exception is one line too, with the traceback in the lo
 ``<config>/.spawnkit/spawnkit.log`` (or on stderr with ``SPAWNKIT_DEBUG=1``).
 
 click is never imported here: the plain ``spawnkit lint PATH`` runs without it
-(``spawnkit.main``); its exceptions are recognised only when click is already loaded.
+(``spawnkit.__main__``); its exceptions are recognised only when click is already loaded.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import click
 
-from spawnkit import interrupts, paths
 from spawnkit.errors import EXIT_OK, EXIT_USAGE, SpawnkitError
+from spawnkit.files import interrupts
+from spawnkit.hosts import paths
 
 PREFIX = "spawnkit: error: "
 LOG_NAME = "spawnkit.log"

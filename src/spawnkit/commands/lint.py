@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from spawnkit import reading
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
+from spawnkit.files import reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document

@@ -15,8 +15,9 @@ from typing import Any
 
 import click
 
-from spawnkit import interrupts, paths
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.files import interrupts
+from spawnkit.hosts import paths
 from spawnkit.install import journal
 from spawnkit.install.changes import (
     Plan,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from spawnkit import paths
 from spawnkit.errors import SpawnkitError
+from spawnkit.hosts import paths
 from spawnkit.template import update as updating
 
 

@@ -25,9 +25,9 @@ shapes per event (Claude Code 2.1.330 and Codex CLI 0.169.0 alike, except where 
 
 from __future__ import annotations
 
-from spawnkit import protocol
 from spawnkit.hook import config as config_mod
 from spawnkit.hook import lightos
+from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ State files are the protocol's ``state-YYYYMMDD-HHMMSS.json`` in a reports folde
 
 from __future__ import annotations
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

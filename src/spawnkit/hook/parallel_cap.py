@@ -24,7 +24,7 @@ running ones after ``RUNNING_TTL``, pending ones after ``PENDING_TTL``.
 
 from __future__ import annotations
 
-from spawnkit import protocol
+from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ Warn: ``additionalContext``. Enforce: deny the Read with the reason.
 
 from __future__ import annotations
 
-from spawnkit import protocol
 from spawnkit.hook import lightos
+from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

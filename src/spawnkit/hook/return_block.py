@@ -19,8 +19,8 @@ also guards.
 
 from __future__ import annotations
 
-from spawnkit import protocol
 from spawnkit.hook import lightos
+from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

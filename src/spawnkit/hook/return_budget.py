@@ -20,10 +20,11 @@ happens — for the parallel cap and the checkpoint reminder.
 
 from __future__ import annotations
 
-from spawnkit import protocol, tokens
+from spawnkit import tokens
 from spawnkit.hook import checkpoint, lightos, parallel_cap
 from spawnkit.hook.call import safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
+from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,9 +14,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spawnkit import paths, reading
-from spawnkit.atomic import atomic_write, backup, backup_path, why_not_writable
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import reading
+from spawnkit.files.atomic import atomic_write, backup, backup_path, why_not_writable
+from spawnkit.hosts import paths
 from spawnkit.install import journal
 from spawnkit.install import manifest as mf
 

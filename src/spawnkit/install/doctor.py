@@ -25,11 +25,12 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 
-from spawnkit import __version__, hosts, paths, resources
+from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
 from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
+from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard, journal
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
@@ -45,6 +46,7 @@ from spawnkit.install.install import (
     resolve_target,
     skill_rel,
 )
+from spawnkit.standard import resources
 
 OK, WARN, BROKEN = "ok", "warn", "broken"
 SKILL_LIMIT = 1024 * 1024  # the lint-on-write hook reads no more of a skill either

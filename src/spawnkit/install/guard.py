@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from spawnkit import reading
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import reading
 
 MIB = 1024 * 1024
 MAX_FILE_BYTES = 32 * MIB  # settings files, the standard, the skill: far above any real one

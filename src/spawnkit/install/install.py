@@ -15,14 +15,16 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnkit import __version__, hosts, paths, resources
-from spawnkit.atomic import timestamp
+from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
+from spawnkit.files.atomic import timestamp
+from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
 from spawnkit.install.changes import Change, Plan
+from spawnkit.standard import resources
 
 SCOPES = ("user", "project", "local")
 HOSTS = (*hosts.NAMES, "all")

@@ -32,8 +32,8 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spawnkit.atomic import TEMP_TAG, atomic_write
 from spawnkit.errors import SpawnkitError
+from spawnkit.files.atomic import TEMP_TAG, atomic_write
 from spawnkit.install import guard
 from spawnkit.install import manifest as mf
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spawnkit import paths
 from spawnkit.errors import SpawnkitError
+from spawnkit.hosts import paths
 from spawnkit.install import guard
 from spawnkit.install.settings_merge import MISSING
 

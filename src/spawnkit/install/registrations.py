@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spawnkit import hosts, protocol
+from spawnkit import hosts
 from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
+from spawnkit.standard import protocol
 
 CURRENT_MARKER = "# spawnkit-managed:v1"
 # Markers earlier spawnkit versions wrote. When CURRENT_MARKER changes, append
@@ -140,7 +141,7 @@ def render_plugin_hooks() -> str:
 
 def write_plugin_hooks(path: Path) -> bool:
     """Regenerate hooks.json; True when the file changed."""
-    from spawnkit.atomic import atomic_write
+    from spawnkit.files.atomic import atomic_write
 
     text = render_plugin_hooks()
     if path.is_file() and path.read_text(encoding="utf-8") == text:

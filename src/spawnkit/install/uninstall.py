@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from spawnkit.atomic import timestamp
 from spawnkit.errors import SpawnkitError
+from spawnkit.files.atomic import timestamp
 from spawnkit.install import codex_config, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import settings_merge as sm

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from spawnkit import reading
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import reading
 from spawnkit.lint.rules import PROFILES, selector
 
 KEYS = {"select", "ignore", "profile", "exclude", "max-file-size"}

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from spawnkit.paths import claude_config_dir, project_claude_dir
+from spawnkit.hosts.paths import claude_config_dir, project_claude_dir
 
 # folders never worth walking into
 _SKIP_DIRS = {
@@ -37,7 +37,7 @@ def default_roots(cwd: Path | None = None) -> list[Path]:
     skill folders Codex reads (``$CODEX_HOME/skills`` but its ``.system`` built-ins,
     ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``), those present."""
     from spawnkit import hosts
-    from spawnkit.paths import all_skill_dirs
+    from spawnkit.hosts.paths import all_skill_dirs
 
     here = Path(cwd) if cwd is not None else Path.cwd()
     candidates = [claude_config_dir(), project_claude_dir(cwd)]

@@ -1,6 +1,6 @@
 """Lint one file's text: the entry point the CLI and the lint-on-write hook share.
 
-Standard library only (with spawnkit.protocol, spawnkit.tokens and the lint
+Standard library only (with spawnkit.standard.protocol, spawnkit.tokens and the lint
 package): the hook imports this on every skill write.
 
 Suppression comments:

@@ -18,9 +18,9 @@ from typing import Any
 
 import yaml
 
-from spawnkit import interrupts, reading
-from spawnkit.atomic import atomic_write, why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.files import interrupts, reading
+from spawnkit.files.atomic import atomic_write, why_not_writable
 from spawnkit.template import answers, conflicts, copier_run, fsutil, managed
 from spawnkit.template.retrofit import retrofit as add_protocol
 from spawnkit.template.store import Store, Target, bundle_refs, provisional_target, store_dir

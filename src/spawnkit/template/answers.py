@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from spawnkit import protocol, resources
 from spawnkit.errors import SpawnkitError
+from spawnkit.standard import protocol, resources
 
 NAME_QUESTION = "skill_name"
 _BOOL_WORDS = {"true", "false", "yes", "no", "y", "n", "on", "off", "1", "0"}

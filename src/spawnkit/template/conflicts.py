@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spawnkit import interrupts
+from spawnkit.files import interrupts
 from spawnkit.lint.frontmatter import is_fence, read, split
 from spawnkit.template.gitutil import git
 

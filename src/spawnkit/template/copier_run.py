@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from spawnkit import interrupts
+from spawnkit.files import interrupts
 from spawnkit.template.gitutil import isolated_env
 
 

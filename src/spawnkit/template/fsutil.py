@@ -8,7 +8,7 @@ import stat
 from datetime import datetime
 from pathlib import Path
 
-from spawnkit.atomic import atomic_write
+from spawnkit.files.atomic import atomic_write
 from spawnkit.hook.lightos import NotRegularFile, read_regular
 
 Snapshot = dict[str, tuple[int, bytes]]  # posix relpath -> (permission bits, content)

@@ -10,9 +10,10 @@ from typing import Any
 
 import yaml
 
-from spawnkit import reading, resources
 from spawnkit.errors import SpawnkitError
-from spawnkit.paths import all_skill_dirs, project_claude_dir
+from spawnkit.files import reading
+from spawnkit.hosts.paths import all_skill_dirs, project_claude_dir
+from spawnkit.standard import resources
 from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from spawnkit.atomic import atomic_write
+from spawnkit.files.atomic import atomic_write
 from spawnkit.lint.engine import lint_text
 from spawnkit.lint.frontmatter import split
 from spawnkit.template import fsutil

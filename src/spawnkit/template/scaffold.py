@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnkit import hosts, interrupts, resources
-from spawnkit.atomic import atomic_write, why_not_writable
+from spawnkit import hosts
 from spawnkit.errors import SpawnkitError
-from spawnkit.paths import claude_config_dir, skill_dirs
+from spawnkit.files import interrupts
+from spawnkit.files.atomic import atomic_write, why_not_writable
+from spawnkit.hosts.paths import claude_config_dir, skill_dirs
+from spawnkit.standard import resources
 from spawnkit.template import answers, copier_run
 from spawnkit.template.managed import answers_filename
 from spawnkit.template.store import Target, provisional_target

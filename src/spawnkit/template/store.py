@@ -31,9 +31,11 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from spawnkit import __version__, interrupts, resources
-from spawnkit.atomic import why_not_writable
+from spawnkit import __version__
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import interrupts
+from spawnkit.files.atomic import why_not_writable
+from spawnkit.standard import resources
 from spawnkit.template.gitutil import EMAIL, FIXED_DATE, IDENTITY, git, out
 
 STORE_REL = Path(".spawnkit") / "template-store"

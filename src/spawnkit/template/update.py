@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spawnkit import interrupts
-from spawnkit.atomic import why_not_writable
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.files import interrupts
+from spawnkit.files.atomic import why_not_writable
 from spawnkit.install.lock import locked as config_lock
 from spawnkit.template import conflicts, copier_run, fsutil, managed
 from spawnkit.template.gitutil import init_snapshot_repo

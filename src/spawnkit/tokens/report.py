@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from spawnkit import reading, tokens
+from spawnkit import tokens
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import reading
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024  # a counting tool may see big logs; still bounded
 

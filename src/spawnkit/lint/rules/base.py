@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, NamedTuple
 
-from spawnkit import protocol
 from spawnkit.lint.analysis import Analysis, analyse
 from spawnkit.lint.document import Document
 from spawnkit.lint.memo import cached_property
+from spawnkit.standard import protocol
 
 PROFILES = ("claude-code", "portable")
 DEFAULT_PROFILE = "claude-code"

@@ -6,11 +6,11 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from spawnkit import protocol
 from spawnkit.lint.analysis import Sentence, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.standard import protocol
 
 _TOKENS = folded(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b")
 _OTHER_UNIT = lazy(

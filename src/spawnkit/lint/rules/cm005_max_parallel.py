@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from itertools import takewhile
 from typing import Any
 
-from spawnkit import protocol
 from spawnkit.lint import vocabulary as V
 from spawnkit.lint.analysis import AGENT_NOUN, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.standard import protocol
 
 _PARALLEL = folded(
     r"\bin\s+parallel\b|\bconcurrent(?:ly)?\b|\bsimultaneous(?:ly)?\b|\bat\s+the\s+same\s+time\b|\bat\s+once\b"

@@ -6,12 +6,12 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from spawnkit import protocol
 from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+from spawnkit.standard import protocol
 
 _UPDATE = Gated(
     lazy(

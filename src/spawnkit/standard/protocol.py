@@ -9,7 +9,7 @@ so it avoids ``json``, ``dataclasses``, ``typing`` and ``pathlib`` at import tim
 from __future__ import annotations
 
 from spawnkit.hook import fastjson
-from spawnkit.resources import protocol_file
+from spawnkit.standard.resources import protocol_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -31,12 +31,12 @@ def data_root_str() -> str:
     """Directory holding ``copier.yml``, ``template/`` and ``standards/`` (cached)."""
     global _data_root
     if _data_root is None:
-        here = lightos.dirname(__file__)
+        here = lightos.dirname(lightos.dirname(__file__))  # the spawnkit package folder
         found = _root_beside(here) if lightos.isabs(here) else None
         if found is None:  # a relative or symlinked location: resolve it properly
             import os
 
-            here = os.path.dirname(os.path.realpath(__file__))
+            here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
             found = _root_beside(here)
         if found is None:
             raise FileNotFoundError(
