@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
-from pathlib import Path
 
 from spawnkit.errors import SpawnkitError
 from spawnkit.hook.lightos import FileTooLarge, NotRegularFile, read_regular
@@ -91,14 +89,18 @@ def read_text(
 ) -> str:
     """``read_bytes`` decoded as UTF-8; invalid bytes are refused with their position."""
     data = read_bytes(path, what=what, limit=limit, fix=fix)
+    return decode(data, f"{what} {path}" if what else str(path))
+
+
+def decode(data: bytes, label: str) -> str:
+    """``data`` (the bytes of ``label``) as UTF-8 text, or ``NotUtf8`` naming the first bad byte."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        label = f"{what} {path}" if what else str(path)
         line = data.count(b"\n", 0, exc.start) + 1
         raise NotUtf8(
             f"{label} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
-            "save it as UTF-8"
+            "save it as UTF-8, then run the command again"
         ) from None
 
 
@@ -116,11 +118,3 @@ def open_error(label: str, exc: OSError) -> str:
     if code == errno.ELOOP:
         return f"{label} is a symlink loop; fix or remove the link"
     return f"cannot read {label}: {exc.strerror or exc}"
-
-
-def regular_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file (following links), without opening it."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False

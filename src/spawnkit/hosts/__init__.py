@@ -104,21 +104,12 @@ class Host:
         chosen = env.get(self.project_env) if self.project_env else None
         return lightos.absolute(chosen or base, base)
 
-    def user_skill_dir(self, env: Mapping[str, str]) -> str:
-        """Where spawnkit puts user-scope skills for this host (the first of ``user_skill_dirs``)."""
-        return self.user_skill_dirs_in(env)[0]
-
     def user_skill_dirs_in(self, env: Mapping[str, str]) -> list[str]:
         """Every user-scope folder the host reads skills from, first the one spawnkit writes."""
         values = {"config": self.config_dir(env), "home": self.home(env)}
         return [pattern.format(**values) for pattern in self.user_skill_dirs]
 
     # --- tools ------------------------------------------------------------------------------
-
-    @property
-    def spawn_matcher(self) -> str:
-        """The hook matcher for the spawn tools (a whole-name regex on both hosts)."""
-        return "|".join(self.spawn_tools)
 
     def spawn_text(self, tool_input: Mapping[str, object]) -> str | None:
         """The task text a spawn call gives its sub-agent, or None when it has none."""

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import reading
 from spawnkit.files.atomic import timestamp
 from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard
@@ -265,21 +266,12 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
         ) from None
 
 
-def read_bytes(path: Path) -> bytes | None:
-    """A file install reads: plain, bounded, None when missing (see ``guard.read_file``)."""
-    return guard.read_file(path)
+read_bytes = guard.read_file  # a file install reads: plain, bounded, None when missing
 
 
 def decode(data: bytes | None, path: Path) -> str | None:
-    if data is None:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SpawnkitError(
-            f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8, then run the"
-            " command again"
-        ) from None
+    """The text of a file install read (None stays None); one-line error when not UTF-8."""
+    return None if data is None else reading.decode(data, str(path))
 
 
 def _settings_change(

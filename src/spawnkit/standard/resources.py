@@ -58,12 +58,8 @@ def standards_dir() -> Path:
     return data_root() / "standards"
 
 
-def protocol_path() -> Path:
-    return standards_dir() / "protocol.json"
-
-
 def protocol_file() -> str:
-    """``protocol_path()`` as a string, without importing pathlib or os (hook path)."""
+    """Where ``standards/protocol.json`` is, as a string (no pathlib or os: the hook path)."""
     return lightos.join(data_root_str(), "standards", "protocol.json")
 
 
