@@ -18,6 +18,7 @@ import click
 from spawnkit import __version__
 from spawnkit.commands import edge
 from spawnkit.errors import EXIT_USAGE
+from spawnkit.standard import protocol
 from spawnkit.tokens import CALIBRATED_MODEL
 
 
@@ -63,16 +64,18 @@ def cli(ctx: click.Context) -> None:
 _QUESTIONS = """\b
 Template questions (answer with -d/--data KEY=VALUE):
   purpose           what the skill orchestrates, one line
-  description       frontmatter description, 1-1024 characters, no < >
-  steps             YAML list of {name, job}, e.g. '[{name: scan, job: Scan the code}]'
-  return_budget     token budget per sub-agent reply (default and maximum: the standard's)
-  max_parallel      1 (strictly sequential, default) or 2
-  checkpoint_every  1 to 3 completed steps between checkpoints
+  description       frontmatter description, 1-{description_max_length} characters, no < >
+  steps             YAML list of {{name, job}}, e.g. '[{{name: scan, job: Scan the code}}]'
+  return_budget     token budget per sub-agent reply (default and maximum: {return_budget})
+  max_parallel      1 (strictly sequential, default) to {max_parallel}
+  checkpoint_every  1 to {checkpoint_every} completed steps between checkpoints
   reports_dir       default .NAME-reports/
   profile           portable (default) or claude-code
   return_style      summary (default) or status-only
   skill_hooks       true: register spawnkit-hook in the frontmatter (needs profile=claude-code)
-"""
+""".format(
+    **protocol.numbers(), description_max_length=protocol.skill_spec()["description_max_length"]
+)
 
 _NEW_EPILOG = (
     """\b
