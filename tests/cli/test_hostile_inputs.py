@@ -234,6 +234,37 @@ CASES = [
         2,
         user=True,
     ),
+    # --- audit PATH / --project / -o / --since
+    case("audit-missing", lambda b: ("audit", "nope.jsonl")),
+    case("audit-fifo", lambda b: ("audit", str(fifo(b.work / "pipe.jsonl")))),
+    case(
+        "audit-unreadable",
+        lambda b: ("audit", str(unreadable(a_file(b.work / "t.jsonl", "{}\n")))),
+        user=True,
+    ),
+    case(
+        "audit-unreadable-dir", lambda b: ("audit", str(unreadable(_dir(b.work / "t")))), user=True
+    ),
+    case("audit-not-utf8", lambda b: ("audit", str(not_utf8(b.work / "t.jsonl"))), 0),
+    case("audit-project-file", lambda b: ("audit", "--project", str(a_file(b.work / "f")))),
+    case("audit-output-dir", lambda b: ("audit", "-o", str(b.work), str(_dir(b.work / "t")))),
+    case(
+        "audit-output-no-parent",
+        lambda b: ("audit", "-o", str(b.work / "no" / "r.html"), str(_dir(b.work / "t"))),
+    ),
+    case(
+        "audit-output-read-only",
+        lambda b: (
+            "audit",
+            "--format",
+            "html",
+            "-o",
+            str(read_only(_dir(b.work / "ro")) / "r.html"),
+            str(_dir(b.work / "t")),
+        ),
+        user=True,
+    ),
+    case("audit-bad-since", lambda b: ("audit", "--since", "soon", str(_dir(b.work / "t")))),
     # --- install / uninstall / doctor --config-dir
     case(
         "install-config-dir-missing",

@@ -17,6 +17,7 @@ from spawnkit.audit import discovery, render_html, render_json, render_text
 from spawnkit.audit.engine import stream
 from spawnkit.audit.model import Audit
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.files import reading
 from spawnkit.files.atomic import atomic_writer
 
 WRITERS = {"text": render_text.write, "json": render_json.write, "html": render_html.write}
@@ -35,11 +36,11 @@ def run(
     """``spawnkit audit`` with its options by name (``cli.audit_command`` passes them all)."""
     if paths and project is not None:
         raise SpawnkitError("give transcript paths or --project DIR, not both")
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        raise SpawnkitError(
-            f"{missing[0]} does not exist; pass a transcript (.jsonl), a folder of them, or "
-            "nothing to audit every session of this user"
+    for path in paths:  # a FIFO, device or unreadable path: refused before anything is read
+        reading.check_named(
+            path,
+            "pass a transcript (.jsonl), a folder of them, or nothing to audit every session of "
+            "this user",
         )
     if project is not None and not project.is_dir():
         raise SpawnkitError(
@@ -88,20 +89,23 @@ def run(
     finally:
         if progress is not None:
             progress.close()
-    if roots and not result.totals.sessions:
-        where = ", ".join(str(r) for r in roots)
-        click.echo(f"spawnkit: no sessions found under {where}", err=True)
     if output is not None:
         click.echo(f"spawnkit: wrote {output} ({result.totals.sessions} session(s))", err=True)
-    _report_problems(result)
+    _report_problems(result, roots)
     return EXIT_FINDINGS if result.totals.findings else EXIT_OK
 
 
-def _report_problems(result: Audit) -> None:
-    """Unreadable input is never fatal, but it is always said, on stderr."""
+def _report_problems(result: Audit, roots: list[Path]) -> None:
+    """No sessions, and unreadable input, are never fatal but always said: one line on stderr."""
     stats = result.stats
-    if stats.problems or stats.unknown_records:
-        click.echo(f"spawnkit: warning: {render_text.input_line(result)}", err=True)
+    problems = stats.problems or stats.unknown_records
+    said = []
+    if roots and not result.totals.sessions:
+        said.append("no sessions found under " + ", ".join(str(r) for r in roots))
+    if problems:
+        said.append(render_text.input_line(result))
+    if said:
+        click.echo("spawnkit: warning: " + "; ".join(said), err=True)
 
 
 class _Progress:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -209,19 +208,11 @@ def _check_given(path: Path) -> None:
         raise SpawnkitError(
             f"{path} does not exist; pass a SKILL.md, a commands/ or agents/ file, or a folder"
         )
-    try:
-        info = path.stat()
-    except OSError:
+    if not path.exists():
         return  # a dangling link: reported when it is read
-    if stat.S_ISDIR(info.st_mode):
-        if not os.access(path, os.R_OK | os.X_OK):
-            raise SpawnkitError(
-                f"cannot read folder {path}: permission denied; check its permissions"
-            )
-    elif not stat.S_ISREG(info.st_mode):
-        raise SpawnkitError(
-            f"{path} is not a regular file (a FIFO, socket or device); pass a SKILL.md or a folder"
-        )
+    if path.is_file():
+        return  # an unreadable file is reported when it is read, with the others
+    reading.check_named(path, "pass a SKILL.md or a folder")
 
 
 def _display(path: Path, cwd: Path) -> str:

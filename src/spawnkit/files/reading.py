@@ -104,6 +104,31 @@ def decode(data: bytes, label: str) -> str:
         ) from None
 
 
+def check_named(path: str | os.PathLike[str], fix: str) -> None:
+    """A path the user named must be a folder or a regular file it can read; else one line.
+
+    Checked before any work starts, so a FIFO (which would block a reader), a device or a
+    file the user cannot read is refused with nothing written. ``fix`` says what to pass.
+    """
+    import stat
+
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise Missing(f"{path} does not exist; {fix}") from None
+    except OSError as exc:
+        raise SpawnkitError(open_error(str(path), exc)) from None
+    if stat.S_ISDIR(info.st_mode):
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise SpawnkitError(
+                f"cannot read folder {path}: permission denied; check its permissions"
+            )
+    elif not stat.S_ISREG(info.st_mode):
+        raise NotRegular(f"{path} is not a regular file (a FIFO, socket or device); {fix}")
+    elif not os.access(path, os.R_OK):
+        raise SpawnkitError(f"cannot read {path}: permission denied; check its permissions")
+
+
 def open_error(label: str, exc: OSError) -> str:
     """Why ``label`` could not be opened or read, and what to do."""
     code = exc.errno
