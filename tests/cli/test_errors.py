@@ -173,3 +173,26 @@ def test_an_internal_error_is_one_line_and_logged(sandbox: Sandbox):
     assert line.startswith("spawnkit: error: internal error (RuntimeError: simulated bug)")
     log = sandbox.home / ".claude" / ".spawnkit" / "spawnkit.log"
     assert str(log) in line and "simulated bug" in log.read_text()
+
+
+def test_a_reader_that_goes_away_ends_every_verb_the_same_quiet_way(sandbox: Sandbox):
+    """`spawnkit rule --all | head -0`, `spawnkit audit | head -0`: no traceback, no message,
+    exit 2 — the one CLI edge handles a closed stdout for every verb."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "audit"
+    for args in (["rule", "--all"], ["audit", str(fixtures)]):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "spawnkit", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=sandbox.env(),
+            cwd=sandbox.work,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # the reader is gone before the first line is written
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 2, (args, err)
+        assert err == "", (args, err)

@@ -6,7 +6,6 @@ that replaces it only once complete), so memory does not grow with the transcrip
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -81,9 +80,8 @@ def run(
             render_text.write(result, lambda text: click.echo(text, nl=False), encoding)
         else:
             write(result, lambda text: click.echo(text, nl=False, color=False))
-    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as cat does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): the CLI edge ends it like every verb
     except OSError as exc:
         raise SpawnkitError(f"cannot write {output}: {exc.strerror or exc}") from exc
     finally:
