@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
 README = REPO / "README.md"
 RULES_DOC = REPO / "docs" / "rules.md"
 HIDDEN = {"protocol", "skill_name"}  # not asked: the protocol data, and NAME itself
@@ -25,20 +26,14 @@ MAX_DEFAULT = 44
 
 
 def _copier_questions() -> dict[str, dict[str, Any]]:
-    import yaml
+    """copier.yml's questions as the template's own reader sees them (``template.answers``),
+    with the hidden ``protocol`` question's default: the data of standards/protocol.json."""
+    from spawnkit.standard import protocol
+    from spawnkit.template import answers
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    def include(loader: yaml.SafeLoader, node: yaml.Node) -> list[Any]:
-        import json
-
-        path = REPO / loader.construct_scalar(node)  # type: ignore[arg-type]
-        return [json.loads(path.read_text(encoding="utf-8"))]
-
-    Loader.add_constructor("!include", include)
-    config = yaml.load((REPO / "copier.yml").read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506
-    return {k: v for k, v in config.items() if not k.startswith("_")}
+    found = {"protocol": {"default": [protocol.load(str(REPO / "standards" / "protocol.json"))]}}
+    found.update(answers.questions(REPO))
+    return found
 
 
 def _render(template: Any, context: dict[str, Any]) -> Any:
@@ -86,7 +81,6 @@ def questions_table() -> str:
 
 
 def rules_table() -> str:
-    sys.path.insert(0, str(REPO / "src"))
     from spawnkit.lint.rules import ALL
 
     rows = ["| code | name | severity | checks |", "|---|---|---|---|"]
