@@ -147,7 +147,7 @@ def test_as_an_ordinary_user_planted_links_reach_none_of_their_files():
         for payload in (_start(), _stop()):
             payload["cwd"] = str(setup.project)
             proc = unprivileged.run(
-                [sys.executable, "-I", "-S", str(HOOK)],
+                [sys.executable, "-I", "-S", str(unprivileged.script(HOOK))],
                 input=json.dumps(payload).encode(),
                 capture_output=True,
                 env=setup.env,
@@ -155,6 +155,9 @@ def test_as_an_ordinary_user_planted_links_reach_none_of_their_files():
                 timeout=60,
             )
             assert proc.returncode == 0, proc.stderr
+        # the hook ran (one that failed to start would also exit 0) and refused the planted link
+        answer = json.loads(proc.stdout)
+        assert "decision" not in answer and "cannot be used safely" in answer["systemMessage"]
         setup.outside_untouched()
     finally:
         unprivileged.cleanup(root)
