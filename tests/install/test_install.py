@@ -64,12 +64,8 @@ def test_hook_command_is_absolute_quoted_guarded_and_marked(tmp_path: Path):
 
 def test_a_missing_hook_script_fails_open_instead_of_blocking(tmp_path: Path, monkeypatch):
     """Python exits 2 on a missing script, which Claude Code reads as "block the tool call"."""
-    monkeypatch.setattr(regs, "script_path", lambda: str(tmp_path / "gone" / "__main__.py"))
-    monkeypatch.setattr(
-        regs,
-        "hook_command",
-        lambda python=None: f"{sys.executable} -I -S {tmp_path}/gone/__main__.py",
-    )
+    gone = str(tmp_path / "gone" / "__main__.py")
+    monkeypatch.setattr(regs, "hook_argv", lambda python=None: [sys.executable, "-I", "-S", gone])
     broken = regs.installed_command()
     unguarded = broken.split(" && ", 1)[1]
     assert (

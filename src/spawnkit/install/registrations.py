@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit import hosts
-from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
+from spawnkit.hook.command import PLUGIN_COMMAND, hook_argv
 from spawnkit.standard import protocol
 
 CURRENT_MARKER = "# spawnkit-managed:v1"
@@ -78,21 +78,29 @@ def is_generated(command: object) -> bool:
         words = shlex.split(body)
     except ValueError:
         return False
-    host = ""  # a host other than the default is named last: `… --host codex`
+    host = hosts.DEFAULT  # a host other than the default is named last: `… --host codex`
     if len(words) >= 2 and words[-2] == "--host" and words[-1] in hosts.NAMES[1:]:
-        host, words = f" --host {words[-1]}", words[:-2]
+        host, words = words[-1], words[:-2]
     if len(words) == 8 and words[:2] == ["test", "-f"] and words[2] == words[7]:
-        guard, python, script = words[:4], words[4], words[7]
-        shaped = guard[3] == "&&" and words[5:7] == ["-I", "-S"]
-    elif len(words) == 4 and words[1:3] == ["-I", "-S"]:
-        guard, python, script, shaped = [], words[0], words[3], True
+        guard, python, script = True, words[4], words[7]
+    elif len(words) == 4:
+        guard, python, script = False, words[0], words[3]
     else:
         return False
-    if not shaped or not script.endswith(SCRIPT_TAIL) or not python.startswith("/"):
+    if not script.endswith(SCRIPT_TAIL) or not python.startswith("/"):
         return False
-    run = f"{shlex.quote(python)} -I -S {shlex.quote(script)}"
-    expected = (f"test -f {shlex.quote(script)} && {run}" if guard else run) + host
-    return body == expected
+    return body == command_text(python, script, host, guard)
+
+
+def command_text(python: str, script: str, host: str = hosts.DEFAULT, guard: bool = True) -> str:
+    """The hook command (without marker) for ``python`` running ``script`` on ``host``.
+
+    The one place its shape is written: ``installed_command`` builds with it and
+    ``is_generated`` recognises by it, so the two can never drift apart.
+    """
+    run = " ".join(shlex.quote(word) for word in (python, "-I", "-S", script))
+    argument = "" if host == hosts.DEFAULT else f" --host {host}"
+    return (f"test -f {shlex.quote(script)} && {run}" if guard else run) + argument
 
 
 def marked(command: str) -> str:
@@ -120,8 +128,8 @@ def installed_command(python: str | None = None, host: str = hosts.DEFAULT) -> s
     hosts read as "block this tool call". The guard turns that into exit 1, a
     non-blocking error.
     """
-    argument = "" if host == hosts.DEFAULT else f" --host {host}"
-    return marked(f"test -f {shlex.quote(script_path())} && {hook_command(python)}{argument}")
+    argv = hook_argv(python)
+    return marked(command_text(argv[0], argv[-1], host))
 
 
 def plugin_hooks_document() -> dict[str, Any]:

@@ -60,12 +60,10 @@ class SkillResult:
     modified: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    kept: list[str] = field(
-        default_factory=list
-    )  # edited files the template dropped: left in place
-    renamed: list[dict[str, str]] = field(
-        default_factory=list
-    )  # {"from", "to"}: edits carried over
+    # edited files the template dropped: left in place
+    kept: list[str] = field(default_factory=list)
+    # {"from", "to"}: edits carried over
+    renamed: list[dict[str, str]] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     # files the update did not write (symlinked, read-only, edited binary): why, and where
     # the template's version was saved for you to merge by hand
