@@ -6,6 +6,9 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # violations, conflicts, broken items: the command ran and found problems
 EXIT_USAGE = 2  # bad arguments, refused command, unreadable input
+EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or "no" at a prompt: 128 + SIGINT, as shells report it
+
+ERROR_PREFIX = "spawnkit: error: "  # how every refusal and failure line starts
 
 
 class SpawnkitError(Exception):

@@ -24,11 +24,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import click
 
-from spawnkit.errors import EXIT_OK, EXIT_USAGE, SpawnkitError
+from spawnkit.errors import ERROR_PREFIX, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.files import interrupts
 from spawnkit.hosts import paths
 
-PREFIX = "spawnkit: error: "
 LOG_NAME = "spawnkit.log"
 _LOG_LIMIT = 256 * 1024
 
@@ -54,7 +53,7 @@ def say(message: str) -> None:
     """One line on stderr, whatever the message holds."""
     line = " ".join(str(message).split()) or "unknown error"
     try:
-        sys.stderr.write(PREFIX + line + "\n")
+        sys.stderr.write(ERROR_PREFIX + line + "\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
@@ -74,7 +73,7 @@ def run(call: Callable[[], object], standalone: bool) -> int:
     owned = standalone and _process["own"]
     code = _outcome(call, owned)
     if standalone:
-        if owned and code == interrupts.EXIT_INTERRUPTED:
+        if owned and code == EXIT_INTERRUPTED:
             _exit_now(code)
         sys.exit(code)
     return code
@@ -115,7 +114,7 @@ def _outcome(call: Callable[[], object], exiting: bool) -> int:
 def _interrupted() -> int:
     _fresh_line()
     say(interrupts.aborted_message())
-    return interrupts.EXIT_INTERRUPTED
+    return EXIT_INTERRUPTED
 
 
 def _refused(exc: Exception) -> int:

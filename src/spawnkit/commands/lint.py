@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
+from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.files import reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
@@ -116,7 +116,7 @@ def run(
             if skipped:
                 skips.append(problem)
             else:
-                err.write(f"spawnkit: error: {problem}\n")
+                err.write(f"{ERROR_PREFIX}{problem}\n")
                 unreadable += 1
             continue
         results.append(
@@ -133,7 +133,7 @@ def run(
         if pre_commit:
             return EXIT_OK
         if len(skips) == 1:  # one line saying it all
-            err.write(f"spawnkit: error: no file was checked: {skips[0]}\n")
+            err.write(f"{ERROR_PREFIX}no file was checked: {skips[0]}\n")
             return EXIT_USAGE
         for skip in skips:
             err.write(f"spawnkit: warning: {skip}\n")
@@ -177,16 +177,16 @@ def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:
 def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int) -> str:
     """One line saying why a run checked no file, and what to do."""
     if skipped:
-        return "spawnkit: error: no file was checked: every file found was skipped (see above)"
+        return f"{ERROR_PREFIX}no file was checked: every file found was skipped (see above)"
     for path in named:
         if path.suffix != ".md":
             return (
-                f"spawnkit: error: {path} is not a Markdown file; pass a SKILL.md, a commands/ or "
+                f"{ERROR_PREFIX}{path} is not a Markdown file; pass a SKILL.md, a commands/ or "
                 "agents/ .md file, or a folder"
             )
     if walk.unreadable and len(walk.unreadable) >= len([r for r in roots if r.is_dir()]):
         return (
-            "spawnkit: error: no file was checked: the folder could not be read; check its "
+            f"{ERROR_PREFIX}no file was checked: the folder could not be read; check its "
             "permissions"
         )
     where = ", ".join(str(r) for r in roots)
@@ -197,7 +197,7 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
             "Claude config dir, so it is not a Claude Code agent)"
         )
     return (
-        f"spawnkit: error: no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
+        f"{ERROR_PREFIX}no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
         "pass a skill, command or agent file, or a folder holding them"
     )
 

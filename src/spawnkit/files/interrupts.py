@@ -18,7 +18,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
+from spawnkit.errors import ERROR_PREFIX, EXIT_INTERRUPTED
+
+NOTHING_WRITTEN = "aborted, nothing written"
 
 _state: dict = {"depth": 0, "pending": None, "wrote": False, "last": None}
 
@@ -51,7 +53,7 @@ def until_started() -> None:
         return
 
     def leave(_signum: int, _frame: object) -> None:
-        os.write(2, b"spawnkit: error: aborted, nothing written\n")
+        os.write(2, f"{ERROR_PREFIX}{NOTHING_WRITTEN}\n".encode())
         os._exit(EXIT_INTERRUPTED)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -138,4 +140,4 @@ def aborted_message() -> str:
             "aborted; the writes already started were completed, nothing after them was done "
             "(run the command again to finish)"
         )
-    return "aborted, nothing written"
+    return NOTHING_WRITTEN
