@@ -10,6 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from spawnkit.cli import cli
+from tests.snapshots import snapshot
+
+__all__ = ["snapshot"]  # the install tests import it from here
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "fixtures" / "claude-code-settings.schema.json"
 
@@ -21,25 +24,6 @@ def run_cli(*args: str, input: str | None = None):
     except TypeError:
         runner = CliRunner()
     return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-
-def snapshot(root: Path) -> dict[str, bytes | str]:
-    """Every file (bytes), link (target) and folder under ``root``.
-
-    Two snapshots compare equal only when nothing was written, created or removed.
-    """
-    found: dict[str, bytes | str] = {}
-    if not root.exists():
-        return found
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_symlink():
-            found[rel] = f"-> {path.readlink()}"
-        elif path.is_dir():
-            found[rel] = "<dir>"
-        else:
-            found[rel] = path.read_bytes()
-    return found
 
 
 def without_backups(snap: dict[str, bytes | str]) -> dict[str, bytes | str]:

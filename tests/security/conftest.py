@@ -8,7 +8,6 @@ same thing on any version of spawnkit: the attack works, or it does not.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,22 +51,6 @@ def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("spawnkit: error: "), proc.stderr
     return lines[0]
-
-
-def tree(root: Path) -> dict[str, bytes | str]:
-    """Every file (bytes), link (target) and folder under ``root``."""
-    found: dict[str, bytes | str] = {}
-    if not root.exists():
-        return found
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_symlink():
-            found[rel] = f"-> {os.readlink(path)}"
-        elif path.is_dir():
-            found[rel] = "<dir>"
-        else:
-            found[rel] = path.read_bytes()
-    return found
 
 
 def marked_entry(command: str, matcher: str | None = "Read") -> dict:

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import spawnkit, tree
+from tests.snapshots import snapshot
+
+from .conftest import spawnkit
 
 ORIGINAL = b'{\n\t"model": "opus",\r\n  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}\n}'
 
@@ -81,12 +83,12 @@ def cfg(tmp_path: Path) -> Path:
 
 
 def test_killed_between_settings_and_record_uninstall_restores_the_original_bytes(cfg: Path):
-    before = tree(cfg)
+    before = snapshot(cfg)
     _killed("after-settings", "install", "--yes", "--config-dir", str(cfg), cwd=cfg.parent)
     proc = spawnkit("uninstall", "--yes", "--config-dir", str(cfg), cwd=cfg.parent)
     assert proc.returncode == 0, proc.stderr
     assert (cfg / "settings.json").read_bytes() == ORIGINAL
-    assert tree(cfg) == before
+    assert snapshot(cfg) == before
 
 
 def test_killed_mid_write_leaves_no_temporary_file_behind(cfg: Path):
@@ -100,7 +102,9 @@ def test_killed_mid_write_leaves_no_temporary_file_behind(cfg: Path):
 def _state(root: Path) -> dict[str, bytes | str]:
     """The tree minus what legitimately differs between runs: backups and the template store."""
     return {
-        k: v for k, v in tree(root).items() if ".spawnkit-20" not in k and "template-store" not in k
+        k: v
+        for k, v in snapshot(root).items()
+        if ".spawnkit-20" not in k and "template-store" not in k
     }
 
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import one_line_error, spawnkit, tree
+from tests.snapshots import snapshot
+
+from .conftest import one_line_error, spawnkit
 
 DEPTH = 700
 
@@ -41,16 +43,16 @@ def test_settings_nested_700_levels_are_handled_without_recursion(cfg: Path, ver
 @pytest.mark.parametrize("verb", ["install", "uninstall"])
 def test_settings_nested_too_deeply_for_any_parser_are_refused_in_one_line(cfg: Path, verb: str):
     (cfg / "settings.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    before = tree(cfg)
+    before = snapshot(cfg)
     proc = spawnkit(verb, "--yes", "--config-dir", str(cfg))
     assert "nested too deeply" in one_line_error(proc)
-    assert tree(cfg) == before
+    assert snapshot(cfg) == before
 
 
 @pytest.mark.parametrize("verb", ["install", "uninstall", "doctor"])
 def test_a_settings_symlink_loop_is_refused_in_one_line(cfg: Path, verb: str):
     (cfg / "settings.json").symlink_to(cfg / "settings.json")
-    before = tree(cfg)
+    before = snapshot(cfg)
     proc = (
         spawnkit(verb, "--yes", "--config-dir", str(cfg))
         if verb != "doctor"
@@ -61,7 +63,7 @@ def test_a_settings_symlink_loop_is_refused_in_one_line(cfg: Path, verb: str):
         assert proc.returncode == 1 and "symlink loop" in proc.stdout
     else:
         assert "symlink loop" in one_line_error(proc)
-    assert tree(cfg) == before
+    assert snapshot(cfg) == before
 
 
 def test_a_deeply_nested_install_record_is_refused_in_one_line(cfg: Path):

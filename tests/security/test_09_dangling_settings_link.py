@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import one_line_error, spawnkit, tree
+from tests.snapshots import snapshot
+
+from .conftest import one_line_error, spawnkit
 
 
 @pytest.mark.parametrize("verb", ["install", "uninstall"])
@@ -20,9 +22,9 @@ def test_a_dangling_settings_link_is_refused_and_kept(tmp_path: Path, verb: str)
     cfg.mkdir()
     target = tmp_path / "dotfiles" / "not-yet" / "settings.json"
     (cfg / "settings.json").symlink_to(target)
-    before = tree(tmp_path)
+    before = snapshot(tmp_path)
     proc = spawnkit(verb, "--yes", "--config-dir", str(cfg))
     assert "does not exist" in one_line_error(proc)
     assert (cfg / "settings.json").is_symlink()
     assert not (tmp_path / "dotfiles").exists()
-    assert tree(tmp_path) == before
+    assert snapshot(tmp_path) == before

@@ -1,0 +1,24 @@
+"""What a folder holds, for tests that assert a command wrote (or removed) nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def snapshot(root: Path) -> dict[str, bytes | str]:
+    """Every file (bytes), link (target) and folder under ``root``.
+
+    Two snapshots compare equal only when nothing was written, created or removed.
+    """
+    found: dict[str, bytes | str] = {}
+    if not root.exists():
+        return found
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            found[rel] = f"-> {path.readlink()}"
+        elif path.is_dir():
+            found[rel] = "<dir>"
+        else:
+            found[rel] = path.read_bytes()
+    return found
