@@ -12,29 +12,15 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.lint.engine import lint_document
 from spawnkit.lint.rules import ALL, PROFILES
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scoring import Score  # noqa: E402
+
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "lint" / "corpus"
-
-
-@dataclass
-class Score:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    misses: list[str] = field(default_factory=list)
-
-    @property
-    def precision(self) -> float | None:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
-
-    @property
-    def recall(self) -> float | None:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
 
 
 def evaluate(corpus: Path = CORPUS) -> tuple[dict[str, Score], Score, int]:
@@ -53,23 +39,9 @@ def evaluate(corpus: Path = CORPUS) -> tuple[dict[str, Score], Score, int]:
             result = lint_document(path.read_text(encoding="utf-8"), str(path), profile)
             got = {d.code for d in result.diagnostics}
             for code, score in scores.items():
-                if code in got and code in expected:
-                    score.tp += 1
-                elif code in got:
-                    score.fp += 1
-                    score.misses.append(f"{rel} ({profile}): unexpected")
-                elif code in expected:
-                    score.fn += 1
-                    score.misses.append(f"{rel} ({profile}): missed")
+                score.add(code in got, code in expected, f"{rel} ({profile})")
             if profile == PROFILES[0]:
-                if result.orchestrator and label["orchestrator"]:
-                    detection.tp += 1
-                elif result.orchestrator:
-                    detection.fp += 1
-                    detection.misses.append(rel)
-                elif label["orchestrator"]:
-                    detection.fn += 1
-                    detection.misses.append(rel)
+                detection.add(result.orchestrator, label["orchestrator"], rel)
     return scores, detection, len(manifest)
 
 
