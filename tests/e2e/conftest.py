@@ -6,7 +6,7 @@ See tests/e2e/README.md for the harness API.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +19,20 @@ from .fake_responses import FakeResponses
 from .sandbox import INSTALL_HINT, ClaudeSandbox, ClientMisconfigured, find_claude
 
 
-@pytest.fixture(scope="session")
-def claude_bin() -> str:
+def _client(find: Callable[[], str | None], missing: str) -> str:
+    """The client binary ``find`` locates; skip (fail in CI) when there is none."""
     try:
-        found = find_claude()
+        found = find()
     except ClientMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
         pytest.fail(str(exc), pytrace=False)
     if not found:
-        unavailable(f"Claude Code CLI not found; {INSTALL_HINT}")
+        unavailable(missing)
     return found
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> str:
+    return _client(find_claude, f"Claude Code CLI not found; {INSTALL_HINT}")
 
 
 @pytest.fixture
@@ -43,13 +48,7 @@ def claude(tmp_path: Path, claude_bin: str, fake_api: FakeAnthropic) -> ClaudeSa
 
 @pytest.fixture(scope="session")
 def codex_bin() -> str:
-    try:
-        found = find_codex()
-    except ClientMisconfigured as exc:  # configured but broken: a CI mistake, never a silent skip
-        pytest.fail(str(exc), pytrace=False)
-    if not found:
-        unavailable(f"Codex CLI not found; {CODEX_HINT}")
-    return found
+    return _client(find_codex, f"Codex CLI not found; {CODEX_HINT}")
 
 
 @pytest.fixture

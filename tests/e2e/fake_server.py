@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -31,6 +32,28 @@ def sse(events: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
         f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
         for name, data in events
     )
+
+
+def read_sse(payload: bytes) -> list[tuple[str, dict[str, Any]]]:
+    """The events ``sse`` wrote, read back (for the fakes' own tests)."""
+    events = []
+    for chunk in payload.decode().strip().split("\n\n"):
+        name, data = chunk.split("\n")
+        events.append((name.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
+    return events
+
+
+def post(
+    url: str, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> tuple[str, bytes]:
+    """POST ``body`` as JSON to a fake; its content type and body (for the fakes' own tests)."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.headers["Content-Type"], response.read()
 
 
 @dataclass

@@ -4,25 +4,14 @@ from __future__ import annotations
 
 import json
 import threading
-import urllib.request
 
 from .fake_api import FakeAnthropic, agent, text
+from .fake_server import post
+from .fake_server import read_sse as _events
 
 
 def _post(api: FakeAnthropic, path: str, body: dict) -> tuple[str, bytes]:
-    req = urllib.request.Request(
-        api.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return resp.headers["Content-Type"], resp.read()
-
-
-def _events(payload: bytes) -> list[tuple[str, dict]]:
-    out = []
-    for chunk in payload.decode().strip().split("\n\n"):
-        name, data = chunk.split("\n")
-        out.append((name.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
-    return out
+    return post(api.url + path, body)
 
 
 def _user(*texts: str) -> dict:

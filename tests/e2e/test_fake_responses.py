@@ -9,24 +9,12 @@ import urllib.request
 import pytest
 
 from .fake_responses import FakeResponses, Request, say, spawn_agent, wait_agent
+from .fake_server import post
+from .fake_server import read_sse as _events
 
 
 def _post(api: FakeResponses, body: dict, headers: dict | None = None) -> tuple[str, bytes]:
-    req = urllib.request.Request(
-        api.url + "/v1/responses",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return resp.headers["Content-Type"], resp.read()
-
-
-def _events(payload: bytes) -> list[tuple[str, dict]]:
-    out = []
-    for chunk in payload.decode().strip().split("\n\n"):
-        name, data = chunk.split("\n")
-        out.append((name.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
-    return out
+    return post(api.url + "/v1/responses", body, headers)
 
 
 def _user(text: str) -> dict:
