@@ -4,21 +4,7 @@ report read-backs of every kind, checkpoint phrasings — and the look-alikes th
 from __future__ import annotations
 
 import pytest
-
-from spawnkit.lint.engine import lint_document
-
-HEAD = "---\nname: demo-audit\ndescription: Audit the code.\n---\n"
-PATH = "skills/demo-audit/SKILL.md"
-
-
-def result(body: str, front: str | None = None, path: str = PATH):
-    head = f"---\n{front}---\n" if front is not None else HEAD
-    return lint_document(head + body, path)
-
-
-def codes(body: str, **kw) -> set[str]:
-    return {d.code for d in result(body, **kw).diagnostics}
-
+from prose import codes, result
 
 # --- spawning stated in prose -------------------------------------------------------------
 

@@ -6,26 +6,9 @@ look-alikes (guides, advice, quoted speech, CLI loops) that must stay quiet."""
 from __future__ import annotations
 
 import pytest
+from prose import codes, messages, result
 
-from spawnkit.lint.engine import lint_document
 from spawnkit.lint.markdown import parse
-
-HEAD = "---\nname: demo-audit\ndescription: Audit the code.\n---\n"
-PATH = "skills/demo-audit/SKILL.md"
-
-
-def result(body: str, front: str | None = None, path: str = PATH):
-    head = f"---\n{front}---\n" if front is not None else HEAD
-    return lint_document(head + body, path)
-
-
-def codes(body: str, **kw) -> set[str]:
-    return {d.code for d in result(body, **kw).diagnostics}
-
-
-def messages(code: str, body: str, **kw) -> list[str]:
-    return [d.message for d in result(body, **kw).diagnostics if d.code == code]
-
 
 # --- detection: more ways to say "spawn" ----------------------------------------------------
 
