@@ -162,7 +162,7 @@ def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:
     try:
         return reading.read_text(path, limit=limit), None, False
     except reading.NotRegular:
-        return None, f"{path} is not a regular file (a FIFO, socket or device); skipped", True
+        return None, f"{path} {reading.NOT_REGULAR}; skipped", True
     except reading.TooLarge as exc:
         return (
             None,

@@ -40,6 +40,9 @@ class NotUtf8(SpawnkitError):
     """Bytes that are not UTF-8 text."""
 
 
+NOT_REGULAR = "is not a regular file (a FIFO, socket or device)"  # never opened: it could block
+
+
 def read_bytes(
     path: str | os.PathLike[str],
     *,
@@ -61,9 +64,7 @@ def read_bytes(
     except (NotRegularFile, IsADirectoryError):
         if os.path.isdir(path):
             raise NotRegular(f"{label} is a folder, not a file; {fix}") from None
-        raise NotRegular(
-            f"{label} is not a regular file (a pipe, socket or device); {fix}"
-        ) from None
+        raise NotRegular(f"{label} {NOT_REGULAR}; {fix}") from None
     except FileTooLarge:
         try:
             size = os.stat(path).st_size
@@ -124,7 +125,7 @@ def check_named(path: str | os.PathLike[str], fix: str) -> None:
                 f"cannot read folder {path}: permission denied; check its permissions"
             )
     elif not stat.S_ISREG(info.st_mode):
-        raise NotRegular(f"{path} is not a regular file (a FIFO, socket or device); {fix}")
+        raise NotRegular(f"{path} {NOT_REGULAR}; {fix}")
     elif not os.access(path, os.R_OK):
         raise SpawnkitError(f"cannot read {path}: permission denied; check its permissions")
 
