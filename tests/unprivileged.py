@@ -23,6 +23,8 @@ from pathlib import Path
 from tests.requires import unavailable
 
 UID = GID = 65534  # nobody / nogroup
+# /tmp, not $TMPDIR: a private TMPDIR (CI may set one) would keep the user out of its own folders
+SHARED_TMP = "/tmp"
 
 
 def _as_user() -> list[str] | None:
@@ -58,7 +60,7 @@ def _readable_copy() -> Path:
     import spawnkit
     from spawnkit.standard import resources
 
-    root = Path(tempfile.mkdtemp(prefix="spawnkit-readable-"))
+    root = Path(tempfile.mkdtemp(prefix="spawnkit-readable-", dir=SHARED_TMP))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     package = root / "spawnkit"
     shutil.copytree(
@@ -125,7 +127,7 @@ def private_dir(prefix: str = "spawnkit-unpriv-") -> Path:
     reason = why_not()
     if reason:
         unavailable(f"cannot run as an ordinary user: {reason}")
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=SHARED_TMP))
     if os.geteuid() == 0:
         os.chown(folder, UID, GID)
     return folder

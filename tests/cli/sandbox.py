@@ -49,7 +49,7 @@ class Sandbox:
     """A HOME, a working folder and a TMPDIR under one temporary root, readable by ``nobody``."""
 
     def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="spawnkit-sandbox-", dir="/tmp"))
+        self.root = Path(tempfile.mkdtemp(prefix="spawnkit-sandbox-", dir=unprivileged.SHARED_TMP))
         os.chmod(self.root, 0o755)
         self.home = self.root / "home"
         self.work = self.root / "work"
