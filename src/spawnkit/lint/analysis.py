@@ -834,19 +834,31 @@ class Analysis:
         return out
 
     @cached_property
+    def _spawn_order(self) -> list[int]:
+        return sorted(set(self.spawn_lines))
+
+    def spawns_in(self, block: Block) -> bool:
+        """Whether a spawn instruction sits on one of ``block``'s lines.
+
+        The sorted spawn lines are searched by bisection: scanning them all for every block
+        made a file's cost grow with its blocks times its spawn steps.
+        """
+        spawn = self._spawn_order
+        k = bisect_left(spawn, block.start)
+        return k < len(spawn) and spawn[k] <= block.end
+
+    @cached_property
     def briefs(self) -> set[int]:
         """Ids of list items that brief a sub-agent: the items under a spawn step that ends
         with a colon ("Spawn `fix-planner`:" over "- Read all audit reports")."""
         out: set[int] = set()
-        spawn = sorted(set(self.spawn_lines))
-        if not spawn:
+        if not self.spawn_lines:
             return out
         for _, blocks in self.groups:
             for idx, block in enumerate(blocks):
                 if block.kind not in ("item", "paragraph") or not block.text.rstrip().endswith(":"):
                     continue
-                k = bisect_left(spawn, block.start)
-                if k == len(spawn) or spawn[k] > block.end:
+                if not self.spawns_in(block):
                     continue
                 for b in blocks[idx + 1 : idx + 1 + _MAX_BRIEF]:
                     if b.kind != "item" or (block.kind == "item" and b.parent != idx):

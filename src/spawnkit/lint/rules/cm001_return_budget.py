@@ -148,9 +148,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         if covered:
             return
         # no prompt text in the file: the spawn instructions must carry the cap
-        spawn_blocks = [
-            b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)
-        ]
+        spawn_blocks = [b for b in ctx.doc.blocks if a.spawns_in(b)]
         caps = caps_in(spawn_blocks, need_reply_word=False)
         if not any(c.tokens <= budget for c in caps) and not any(c.tokens > budget for c in caps):
             text = "\n".join(b.text for b in spawn_blocks)
