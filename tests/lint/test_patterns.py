@@ -122,6 +122,22 @@ def test_an_exact_gate_lets_case_oddities_through():
         assert not loose.hit(odd)
 
 
+@pytest.mark.parametrize("name", sorted(n for n, p in PATTERNS.items() if isinstance(p, Gated)))
+def test_a_gate_narrowed_to_a_block_answers_for_its_sentences_as_the_gate_does(name):
+    gate = PATTERNS[name]
+    for path, text in _DOCS:
+        for variant in (text, text.upper(), text.replace("i", "ı")):
+            doc = Document(path if path.endswith("SKILL.md") else path + "/SKILL.md", variant)
+            for block in doc.blocks:
+                narrowed = gate.within(block.text, block.lower)
+                assert (narrowed is None) == (not gate.hit(block.text, block.lower))
+                for s in sentences(block) if narrowed is not None else ():
+                    assert narrowed.hit(s.text, s.lower) == gate.hit(s.text, s.lower), s.text
+                    assert bool(narrowed.search(s.text, s.lower)) == bool(
+                        gate.search(s.text, s.lower)
+                    )
+
+
 # --- case-insensitive patterns matched on lowered text ------------------------------
 
 

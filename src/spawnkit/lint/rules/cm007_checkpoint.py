@@ -167,11 +167,12 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     continue
                 if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
-                if not _UPDATE.hit(block.text, block.lower):
+                update = _UPDATE.within(block.text, block.lower)
+                if update is None:
                     continue  # none of its sentences can have the words the block lacks
                 in_scope: bool | None = None  # the block or its section names the state file
                 for s in sentences(block):
-                    if not _UPDATE.search(s.text, s.lower):
+                    if not update.search(s.text, s.lower):
                         continue
                     if not STATE_FILE.search(s.text, s.lower):
                         if in_scope is None:
