@@ -781,9 +781,10 @@ class Analysis:
 
     # prose outside prompts: what the orchestrator itself is told
     @cached_property
-    def prose(self) -> list[Sentence]:
-        """What the orchestrator itself is told: prose outside prompts (inline quotes blanked)."""
-        out: list[Sentence] = []
+    def prose_blocks(self) -> list[tuple[Block, list[Sentence]]]:
+        """What the orchestrator itself is told: prose outside prompts (inline quotes blanked),
+        block by block with each block's sentences."""
+        out: list[tuple[Block, list[Sentence]]] = []
         inline = {id(b) for p in self.prompts for b in p.blocks if b.kind not in ("code", "quote")}
         for _, blocks in self.groups:
             for block in blocks:
@@ -793,21 +794,22 @@ class Analysis:
                     block = _masked(block)
                 elif id(block) in self.prompt_block_ids:
                     continue
-                out.extend(sentences(block))
+                out.append((block, sentences(block)))
         return out
+
+    @cached_property
+    def prose(self) -> list[Sentence]:
+        """The sentences of :attr:`prose_blocks`, in order."""
+        return [s for _, found in self.prose_blocks for s in found]
 
     def prose_where(self, words: Keywords | Gated | AnyOf) -> Iterator[Sentence]:
         """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
-        no sentence holds a word its block lacks, and most blocks lack them all)."""
-        last: Block | None = None
-        ok = False
-        for s in self.prose:
-            if s.block is not last:
-                last = s.block
-                lower = last.lower
-                ok = words.any_in(lower) if type(words) is Keywords else words.hit(last.text, lower)
-            if ok:
-                yield s
+        no sentence holds a word its block lacks, and most blocks lack them all). It walks the
+        blocks, not every sentence: five rules ask, and a large file has 400k sentences."""
+        for block, found in self.prose_blocks:
+            lower = block.lower
+            if words.any_in(lower) if type(words) is Keywords else words.hit(block.text, lower):
+                yield from found
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
