@@ -14,7 +14,7 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -394,6 +394,31 @@ def _add(out: list[Sentence], block: Block, flat: str, start: int, end: int) -> 
     piece = flat[start:end]
     if piece.strip():
         out.append(Sentence(block, start, piece, piece.lower()))
+
+
+def holding(block: Block, found: list[Sentence], keys: tuple[str, ...]) -> list[Sentence]:
+    """The sentences of ``block`` (``found``: its sentences) that may hold one of ``keys``.
+
+    Each key is looked for once in the block's lowered text and its finds are placed in
+    sentences by offset, instead of every sentence being searched for every key: a large
+    table is thousands of cells. Offsets agree only where lowering keeps every character one
+    character (ASCII text), and blanked emphasis can make a key with a space, so otherwise all
+    of ``found`` is returned. The caller still tests each sentence: this only leaves out those
+    that hold no key.
+    """
+    lower = block.lower
+    if len(found) < 8 or not lower.isascii() or any(" " in key for key in keys):
+        return found  # a short block: testing each sentence costs no more
+    starts = [s.offset for s in found]
+    picked: set[int] = set()
+    for key in keys:
+        at = lower.find(key)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            if k >= 0 and at + len(key) <= starts[k] + len(found[k].text):
+                picked.add(k)
+            at = lower.find(key, at + 1)
+    return [found[k] for k in sorted(picked)]
 
 
 def _may_end_sentence(text: str) -> bool:
@@ -803,13 +828,14 @@ class Analysis:
         return [s for _, found in self.prose_blocks for s in found]
 
     def prose_where(self, words: Keywords | Gated | AnyOf) -> Iterator[Sentence]:
-        """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
-        no sentence holds a word its block lacks, and most blocks lack them all). It walks the
+        """Sentences of :attr:`prose` that may hold one of ``words`` (its ``keys``), in order, for
+        the caller to test: those of the blocks holding one (no sentence holds a word its block
+        lacks, and most blocks lack them all), less those :func:`holding` rules out. It walks the
         blocks, not every sentence: five rules ask, and a large file has 400k sentences."""
         for block, found in self.prose_blocks:
             lower = block.lower
             if words.any_in(lower) if type(words) is Keywords else words.hit(block.text, lower):
-                yield from found
+                yield from holding(block, found, words.keys)
 
     @cached_property
     def shell_blocks(self) -> list[Block]:

@@ -65,6 +65,11 @@ class Keywords:
     def __init__(self, *items: str) -> None:
         self.items = items
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Words one of which a lowered text that passes holds."""
+        return self.items
+
     def any_in(self, lower: str) -> bool:
         for item in self.items:
             if item in lower:
@@ -152,24 +157,10 @@ class Gated:
                     return False
         return True
 
-    def within(self, text: str, lower: str) -> Gated | None:
-        """This gate for the sentences of one block (``text``, ``lower``): None when the block
-        shuts it, else a copy that looks only for the keys the block holds.
-
-        A sentence holds no key its block lacks (a sentence is the block's text with emphasis
-        blanked to spaces, so a key with a space is kept, as is a non-ASCII one), so the copy
-        answers for every sentence as this gate does, with fewer substring tests: a block
-        passes on one or two keys of a gate's dozen.
-        """
-        if not self.hit(text, lower):
-            return None
-        narrowed = object.__new__(type(self))
-        narrowed.pattern, narrowed.exact = self.pattern, self.exact
-        narrowed.groups = tuple(
-            tuple(k for k in keys if k in lower or " " in k or not k.isascii())
-            for keys in self.groups
-        )
-        return narrowed
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Words one of which a lowered text that passes holds (unless it has a case oddity)."""
+        return self.groups[0]
 
     def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
         if lower is None:
@@ -198,6 +189,11 @@ class AnyOf:
 
     def __init__(self, *parts: Gated) -> None:
         self.parts = parts
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Words one of which a lowered text that passes holds (unless it has a case oddity)."""
+        return tuple(key for part in self.parts for key in part.keys)
 
     def hit(self, text: str, lower: str | None = None) -> bool:
         if lower is None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spawnkit.lint.analysis import NUM, STATE_FILE, Analysis, Sentence, number, sentences
+from spawnkit.lint.analysis import (
+    NUM,
+    STATE_FILE,
+    Analysis,
+    Sentence,
+    holding,
+    number,
+    sentences,
+)
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -167,12 +175,11 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     continue
                 if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
-                update = _UPDATE.within(block.text, block.lower)
-                if update is None:
+                if not _UPDATE.hit(block.text, block.lower):
                     continue  # none of its sentences can have the words the block lacks
                 in_scope: bool | None = None  # the block or its section names the state file
-                for s in sentences(block):
-                    if not update.search(s.text, s.lower):
+                for s in holding(block, sentences(block), _UPDATE.keys):
+                    if not _UPDATE.search(s.text, s.lower):
                         continue
                     if not STATE_FILE.search(s.text, s.lower):
                         if in_scope is None:
