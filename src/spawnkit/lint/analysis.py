@@ -415,9 +415,12 @@ def holding(block: Block, found: list[Sentence], keys: tuple[str, ...]) -> list[
         at = lower.find(key)
         while at >= 0:
             k = bisect_right(starts, at) - 1
-            if k >= 0 and at + len(key) <= starts[k] + len(found[k].text):
+            end = starts[k] + len(found[k].text) if k >= 0 else 0
+            if at + len(key) <= end:
                 picked.add(k)
-            at = lower.find(key, at + 1)
+                at = lower.find(key, end)  # the rest of a kept sentence needs no search
+            else:
+                at = lower.find(key, at + 1)
     return [found[k] for k in sorted(picked)]
 
 
