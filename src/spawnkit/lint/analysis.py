@@ -908,8 +908,14 @@ class Analysis:
 
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
-    text = _LONG_QUOTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block.text)
+    text = _LONG_QUOTE.sub(lambda m: _blank(m.group(0)), block.text)
     return block.copy(lines=text.split("\n"))
+
+
+def _blank(text: str) -> str:
+    """``text`` with every character but a line break turned into a space (line by line: a
+    regex substitution made one match per character)."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
 def _tool_names(value: object) -> set[str] | None:
