@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import textwrap
@@ -27,6 +28,20 @@ def test_diagnostic_fields_are_the_contract():
     diags = lint_text(BAD, "skills/demo-audit/SKILL.md")
     assert diags and all(d.fix and d.message and d.line >= 1 and d.col >= 1 for d in diags)
     assert diags == sorted(diags, key=lambda d: (d.line, d.code))
+
+
+def test_the_garbage_collector_is_paused_during_a_lint_and_left_as_found():
+    seen = []
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            gc.callbacks.append(lambda phase, info: seen.append(phase))
+            lint_document(BAD * 200, "skills/demo-audit/SKILL.md")
+            gc.callbacks.pop()
+            assert gc.isenabled() is enabled
+        assert seen == []  # no collection ran while linting
+    finally:
+        gc.enable()
 
 
 def test_plain_skills_get_spec_rules_only():

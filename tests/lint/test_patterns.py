@@ -15,7 +15,7 @@ import pytest
 
 import spawnkit.lint
 import spawnkit.lint.rules
-from spawnkit.lint.analysis import sentences
+from spawnkit.lint.analysis import holding, sentences
 from spawnkit.lint.document import Document
 from spawnkit.lint.patterns import Folded, Gated, lazy
 from spawnkit.lint.rules import ALL
@@ -120,6 +120,20 @@ def test_an_exact_gate_lets_case_oddities_through():
     for odd in ("WRİTE it", "wrıte it", "on dıſk"):
         assert exact.pattern.search(odd) and exact.search(odd)
         assert not loose.hit(odd)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, p in PATTERNS.items() if isinstance(p, Gated)))
+def test_holding_keeps_in_order_every_sentence_a_gate_could_pass(name):
+    keys = PATTERNS[name].keys
+    for path, text in _DOCS:
+        for variant in (text, text.upper(), text.replace("i", "ı"), text.replace("*", " ") * 3):
+            doc = Document(path if path.endswith("SKILL.md") else path + "/SKILL.md", variant)
+            for block in doc.blocks:
+                found = sentences(block)
+                kept = holding(block, found, keys)
+                assert kept == [s for s in found if any(s is k for k in kept)]  # order, subset
+                missed = [s for s in found if s not in kept and PATTERNS[name].hit(s.text, s.lower)]
+                assert missed == [], (name, missed[:1])
 
 
 # --- case-insensitive patterns matched on lowered text ------------------------------

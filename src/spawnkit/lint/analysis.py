@@ -14,7 +14,7 @@ not an orchestrator.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -259,19 +259,23 @@ _LONG_QUOTE = lazy(r"[\"“]([^\"”]{60,})[\"”]", re.S)
 STANDARD_REF = "CONTEXT_MANAGEMENT.md"
 _MAX_BRIEF = 20  # list items read as a sub-agent's brief under one spawn step
 
-# a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007)
+# a state file the orchestrator keeps (shared by CM002/CM003/CM004/CM007). Runs of
+# alternatives share one leading \b, in their original order (the same matches): an
+# alternative that starts with a letter is skipped on its first character, one that starts
+# with \b has to be tried, so this reads three times faster than a \b on each
 _STATE_NAMED = Gated(
     lazy(
-        r"\bstate[- ]files?\b|\bstate-[\w<{*]|\bstate\.jsonl?\b"
-        r"|\bprogress[- ]files?\b|\bcheckpoint[- ]files?\b"
-        r"|\b(?:progress|state)\b[^.]{0,40}\.jsonl?\b"
+        r"\b(?:state[- ]files?\b|state-[\w<{*]|state\.jsonl?\b"
+        r"|progress[- ]files?\b|checkpoint[- ]files?\b"
+        r"|(?:progress|state)\b[^.]{0,40}\.jsonl?\b)"
         # the same kept under other names: a run log, a ticked task list, a status file
-        r"|\.?memlog(?:\.md)?\b|\b(?:status|tracking)[- ]files?\b"
-        r"|\bsession\s+state\b|\bprogress\.(?:md|json)\b|(?<![\w-])status\.(?:md|json)\b"
-        r"|\bstate\.(?:md|ya?ml|toml)\b"
+        r"|\.?memlog(?:\.md)?\b"
+        r"|\b(?:(?:status|tracking)[- ]files?\b|session\s+state\b|progress\.(?:md|json)\b)"
+        r"|(?<![\w-])status\.(?:md|json)\b"
+        r"|\b(?:state\.(?:md|ya?ml|toml)\b"
         # a tracker the run writes to (not one it only names: "written next to progress-tracker.md")
-        r"|\b(?:updates?|updated|append\w*|checks?\s+off|marks?|ticks?|writes?|records?)\b[^.\n]{0,80}?"
-        r"\b(?:progress[- ])?tracker\b",
+        r"|(?:updates?|updated|append\w*|checks?\s+off|marks?|ticks?|writes?|records?)\b[^.\n]{0,80}?"
+        r"\b(?:progress[- ])?tracker\b)",
         re.I,
     ),
     *("state", "progress", "checkpoint", "memlog", "status", "tracking", "tracker"),
@@ -390,6 +394,34 @@ def _add(out: list[Sentence], block: Block, flat: str, start: int, end: int) -> 
     piece = flat[start:end]
     if piece.strip():
         out.append(Sentence(block, start, piece, piece.lower()))
+
+
+def holding(block: Block, found: list[Sentence], keys: tuple[str, ...]) -> list[Sentence]:
+    """The sentences of ``block`` (``found``: its sentences) that may hold one of ``keys``.
+
+    Each key is looked for once in the block's lowered text and its finds are placed in
+    sentences by offset, instead of every sentence being searched for every key: a large
+    table is thousands of cells. Offsets agree only where lowering keeps every character one
+    character (ASCII text), and blanked emphasis can make a key with a space, so otherwise all
+    of ``found`` is returned. The caller still tests each sentence: this only leaves out those
+    that hold no key.
+    """
+    lower = block.lower
+    if len(found) < 8 or not lower.isascii() or any(" " in key for key in keys):
+        return found  # a short block: testing each sentence costs no more
+    starts = [s.offset for s in found]
+    picked: set[int] = set()
+    for key in keys:
+        at = lower.find(key)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            end = starts[k] + len(found[k].text) if k >= 0 else 0
+            if at + len(key) <= end:
+                picked.add(k)
+                at = lower.find(key, end)  # the rest of a kept sentence needs no search
+            else:
+                at = lower.find(key, at + 1)
+    return [found[k] for k in sorted(picked)]
 
 
 def _may_end_sentence(text: str) -> bool:
@@ -777,9 +809,10 @@ class Analysis:
 
     # prose outside prompts: what the orchestrator itself is told
     @cached_property
-    def prose(self) -> list[Sentence]:
-        """What the orchestrator itself is told: prose outside prompts (inline quotes blanked)."""
-        out: list[Sentence] = []
+    def prose_blocks(self) -> list[tuple[Block, list[Sentence]]]:
+        """What the orchestrator itself is told: prose outside prompts (inline quotes blanked),
+        block by block with each block's sentences."""
+        out: list[tuple[Block, list[Sentence]]] = []
         inline = {id(b) for p in self.prompts for b in p.blocks if b.kind not in ("code", "quote")}
         for _, blocks in self.groups:
             for block in blocks:
@@ -789,21 +822,23 @@ class Analysis:
                     block = _masked(block)
                 elif id(block) in self.prompt_block_ids:
                     continue
-                out.extend(sentences(block))
+                out.append((block, sentences(block)))
         return out
 
+    @cached_property
+    def prose(self) -> list[Sentence]:
+        """The sentences of :attr:`prose_blocks`, in order."""
+        return [s for _, found in self.prose_blocks for s in found]
+
     def prose_where(self, words: Keywords | Gated | AnyOf) -> Iterator[Sentence]:
-        """Sentences of :attr:`prose` whose block holds one of ``words`` (a block-level pre-check:
-        no sentence holds a word its block lacks, and most blocks lack them all)."""
-        last: Block | None = None
-        ok = False
-        for s in self.prose:
-            if s.block is not last:
-                last = s.block
-                lower = last.lower
-                ok = words.any_in(lower) if type(words) is Keywords else words.hit(last.text, lower)
-            if ok:
-                yield s
+        """Sentences of :attr:`prose` that may hold one of ``words`` (its ``keys``), in order, for
+        the caller to test: those of the blocks holding one (no sentence holds a word its block
+        lacks, and most blocks lack them all), less those :func:`holding` rules out. It walks the
+        blocks, not every sentence: five rules ask, and a large file has 400k sentences."""
+        for block, found in self.prose_blocks:
+            lower = block.lower
+            if words.any_in(lower) if type(words) is Keywords else words.hit(block.text, lower):
+                yield from holding(block, found, words.keys)
 
     @cached_property
     def shell_blocks(self) -> list[Block]:
@@ -834,19 +869,31 @@ class Analysis:
         return out
 
     @cached_property
+    def _spawn_order(self) -> list[int]:
+        return sorted(set(self.spawn_lines))
+
+    def spawns_in(self, block: Block) -> bool:
+        """Whether a spawn instruction sits on one of ``block``'s lines.
+
+        The sorted spawn lines are searched by bisection: scanning them all for every block
+        made a file's cost grow with its blocks times its spawn steps.
+        """
+        spawn = self._spawn_order
+        k = bisect_left(spawn, block.start)
+        return k < len(spawn) and spawn[k] <= block.end
+
+    @cached_property
     def briefs(self) -> set[int]:
         """Ids of list items that brief a sub-agent: the items under a spawn step that ends
         with a colon ("Spawn `fix-planner`:" over "- Read all audit reports")."""
         out: set[int] = set()
-        spawn = sorted(set(self.spawn_lines))
-        if not spawn:
+        if not self.spawn_lines:
             return out
         for _, blocks in self.groups:
             for idx, block in enumerate(blocks):
                 if block.kind not in ("item", "paragraph") or not block.text.rstrip().endswith(":"):
                     continue
-                k = bisect_left(spawn, block.start)
-                if k == len(spawn) or spawn[k] > block.end:
+                if not self.spawns_in(block):
                     continue
                 for b in blocks[idx + 1 : idx + 1 + _MAX_BRIEF]:
                     if b.kind != "item" or (block.kind == "item" and b.parent != idx):
@@ -861,8 +908,14 @@ class Analysis:
 
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
-    text = _LONG_QUOTE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), block.text)
+    text = _LONG_QUOTE.sub(lambda m: _blank(m.group(0)), block.text)
     return block.copy(lines=text.split("\n"))
+
+
+def _blank(text: str) -> str:
+    """``text`` with every character but a line break turned into a space (line by line: a
+    regex substitution made one match per character)."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
 def _tool_names(value: object) -> set[str] | None:

@@ -68,7 +68,7 @@ def split(lines: list[str], strict: bool = True) -> tuple[int, int] | None:
     if not lines or not _DELIM.match(lines[0]):
         return None
     for i in range(1, len(lines)):
-        if _DELIM.match(lines[i]):
+        if lines[i].startswith("---") and _DELIM.match(lines[i]):  # most lines fail the first test
             return 0, i
         if strict and lines[i].rstrip() == "...":
             raise Unsupported(

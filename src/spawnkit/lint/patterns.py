@@ -65,6 +65,11 @@ class Keywords:
     def __init__(self, *items: str) -> None:
         self.items = items
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Words one of which a lowered text that passes holds."""
+        return self.items
+
     def any_in(self, lower: str) -> bool:
         for item in self.items:
             if item in lower:
@@ -152,6 +157,11 @@ class Gated:
                     return False
         return True
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Words one of which a lowered text that passes holds (unless it has a case oddity)."""
+        return self.groups[0]
+
     def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
         if lower is None:
             lower = text.lower()
@@ -179,6 +189,11 @@ class AnyOf:
 
     def __init__(self, *parts: Gated) -> None:
         self.parts = parts
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Words one of which a lowered text that passes holds (unless it has a case oddity)."""
+        return tuple(key for part in self.parts for key in part.keys)
 
     def hit(self, text: str, lower: str | None = None) -> bool:
         if lower is None:

@@ -8,13 +8,19 @@ from typing import NamedTuple
 
 from spawnkit.lint.analysis import Sentence, sentences
 from spawnkit.lint.markdown import Block
-from spawnkit.lint.patterns import folded, lazy
+from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.standard import protocol
 
 _TOKENS = folded(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b")
-_OTHER_UNIT = lazy(
-    r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b", re.I
+# the next two only add a hint to a finding's message, but read every spawn block's text: gated
+_OTHER_UNIT = Gated(
+    lazy(
+        r"(?<![\w{])\d[\d,]*\s*(?:words?|lines?|characters?|chars?|sentences?|paragraphs?)\b",
+        re.I,
+    ),
+    *("word", "line", "char", "sentence", "paragraph"),
+    exact=True,
 )
 _REPLY = folded(
     r"\b(?:repl(?:y|ies|ying)|respon(?:d|se|ses)|return(?:s|ed|ing)?|answer|summary|message|output|capped)\b",
@@ -23,7 +29,11 @@ _QUALIFIER = folded(
     r"\b(?:at most|under|no more than|not exceed|max(?:imum)?|fewer|less|up to"
     r"|limit(?:ed)?|budget|cap(?:ped)?|within|keep|below)\b|[≤<]",
 )
-_VAGUE = lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I)
+_VAGUE = Gated(
+    lazy(r"\b(?:brief|concise|short|succinct|terse|compact|highlights)\b", re.I),
+    *("brief", "concise", "short", "succinct", "terse", "compact", "highlights"),
+    exact=True,
+)
 
 
 class Cap(NamedTuple):
@@ -148,9 +158,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         if covered:
             return
         # no prompt text in the file: the spawn instructions must carry the cap
-        spawn_blocks = [
-            b for b in ctx.doc.blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)
-        ]
+        spawn_blocks = [b for b in ctx.doc.blocks if a.spawns_in(b)]
         caps = caps_in(spawn_blocks, need_reply_word=False)
         if not any(c.tokens <= budget for c in caps) and not any(c.tokens > budget for c in caps):
             text = "\n".join(b.text for b in spawn_blocks)

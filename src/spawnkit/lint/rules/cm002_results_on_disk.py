@@ -136,7 +136,7 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                     )
             return
         blocks = ctx.doc.blocks
-        spawn_blocks = [b for b in blocks if any(b.start <= ln <= b.end for ln in a.spawn_lines)]
+        spawn_blocks = [b for b in blocks if a.spawns_in(b)]
         # the steps of the list that holds a spawn step say where its results go ("2. Spawn
         # researcher subagents …", "4. Save findings to notes/")
         lists = {_top_list(blocks, b) for b in spawn_blocks} - {None}

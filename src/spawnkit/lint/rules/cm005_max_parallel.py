@@ -357,7 +357,6 @@ def _fan_outs(a: Any, limit: int) -> list[_Facts]:
     """Fan-outs stated by structure rather than by a parallel word: a code block holding more
     spawn calls than the cap, none awaited in turn; a "For each X:" line over steps that spawn."""
     out: list[_Facts] = []
-    spawn = sorted(set(a.spawn_lines))
     for _, blocks in a.groups:
         for idx, block in enumerate(blocks):
             if block.kind == "code":
@@ -376,11 +375,7 @@ def _fan_outs(a: Any, limit: int) -> list[_Facts]:
                     under = [b for b in following if b.parent == idx]
                 else:  # the list right under the paragraph
                     under = list(takewhile(lambda b: b.kind == "item", following))
-                if any(
-                    any(b.start <= ln <= b.end for ln in spawn)
-                    and not _SEQUENTIAL.search(b.text, b.lower)
-                    for b in under
-                ):
+                if any(a.spawns_in(b) and not _SEQUENTIAL.search(b.text, b.lower) for b in under):
                     f = _Facts(block.text, block.lower, a.report_line(block), id(block))
                     f.parallel, f.about_agents = True, True
                     out.append(f)

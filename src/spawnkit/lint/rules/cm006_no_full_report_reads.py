@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
-from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
+from spawnkit.lint.patterns import AnyOf, Gated, Keywords, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.lint.rules.cm002_results_on_disk import written_paths
 
@@ -50,9 +50,13 @@ _PASTE_SLOT = lazy(
     re.I,
 )
 # an earlier agent's output handed on whole: "complete reviewer finding objects verbatim"
-_VERBATIM = folded(
-    r"\b(?:findings?|finding\s+objects?|outputs?|results?|reports?|json)\b[^.\n]{0,40}?\b(?:verbatim"
-    r"|unchanged)\b|\b(?:verbatim|unchanged)\b[^.\n]{0,20}?\b(?:findings?|outputs?|results?|reports?)\b"
+_VERBATIM = Gated(
+    lazy(
+        r"\b(?:findings?|finding\s+objects?|outputs?|results?|reports?|json)\b[^.\n]{0,40}?\b(?:verbatim"
+        r"|unchanged)\b|\b(?:verbatim|unchanged)\b[^.\n]{0,20}?\b(?:findings?|outputs?|results?|reports?)\b",
+        re.I,
+    ),
+    *("verbatim", "unchanged"),
 )
 # "Research findings: <paste>": the label before a paste slot, looked for only before one
 _PASTE_LABEL = lazy(r"\b(?:findings|results?|outputs?|reports?|analysis)\s*:\s*$")
@@ -66,11 +70,18 @@ def _paste_label(lower: str) -> re.Match[str] | None:
     return None
 
 
-_PASTE = lazy(
-    r"\b(?:insert|paste|include|embed|inline)\s+(?:the\s+)?(?:full\s+|whole\s+|complete\s+|entire\s+)"
-    r"?(?:contents?|text|output|report)\s+of\b",
-    re.I,
+_PASTE = Gated(
+    lazy(
+        r"\b(?:insert|paste|include|embed|inline)\s+(?:the\s+)?(?:full\s+|whole\s+|complete\s+"
+        r"|entire\s+)?(?:contents?|text|output|report)\s+of\b",
+        re.I,
+    ),
+    *("insert", "paste", "include", "embed", "inline"),
+    also=("of",),
+    exact=True,
 )
+# the words a pasting sentence needs: prose_where skips the blocks holding neither (most)
+_PASTED = AnyOf(_PASTE, _VERBATIM)
 # output of a tool or a person, not of a sub-agent: "[test output]", "[PASTE THE git diff]"
 _NOT_AGENT_OUTPUT = lazy(
     r"\b(?:command|script|cli|tool|user|\$arguments|tests?|build|lint|logs?|errors?|stack|trace"
@@ -150,16 +161,12 @@ def _pasted(a: Any) -> Iterator[Finding]:
                 break
     if seen:
         return
-    for s in a.prose:
-        m = _PASTE.search(s.text) if "of" in s.lower else None
+    for s in a.prose_where(_PASTED):
+        m = _PASTE.search(s.text, s.lower)
         if m and imperative(s.text, m.start()) and not NEGATION.search(s.text[m.end() :][:60]):
             yield Finding(a.report_line(s.block, s.line), message)
             return
-        m = (
-            _VERBATIM.search(s.text, s.lower)
-            if ("verbatim" in s.lower or "unchanged" in s.lower)
-            else None
-        )
+        m = _VERBATIM.search(s.text, s.lower)
         if m and not NEGATION.search(s.text[: m.start()]) and "user" not in s.lower:
             yield Finding(a.report_line(s.block, s.line), message)
             return

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 
-from spawnkit.lint.analysis import NUM, STATE_FILE, Sentence, number, sentences
+from spawnkit.lint.analysis import (
+    NUM,
+    STATE_FILE,
+    Analysis,
+    Sentence,
+    holding,
+    number,
+    sentences,
+)
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
@@ -171,7 +178,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 if not _UPDATE.hit(block.text, block.lower):
                     continue  # none of its sentences can have the words the block lacks
                 in_scope: bool | None = None  # the block or its section names the state file
-                for s in sentences(block):
+                for s in holding(block, sentences(block), _UPDATE.keys):
                     if not _UPDATE.search(s.text, s.lower):
                         continue
                     if not STATE_FILE.search(s.text, s.lower):
@@ -182,7 +189,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                         if not (in_scope and _REFERS.search(s.text, s.lower)):
                             continue
                     if loop_lists is None:
-                        loop_lists = _loop_lists(blocks, a.spawn_lines)
+                        loop_lists = _loop_lists(a, blocks)
                     yield s, block.list_id is not None and block.list_id in loop_lists
 
 
@@ -194,16 +201,14 @@ def _state_section(section: tuple[str, ...], seen: dict[tuple[str, ...], bool]) 
     return hit
 
 
-def _loop_lists(blocks: list[Block], spawn_lines: list[int]) -> set[int]:
+def _loop_lists(a: Analysis, blocks: list[Block]) -> set[int]:
     """Ids of lists that run once per item: they hold a spawn step or follow a "for each …" lead."""
     loops: set[int] = set()
     lead: Block | None = None  # the last top-level block before the current list
     lead_loops: bool | None = None  # whether ``lead`` says "for each …" (asked once per lead)
-    ordered = sorted(spawn_lines)  # searched by bisection: one pass, not blocks x spawn lines
     for block in blocks:
         if block.kind == "item" and block.list_id is not None:
-            k = bisect_left(ordered, block.start)
-            if k < len(ordered) and ordered[k] <= block.end:
+            if a.spawns_in(block):
                 loops.add(block.list_id)
             if lead is not None:
                 if lead_loops is None:
