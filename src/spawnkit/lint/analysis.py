@@ -52,12 +52,21 @@ _TOOL = lazy(
     + r")\b"
 )
 _QUANT = V.alternation(V.QUANTIFIERS)
-_TOOL_USE = folded(
-    r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:"
-    + _TOOLS.lower()
-    + r")\s+tool\b|\busing\s+(?:(?:"
-    + _QUANT
-    + r"|\d+)\s+){1,3}(?:sub-?agents|subagents|agents)\b"
+# the three patterns that name the instrument (_TOOL_USE, _IN_AGENT, _USING_NAMED) are gated
+# on the words they cannot match without: most sentences with "agent" in them hold none, and
+# each pattern was tried on every one of them
+_TOOL_USE = Gated(
+    lazy(
+        r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:"
+        + _TOOLS.lower()
+        + r")\s+tool\b|\busing\s+(?:(?:"
+        + _QUANT
+        + r"|\d+)\s+){1,3}(?:sub-?agents|subagents|agents)\b",
+        re.I,
+    ),
+    *("with", "via", "through", "using"),
+    also=("tool", "agents"),
+    exact=True,
 )
 _SPAWN_VERB = folded(
     r"\b(" + V.alternation(V.ANY_OBJECT_VERBS + V.SPAWN_VERBS) + r")\b",
@@ -96,17 +105,26 @@ _NAMED_OBJECT = lazy(
 # "give each agent its own workspace": the agent receives something, it is not started
 _SECOND_OBJECT = lazy(r"\s+(?:its|their|his|her|the|a|an|own|this|that|these|those)\b", re.I)
 # work placed in a sub-agent: "run every remaining mission in a subagent"
-_IN_AGENT = folded(
-    r"\b(?:in|inside|within|via|through)\s+(?:(?:a|an|its|their|own|one|each|the|"
-    + _QUANT
-    + r"|\d+)\s+){0,3}(?:sub-?agents?|subagents?)(?![\w.-])"
+_IN_AGENT = Gated(
+    lazy(
+        r"\b(?:in|inside|within|via|through)\s+(?:(?:a|an|its|their|own|one|each|the|"
+        + _QUANT
+        + r"|\d+)\s+){0,3}(?:sub-?agents?|subagents?)(?![\w.-])",
+        re.I,
+    ),
+    *("subagent", "sub-agent"),
+    exact=True,
 )
 _WORK_VERB = lazy(r"(?:" + V.alternation(V.WORK_VERBS) + r")\b", re.I)
 _CLAUSE_START = lazy(r"[,;:—–(]|\n")
 # a named agent used as the instrument: "Explore using Explore agent", "using `x` subagent"
-_USING_NAMED = lazy(
-    r"\b(?:[Uu]sing|[Vv]ia|[Tt]hrough)\s+(?:the\s+|an?\s+)?(?:[A-Z][\w-]*|[A-Za-z]\w*(?:[-_:]\w+)+)"
-    r"\s+(?:[Ss]ub-?agents?|[Ss]ubagents?|[Aa]gents?)\b"
+_USING_NAMED = Gated(
+    lazy(
+        r"\b(?:[Uu]sing|[Vv]ia|[Tt]hrough)\s+(?:the\s+|an?\s+)?(?:[A-Z][\w-]*|[A-Za-z]\w*(?:[-_:]\w+)+)"
+        r"\s+(?:[Ss]ub-?agents?|[Ss]ubagents?|[Aa]gents?)\b"
+    ),
+    *("using", "via", "through"),
+    exact=True,
 )
 # the agent that reads the file, named in the third person: "the orchestrator dispatches ..."
 # (with "the": "an orchestrator spawns workers" defines a word)
@@ -514,9 +532,7 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
     quoted = quoted_spans(text) if '"' in text or "“" in text else ()
     if "agent" in lower or "task" in lower:
         for pattern in (_TOOL_USE, _USING_NAMED):
-            for m in (
-                pattern.finditer(text, lower) if pattern is _TOOL_USE else pattern.finditer(text)
-            ):
+            for m in pattern.finditer(text, lower):
                 if not inside(quoted, m.start()) and _plain_clause(text, m.start()):
                     return [m.start()]  # callers ask whether there is one: the first will do
         for m in _IN_AGENT.finditer(text, lower) if "in" in lower or "through" in lower else ():
