@@ -264,7 +264,9 @@ _WEAK = Gated(
         r"(?:a\s+)?sub-?agents?\b",
         re.I,
     ),
-    *("one", "run", "(agent", "(task", "by", "agent"),
+    # a word of each alternative: "per"/"for" and "parallel" stand for the fourth and fifth,
+    # not "agent", which nearly every sentence that reaches this holds
+    *("one", "run", "(agent", "(task", "per", "for", "parallel", "by"),
     exact=True,
 )
 _NEGATED_WORDS = Keywords("not", "n't", "never", "no need")
