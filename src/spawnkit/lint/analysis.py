@@ -1014,8 +1014,11 @@ def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
     _spawn_tools(doc, result)
-    body = doc.body_text.lower()
-    if not _hinted(body, with_prompt=True) and not doc.siblings:
+    # a key word already in lower case in the body is in its lowered text too: most bodies
+    # show one, and then need no lowering whole (a tenth of a second for 10 MB)
+    body = doc.body_text
+    hinted = _hinted(body, with_prompt=True) or _hinted(body.lower(), with_prompt=True)
+    if not hinted and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
     for _, blocks in result.groups:
         for block in blocks:
