@@ -26,15 +26,20 @@ def script_path() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py")
 
 
+def argv_for(python: str, script: str) -> list[str]:
+    """``[python, -I, -S, script]``: how a hook script runs (the one place its flags are written)."""
+    return [python, "-I", "-S", script]
+
+
 def hook_argv(python: str | None = None) -> list[str]:
     """``[<python>, -I, -S, <…>/spawnkit/hook/__main__.py]``: what the hook command runs.
 
     ``python`` defaults to the interpreter running spawnkit now (absolute), the one
     that has this package installed.
     """
-    return [os.path.abspath(python or sys.executable), "-I", "-S", script_path()]
+    return argv_for(os.path.abspath(python or sys.executable), script_path())
 
 
 def hook_command(python: str | None = None) -> str:
     """``'<python>' -I -S '<…>/spawnkit/hook/__main__.py'`` for settings.json, safely quoted."""
-    return " ".join(shlex.quote(word) for word in hook_argv(python))
+    return shlex.join(hook_argv(python))

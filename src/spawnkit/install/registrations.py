@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit import hosts
-from spawnkit.hook.command import PLUGIN_COMMAND, hook_argv
+from spawnkit.hook.command import PLUGIN_COMMAND, argv_for, hook_argv
 from spawnkit.standard import protocol
 
 CURRENT_MARKER = "# spawnkit-managed:v1"
@@ -98,7 +98,7 @@ def command_text(python: str, script: str, host: str = hosts.DEFAULT, guard: boo
     The one place its shape is written: ``installed_command`` builds with it and
     ``is_generated`` recognises by it, so the two can never drift apart.
     """
-    run = " ".join(shlex.quote(word) for word in (python, "-I", "-S", script))
+    run = shlex.join(argv_for(python, script))
     argument = "" if host == hosts.DEFAULT else f" --host {host}"
     return (f"test -f {shlex.quote(script)} && {run}" if guard else run) + argument
 
