@@ -49,12 +49,8 @@ def written_paths(text: str, lower: str | None = None) -> Iterator[str]:
     if not _DISK.hit(text, lower):
         return
     if "\\n" in text:
-        # lowering the whole text again cost a 10 MB block a tenth of a second: the lowered text
-        # gets the same change where each character lowers to one, "Σ" (lowered by its
-        # neighbours) is absent, and no "\\N" lowers to a "\\n" the text does not hold
-        same = len(lower) == len(text) and "Σ" not in text and "\\N" not in text
         text = text.replace("\\n", "  ")  # a prompt in a JSON string: "…\\n\\nWrite your …"
-        lower = lower.replace("\\n", "  ") if same else text.lower()
+        lower = text.lower()
     for m in _DISK.finditer(text, lower):
         rest = _REST_OF_PATH.match(text, m.end())
         yield (m.group(0).split() or [""])[-1].strip("`'\":") + (rest.group(0) if rest else "")
