@@ -34,6 +34,21 @@ import yaml
 from spawnkit.lint.engine import lint_document
 
 ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = """[build-system]
+requires = ["setuptools>=69"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "app"
+version = "1.0"
+dependencies = ["requests>=2.31"]
+
+[tool.ruff]
+line-length = 99
+
+[tool.pytest.ini_options]
+addopts = "-q"
+"""
 CORPUS = ROOT / "tests" / "lint" / "corpus"
 
 
@@ -90,9 +105,11 @@ def timed(fn, *args) -> tuple[float, float]:
 
 
 def process_ms(
-    commands: dict[str, list[str]], runs: int, cwd: Path
+    commands: dict[str, list[str]], runs: int, cwd: Path, cwds: dict[str, Path] | None = None
 ) -> dict[str, tuple[float, float]]:
     """Median wall time of each command, run in rotation so load changes hit all alike.
+
+    Each runs in ``cwd``, or in ``cwds[name]`` where given.
 
     Run as installed code runs: with bytecode caches (a warm-up run writes them if the
     environment disables them, e.g. PYTHONDONTWRITEBYTECODE in some sandboxes).
@@ -100,13 +117,14 @@ def process_ms(
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
-    for cmd in commands.values():
-        subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
+    where = {name: (cwds or {}).get(name, cwd) for name in commands}
+    for name, cmd in commands.items():
+        subprocess.run(cmd, cwd=where[name], capture_output=True, env=env)
     for _ in range(runs):
         for name, cmd in commands.items():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(cmd, cwd=cwd, capture_output=True, env=env)
+            subprocess.run(cmd, cwd=where[name], capture_output=True, env=env)
             wall[name].append((time.perf_counter() - start) * 1000)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu[name].append(
@@ -159,11 +177,21 @@ def main() -> int:
             commands["agnix"] = [args.agnix, str(one)]
         if args.compare:
             commands["compare"] = [args.compare, "lint", str(one)]
-        ms = process_ms(commands, args.runs, Path(tmp))
+        # run from inside a Python project whose pyproject.toml has no spawnkit table
+        project = Path(tmp) / "python-project"
+        project.mkdir()
+        (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+        commands["in-project"] = [spawnkit, "lint", str(one)]
+        ms = process_ms(commands, args.runs, Path(tmp), {"in-project": project})
         (lint_w, lint_c), (bare_w, bare_c), (click_w, click_c) = ms["lint"], ms["bare"], ms["click"]
         print(
             f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
             f"{lint_c:.0f} ms CPU"
+        )
+        proj_w, proj_c = ms["in-project"]
+        print(
+            f"  the same, run inside a Python project (pyproject.toml without a spawnkit table): "
+            f"{proj_w:.0f} ms wall, {proj_c:.0f} ms CPU"
         )
         if "compare" in ms:
             cmp_w, cmp_c = ms["compare"]

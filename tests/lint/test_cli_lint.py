@@ -214,6 +214,39 @@ def test_text_lint_without_a_config_file_imports_no_json_or_toml_parser(tmp_path
     assert out.stdout.strip().splitlines()[-1] == "False False False"
 
 
+def test_a_pyproject_that_never_names_spawnkit_is_not_parsed(tmp_path):
+    """Most Python projects have a pyproject.toml without our table: lint neither pays for the
+    TOML parser there nor judges the file (a broken one is not ours to refuse)."""
+    _skill(tmp_path, "sweep", PARALLEL)
+    code = textwrap.dedent("""
+        import sys
+        from spawnkit.cli import main
+        sys.argv = ["spawnkit", "lint", "skills/sweep/SKILL.md"]
+        try:
+            main()
+        except SystemExit as exc:
+            print("exit", exc.code)
+        print("tomllib" in sys.modules)
+    """)
+
+    def lint() -> list[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True
+        )
+        return out.stdout.strip().splitlines()[-2:]
+
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "app"\n[tool.ruff]\nline-length = 99\n')
+    assert lint() == ["exit 1", "False"]
+    pyproject.write_text("[project\nname = \n")  # broken, and not ours
+    assert lint() == ["exit 1", "False"]
+    pyproject.write_text('[tool.spawnkit]\nignore = ["CM"]\n')  # ours: read and obeyed
+    assert lint() == ["exit 0", "True"]
+    pyproject.write_text('[tool.spawnkit]\nignore = ["CM"\n')  # ours and broken: refused
+    refused = run(["lint", "skills"], tmp_path)
+    assert refused.exit_code == 2 and "pyproject.toml is not valid TOML" in refused.output
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
 def test_every_format_runs_on_the_whole_corpus(fmt):
     result = subprocess.run(
