@@ -8,9 +8,12 @@
    same files from disk and parsing their frontmatter with PyYAML (what any
    frontmatter-aware tool pays at least).
 2. Process wall time: median of R runs of ``spawnkit lint <one SKILL.md>``,
-   against the baselines of a bare ``python -c pass``, ``python -c "import click"``
-   and agnix (a Rust linter for agent files, ``pip install agnix``; ``--agnix PATH`` or
-   ``agnix`` on PATH; left out, and said so, when absent) on the same file in the same run.
+   against the baselines of a bare ``python -c pass`` and agnix (a Rust linter for agent
+   files, ``pip install agnix``; ``--agnix PATH`` or ``agnix`` on PATH; left out, and said
+   so, when absent) on the same file in the same run; the same run from inside a Python
+   project (a ``pyproject.toml`` without a spawnkit table); and where the time goes:
+   interpreter start, the standard-library modules the lint path imports, spawnkit's own
+   modules, and the rest (each a process importing the modules of the step before plus its own).
 ``--compare OTHER_SPAWNKIT`` times another install (say, the previous release) on the same
 file in the same run, for before/after figures under the same load.
 Goals: >= 1,000 files/s (issue 4); <= 3x agnix per process (issue 13).
@@ -75,6 +78,30 @@ def make_tree(dest: Path, count: int) -> list[Path]:
             shutil.copy(src, target)
         out.append(target)
     return out
+
+
+LOADED = """
+import sys
+before = set(sys.modules)
+sys.argv = ["spawnkit", "lint", sys.argv[1]]
+from spawnkit.__main__ import main
+try:
+    main()
+except SystemExit:
+    pass
+print(" ".join(sorted(name for name in set(sys.modules) - before if "." not in name or
+      name.startswith("spawnkit"))), file=sys.stderr)
+"""
+
+
+def loaded_modules(one: Path, cwd: Path) -> tuple[list[str], list[str]]:
+    """(standard-library modules, spawnkit modules) a plain ``spawnkit lint FILE`` imports."""
+    out = subprocess.run(
+        [sys.executable, "-c", LOADED, str(one)], cwd=cwd, capture_output=True, text=True
+    )
+    names = out.stderr.split()
+    ours = [n for n in names if n.startswith("spawnkit")]
+    return [n for n in names if n not in ours and n != "__main__"], ours
 
 
 def lint_all(files: list[Path]) -> int:
@@ -171,7 +198,6 @@ def main() -> int:
             "lint": [spawnkit, "lint", str(one)],
             "bare": [sys.executable, "-c", "pass"],
             "nosite": [sys.executable, "-S", "-c", "pass"],
-            "click": [sys.executable, "-c", "import click"],
         }
         if args.agnix:
             commands["agnix"] = [args.agnix, str(one)]
@@ -182,8 +208,13 @@ def main() -> int:
         project.mkdir()
         (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
         commands["in-project"] = [spawnkit, "lint", str(one)]
+        # where the time goes: the interpreter, the standard library the lint path imports,
+        # spawnkit's own modules, and the rest (reading, linting, printing)
+        stdlib, ours = loaded_modules(one, Path(tmp))
+        commands["stdlib"] = [sys.executable, "-c", "import " + ", ".join(stdlib)]
+        commands["modules"] = [sys.executable, "-c", "import " + ", ".join(stdlib + ours)]
         ms = process_ms(commands, args.runs, Path(tmp), {"in-project": project})
-        (lint_w, lint_c), (bare_w, bare_c), (click_w, click_c) = ms["lint"], ms["bare"], ms["click"]
+        (lint_w, lint_c), (bare_w, bare_c) = ms["lint"], ms["bare"]
         print(
             f"one 'spawnkit lint SKILL.md' process (median of {args.runs}): {lint_w:.0f} ms wall, "
             f"{lint_c:.0f} ms CPU"
@@ -205,11 +236,6 @@ def main() -> int:
             f"  baseline, 'python -S -c pass' (no site .pth files): {nosite_w:.0f} ms wall, "
             f"{nosite_c:.0f} ms CPU"
         )
-        print(
-            f"  baseline, 'python -c \"import click\"': {click_w:.0f} ms wall, {click_c:.0f} ms "
-            f"CPU "
-            f"(spawnkit's own share: {lint_c - click_c:.0f} ms CPU)"
-        )
         if "agnix" in ms:
             agnix_w, agnix_c = ms["agnix"]
             print(
@@ -218,6 +244,13 @@ def main() -> int:
             )
         else:
             print("  agnix: not found (pip install agnix, or pass --agnix PATH); not compared")
+        std_w, mod_w = ms["stdlib"][0], ms["modules"][0]
+        print(
+            f"  where the time goes: interpreter start {bare_w:.0f} ms, the {len(stdlib)} "
+            f"standard-library modules it imports {std_w - bare_w:.0f} ms, spawnkit's "
+            f"{len(ours)} modules {mod_w - std_w:.0f} ms, reading + linting + printing "
+            f"{lint_w - mod_w:.0f} ms"
+        )
         print(f"  load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
