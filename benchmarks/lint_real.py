@@ -72,7 +72,12 @@ def read_entry(texts: Path, entry: dict) -> tuple[str | None, str]:
     return data.decode("utf-8", errors="replace"), "ok"
 
 
-ORIGINAL_TUNE = "tune, batch 1"  # the tuning half as first split, before batch 2 grew it
+ORIGINAL_TUNE = "tune, batch 1"  # the tuning half as first split, before later batches grew it
+
+
+def batch_group(batch: int) -> str:
+    """The name a tuning batch is scored under apart (``tune, batch 1`` is the first split)."""
+    return f"tune, batch {batch}"
 
 
 TITLES = {
@@ -82,22 +87,30 @@ TITLES = {
 }
 
 
+def title(name: str) -> str:
+    if name in TITLES:
+        return TITLES[name]
+    return name.replace("tune, batch", "tune half, batch") + " only"
+
+
 def _empty() -> Half:
     return Half({DETECTION: Score(), **{r: Score() for r in CM_RULES}})
 
 
 def evaluate(doc: dict, texts: Path = TEXTS, half: str | None = None) -> dict[str, Half]:
     """Scores per half (``tune``, ``test``) over the entries whose text is present; when later
-    batches grew the tuning half, its first batch is scored apart as well (``tune, batch 1``)."""
+    batches grew the tuning half, each batch is scored apart as well (``tune, batch 1``, …): a
+    batch scored before any tuning on it is a fresh look at how the rules generalise."""
     halves = {"tune": _empty(), "test": _empty()}
-    if any(entry.get("batch", 1) != 1 for entry in doc["files"]):
-        halves[ORIGINAL_TUNE] = _empty()
+    batches = sorted({e.get("batch", 1) for e in doc["files"] if e["split"] == "tune"})
+    if len(batches) > 1:
+        halves.update({batch_group(b): _empty() for b in batches})
     for entry in doc["files"]:
         if half and entry["split"] != half:
             continue
         groups = [halves[entry["split"]]]
-        if entry["split"] == "tune" and entry.get("batch", 1) == 1 and ORIGINAL_TUNE in halves:
-            groups.append(halves[ORIGINAL_TUNE])
+        if entry["split"] == "tune" and len(batches) > 1:
+            groups.append(halves[batch_group(entry.get("batch", 1))])
         for h in groups:
             _score(h, entry, texts)
     for h in halves.values():
@@ -233,10 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(json.dumps(out, indent=1))
         return 0
-    print("\n\n".join(summary(TITLES.get(name, name), h) for name, h in shown.items()))
+    print("\n\n".join(summary(title(name), h) for name, h in shown.items()))
     if args.misses:
         for name, h in shown.items():
-            if name == ORIGINAL_TUNE:
+            if name.startswith("tune, batch"):
                 continue  # its misses are listed under "tune"
             for rule, s in h.scores.items():
                 for miss in s.misses:

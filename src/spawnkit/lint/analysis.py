@@ -80,7 +80,7 @@ _AGENT_HEAD = r"(?:sub-?agents?|subagents?|agents?|workers?)"
 _OBJECT = lazy(
     r"^\W*((?:(?!(?:"
     + V.alternation(V.PHRASE_BREAKS)
-    + r")\b)[\w`'\"$:{}.*-]+\s+){0,4}?)"
+    + r")\b)[\w`'\"$:{}.*+&-]+\s+){0,4}?)"
     + _AGENT_HEAD
     + r"(?![\w/`'\"-])(?!\s+(?:"
     + V.alternation(V.NOT_AGENT_HEADS)
@@ -99,7 +99,9 @@ _NAMED_OBJECT = lazy(
     r"^\W*(?:(?:the|a|an|one|each|every|all|both)\s+)?@?[A-Za-z]\w*(?:[-_:/]\w+)+"
     r"(?=\W*$|\W*[.,;:()\[\]!?]|\s+(?:"
     + _BREAKS
-    + r")\b|\s+(?:sub-?agents?|subagents?|agents?)\b)",
+    + r")\b|\s+(?:sub-?agents?|subagents?|agents?)\b"
+    # or an adverbial: "dispatch `component-reviewer` rather than deciding here"
+    + r"|\s+(?:rather\s+than|instead\s+of|now|first|next|immediately|again|once)\b)",
     re.I,
 )
 # "give each agent its own workspace": the agent receives something, it is not started
@@ -167,7 +169,9 @@ _TO_OBJECT = lazy(r"^[^.;:]{0,60}?\bto\s+(?=\S)", re.I)
 _COUNTED = lazy(r"\b(?:" + _QUANT + r"|\d+|sub-?agents?|subagents?)\b", re.I)
 _NAMED = lazy(r"[`'\"]|\w[-_:]\w|(?:^|\s)[A-Z]")
 _NOT_AGENT_OBJECT = lazy(
-    r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b",
+    r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b"
+    # another program run as a worker: "spawn headless grok workers", "Codex CLI subagents"
+    r"|^[^.;:]{0,40}?\b(?:cli|headless|tmux)\b[^.;:]{0,20}?\b(?:sub-?agents?|subagents?|agents?|workers?)\b",
     re.I,
 )
 NEGATION = folded(
@@ -247,6 +251,30 @@ _CODE_CALL = _CodeCall(
     ),
     *(k.lower() for k in V.SPAWN_CALL_KEYS + V.SPAWN_TOOLS),
 )
+# a call written into prose: "3. Task(subagent_type="milestone-planner"): You are a planner"
+_PROSE_CALL = lazy(r"\b(?:" + _TOOLS + r")\(\s*(?:subagent_type|description|prompt)\s*[=:]")
+# the agent a call starts: an agent file showing how it is itself invoked starts nothing
+_CALLED = lazy(r"subagent_type\s*[=:]\s*[\"']?([\w:.-]+)")
+
+
+def _own_name(doc: Document) -> str:
+    name = str(doc.data.get("name") or "") if isinstance(doc.data, dict) else ""
+    if not name:
+        name = doc.path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def _calls_itself(doc: Document, text: str) -> bool:
+    """An agent file's code sketch that starts only the agent itself ("Invocation:
+    Task("Validate …", subagent_type="quality-guard") in quality-guard's own file)."""
+    if doc.kind != "agent":
+        return False
+    called = {
+        "".join(ch for ch in m.group(1).lower() if ch.isalnum()) for m in _CALLED.finditer(text)
+    }
+    return bool(called) and called == {_own_name(doc)}
+
+
 # code in these languages calls its own libraries' Agent(...) classes, not Claude Code's tool
 _PROGRAM_INFO = {"python", "py", "javascript", "js", "typescript", "ts", "tsx", "jsx", "go", "rust"}
 _TOOL_NAME = lazy(r"[A-Za-z_][\w-]*")
@@ -340,8 +368,58 @@ def number(word: str) -> int:
 
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
-_HINT = Keywords("agent", "worker", "task", "spawn", "dispatch")
-_HINT_OR_PROMPT = Keywords("agent", "worker", "task", "spawn", "dispatch", "prompt")
+_CJK_HINTS = ("エージェント", "에이전트", "智能体", "代理")
+_HINT = Keywords("agent", "worker", "task", "spawn", "dispatch", *_CJK_HINTS)
+_HINT_OR_PROMPT = Keywords("agent", "worker", "task", "spawn", "dispatch", "prompt", *_CJK_HINTS)
+
+# Japanese and Korean: the agent noun, its object/target particle, then the verb ("以下の
+# エージェントを並列で起動してください", "서브에이전트를 병렬로 실행"); not "this agent" (the file
+# describing itself: "このエージェントを使用して")
+_JA_KO_SPAWN = lazy(
+    r"(?<!この)(?<!本)(?<!이 )(?:"
+    + V.alternation(V.CJK_AGENT_NOUNS)
+    + r")s?\s*(?:"
+    + V.alternation((*V.OBJECT_PARTICLES, "で"))
+    + r")[^。．！？!?\n]{0,16}?(?:"
+    + V.alternation(V.JA_KO_SPAWN_VERBS)
+    + r")"
+)
+# ... or a verb that only starts something, right after the noun ("Explore agent 위임",
+# "サブエージェント起動")
+_CJK_STRONG = lazy(
+    r"(?<!この)(?<!本)(?<!이 )(?:"
+    + V.alternation(V.CJK_AGENT_NOUNS)
+    + r")s?\s?(?:"
+    + V.alternation(V.CJK_STRONG_VERBS)
+    + r")"
+)
+# Chinese: the verb, then the agent ("并行启动3个子代理", "调用 code-reviewer 智能体")
+_ZH_SPAWN = lazy(
+    r"(?:"
+    + V.alternation(V.ZH_SPAWN_VERBS)
+    + r")[^。．！？!?\n，,]{0,12}?(?:"
+    + V.alternation(V.ZH_AGENT_NOUNS)
+    + r")"
+)
+
+
+def cjk_spawn(lower: str) -> bool:
+    """An un-negated spawn instruction in Japanese, Korean or Chinese in ``lower`` (lowered)."""
+    if lower.isascii():
+        return False
+    for m in _JA_KO_SPAWN.finditer(lower):
+        after = lower[m.end() : m.end() + 8]
+        if not any(n in after for n in V.JA_KO_NEGATIONS):
+            return True
+    for m in _CJK_STRONG.finditer(lower):
+        after = lower[m.end() : m.end() + 8]
+        if not any(n in after for n in V.JA_KO_NEGATIONS):
+            return True
+    for m in _ZH_SPAWN.finditer(lower):
+        before = lower[max(0, m.start() - 3) : m.start()]
+        if not any(n in before for n in V.ZH_NEGATIONS):
+            return True
+    return False
 
 
 def _hinted(lower: str, with_prompt: bool = False) -> bool:
@@ -621,6 +699,9 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
         to = _TO_OBJECT.match(obj)  # "dispatch each task to a subagent"
         if to and (_OBJECT.match(obj[to.end() :]) or _ROLE_OBJECT.match(obj[to.end() :])):
             return True
+        as_ = _AS_OBJECT.match(obj)  # "dispatch each lens as a parallel Task agent"
+        if as_ and _OBJECT.match(obj[as_.end() :]):
+            return True
         return granted  # the file grants the spawn tool, or the section is about sub-agents
     if _TOOL.search(obj[:40] if verb in _TOOL_VERBS else obj[:70]):
         return not (verb not in _TOOL_VERBS and _TOOL_OBJECT.match(obj))
@@ -690,6 +771,10 @@ class Analysis:
         self.forked = False
         self.granted = False  # the frontmatter grants the spawn tool (allowed-tools / tools)
         self.cannot_spawn = False  # it denies the spawn tool, or an agent's tools list lacks it
+        # a skill's or command's allowed-tools lists whole tools but not the spawn tool: it
+        # pre-approves others, it does not forbid spawning, so only weak evidence is ruled out
+        self.unlisted = False
+        self.tool_lines: list[int] = []  # spawn instructions that name the spawn tool itself
         self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
 
     @property
@@ -698,7 +783,13 @@ class Analysis:
             return True
         if self.cannot_spawn:
             return False  # whatever the prose says, the tool is not there
-        return bool(self.spawn_lines) or (bool(self.weak_lines) and not self.self_negated)
+        if self.unlisted:
+            # only an instruction that names the spawn tool outweighs the list ("Spawn agents
+            # in parallel using multiple Task tool calls")
+            return bool(self.tool_lines)
+        if self.spawn_lines:
+            return True
+        return bool(self.weak_lines) and not self.self_negated
 
     @property
     def first_line(self) -> int:
@@ -992,8 +1083,10 @@ def _spawn_tools(doc: Document, result: Analysis) -> None:
         elif key == "allowed-tools" and _bare_tools(data.get(key)):
             # a skill or command that lists the tools it works with ("Read, Grep, Bash") and
             # leaves the spawn tool out plans no sub-agent; a list of scoped grants only
-            # ("Bash(python3 state.py *)") pre-approves commands and says nothing of that
-            result.cannot_spawn = True
+            # ("Bash(python3 state.py *)") pre-approves commands and says nothing of that.
+            # Claude Code reads allowed-tools as permissions granted while the skill runs, not
+            # as a limit, so a plain spawn instruction still outweighs it
+            result.unlisted = True
 
 
 def _hands_prompt(text: str, lower: str | None = None) -> bool:
@@ -1027,6 +1120,8 @@ def analyse(doc: Document) -> Analysis:
                 return doc.sibling_line(block.source) if block.source else line
 
             if block.kind == "code":
+                if _calls_itself(doc, block.text):
+                    continue
                 if _CODE_CALL.search(block.text, block.lower) and (
                     block.info.split()[:1] != []
                     and block.info.split()[0] not in _PROGRAM_INFO
@@ -1050,8 +1145,16 @@ def analyse(doc: Document) -> Analysis:
                     continue
                 if spawn_hits(s, result.granted):
                     result.spawn_lines.append(line_for(s.line))
+                    if result.unlisted and _TOOL.search(s.text):
+                        result.tool_lines.append(line_for(s.line))
                 elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
                     result.spawn_lines.append(line_for(s.line))
+                elif cjk_spawn(s.lower):
+                    result.spawn_lines.append(line_for(s.line))
+                elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
+                    if not _calls_itself(doc, s.text):
+                        result.spawn_lines.append(line_for(s.line))
+                        result.tool_lines.append(line_for(s.line))
                 elif _WEAK.search(s.text, s.lower):
                     result.weak_lines.append(line_for(s.line))
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):

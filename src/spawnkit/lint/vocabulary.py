@@ -200,3 +200,100 @@ def alternation(words: tuple[str, ...]) -> str:
     """``words`` as a regex alternation, longest first, spaces matching any whitespace."""
     ordered = sorted(words, key=len, reverse=True)
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
+
+
+# --- Japanese, Chinese, Korean ------------------------------------------------------
+# These scripts need no spaces and their characters are word characters, so the English
+# patterns (built on \b) never see "SubAgentを並列で起動". An instruction there is an agent
+# noun as the object or target of a starting verb: Japanese and Korean put the noun first,
+# with its particle, and the verb after; Chinese puts the verb first.
+CJK_AGENT_NOUNS = (
+    "サブエージェント",
+    "エージェント",
+    "서브에이전트",
+    "서브 에이전트",
+    "에이전트",
+    "子代理",
+    "子智能体",
+    "智能体",
+    "subagent",
+    "sub-agent",
+    "agent",
+)
+# a noun is the verb's object or target through one of these (を/に, 를/을/에게/로)
+OBJECT_PARTICLES = ("を", "に", "へ", "를", "을", "에게", "로", "으로")
+JA_KO_SPAWN_VERBS = (
+    # Japanese: launch, call, run, start up, dispatch, delegate, request, assign, use
+    "起動",
+    "呼び出",
+    "実行",
+    "立ち上げ",
+    "派遣",
+    "委任",
+    "委譲",
+    "依頼",
+    "割り当て",
+    "使用",
+    "使って",
+    "使い",
+    "活用",
+    "走らせ",
+    "並列",
+    # Korean: run, call, create, delegate, launch, use, start, dispatch, spawn, in parallel
+    "실행",
+    "호출",
+    "생성",
+    "위임",
+    "띄우",
+    "띄워",
+    "사용",
+    "시작",
+    "디스패치",
+    "스폰",
+    "병렬",
+)
+# verbs that start an agent even with no particle before them (Korean often drops it)
+CJK_STRONG_VERBS = ("起動", "呼び出", "委任", "派遣", "위임", "호출", "스폰", "디스패치")
+# Chinese: launch, call, dispatch, assign, create, use, run, delegate (verb first);
+# "代理" alone also means a proxy, so Chinese nouns are the unambiguous ones
+ZH_SPAWN_VERBS = (
+    "启动",
+    "啟動",
+    "调用",
+    "調用",
+    "派发",
+    "派發",
+    "派遣",
+    "分派",
+    "创建",
+    "生成",
+    "使用",
+    "运行",
+    "执行",
+    "執行",
+    "委派",
+    "委托",
+)
+ZH_AGENT_NOUNS = (
+    "子代理",
+    "子智能体",
+    "智能体",
+    "个代理",
+    "個代理",
+    "subagent",
+    "sub-agent",
+    "agent",
+)
+# what negates the verb: after it in Japanese and Korean, before it in Chinese
+JA_KO_NEGATIONS = (
+    "しない",
+    "しません",
+    "させない",
+    "禁止",
+    "不要",
+    "하지 마",
+    "하지마",
+    "않",
+    "금지",
+)
+ZH_NEGATIONS = ("不要", "不", "别", "別", "禁止", "无需", "無需", "勿")
