@@ -162,7 +162,12 @@ _FRONTED_AGENT = lazy(
     re.I,
 )
 # "Agents are subprocesses spawned via the Task tool": a definition, not an instruction
-_DESCRIPTIVE = folded(r"\b(?:sub-?agents|subagents|agents|workers)\s+(?:are|were|get)\b")
+_DESCRIPTIVE = folded(
+    r"\b(?:sub-?agents|subagents|agents|workers)\s+(?:are|were|get)\b"
+    # how something works, told of a third party: "Claude invokes them via the Task tool"
+    r"|\b(?:claude|it|which|the\s+model|the\s+system)\s+(?:\w+\s+)?(?:invokes|calls|uses|spawns"
+    r"|launches|runs|delegates|dispatches)\b"
+)
 _FAN_OUT = lazy(r"^\s*(?:with|across|over|into|to)\s+", re.I)
 _AS_OBJECT = lazy(r"^[^.;:]{0,60}?\bas\s+(?=\S)", re.I)
 _TO_OBJECT = lazy(r"^[^.;:]{0,60}?\bto\s+(?=\S)", re.I)
@@ -775,6 +780,7 @@ class Analysis:
         # pre-approves others, it does not forbid spawning, so only weak evidence is ruled out
         self.unlisted = False
         self.tool_lines: list[int] = []  # spawn instructions that name the spawn tool itself
+        self.header_lines: list[int] = []  # spawn lines that are prompt headers, not verbs
         self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
 
     @property
@@ -788,7 +794,12 @@ class Analysis:
             # in parallel using multiple Task tool calls")
             return bool(self.tool_lines)
         if self.spawn_lines:
-            return True
+            # an agent file whose only evidence is prompt talk is itself the prompt handed
+            # over ("# Failure-analysis subagent prompt", "You will receive … in the Agent
+            # prompt"), not a file that hands one on
+            return not (
+                self.doc.kind == "agent" and set(self.spawn_lines) <= set(self.header_lines)
+            )
         return bool(self.weak_lines) and not self.self_negated
 
     @property
@@ -1137,6 +1148,7 @@ def analyse(doc: Document) -> Analysis:
                 continue
             if block.kind == "heading" and _hands_prompt(plain(block.text)):
                 result.spawn_lines.append(line_for(block.start))
+                result.header_lines.append(line_for(block.start))
                 continue
             if not _hinted(block.lower, with_prompt=True):
                 continue  # no sentence of the block can hold a key word the block lacks
@@ -1149,6 +1161,7 @@ def analyse(doc: Document) -> Analysis:
                         result.tool_lines.append(line_for(s.line))
                 elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
                     result.spawn_lines.append(line_for(s.line))
+                    result.header_lines.append(line_for(s.line))
                 elif cjk_spawn(s.lower):
                     result.spawn_lines.append(line_for(s.line))
                 elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):

@@ -284,6 +284,8 @@ ZH_AGENT_NOUNS = (
     "sub-agent",
     "agent",
 )
+# "in parallel", "at the same time"
+CJK_PARALLEL = ("並列", "並行", "同時", "并行", "同时", "병렬", "동시")
 # what negates the verb: after it in Japanese and Korean, before it in Chinese
 JA_KO_NEGATIONS = (
     "しない",

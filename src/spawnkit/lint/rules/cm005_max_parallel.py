@@ -91,6 +91,7 @@ _SEQUENTIAL = folded(
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
 _HINT = Keywords(
+    *V.CJK_PARALLEL,
     "parallel",
     "multiple",
     "several",
@@ -103,6 +104,7 @@ _HINT = Keywords(
     "fan",
     "per ",
     "for e",
+    "for  ",  # "For **each**": emphasis is blanked to spaces
     "a time",
     "after",
     "sequen",
@@ -143,6 +145,7 @@ _PAR_WORDS = Keywords(
     "fan",
     "per ",
     "for e",
+    "for  ",  # "For **each**": emphasis is blanked to spaces
     "multiple",
     "several",
     "many",
@@ -158,6 +161,10 @@ _NUMBER_WORDS = Keywords(
 _BOTH = folded(r"\bboth\s+(?:[\w-]+\s+)?(?:sub-?agents|subagents|agents|reviewers|workers)\b")
 
 
+# a number of sub-agents ("two Explore agents", "3 parallel reviewers"), on lowered text
+_COUNTED = lazy(
+    r"\b" + NUM + r"\s+(?:[\w-]+\s+){0,2}?(?:sub-?agents|subagents|agents|workers|reviewers)\b"
+)
 _RANGE = lazy(r"\s*(?:-|–|to)\s*(\d+)")  # "max-agents (1-8)": the upper bound counts
 
 
@@ -419,6 +426,8 @@ def _listed(a: Any, s: Any) -> int:
 def _a_rule(text: str, low: str, seq: re.Match[str]) -> bool:
     """Whether a one-at-a-time remark is a rule for running sub-agents (see _NOT_A_RULE)."""
     said = seq.group(0)
+    if len(low.split()) <= 2 and low.rstrip().endswith(":"):
+        return False  # a mode's name as a label ("**Sequential**:"), its steps come after it
     if _NOT_A_RULE.search(low[: seq.start()]) or _ALTERNATIVE.search(low[seq.end() :]):
         return False
     if ('"' in text or "“" in text) and inside(quoted_spans(text), seq.start()):
@@ -454,4 +463,11 @@ class _Facts:
         m = _UNBOUNDED.search(text, low) if _UNB_WORDS.any_in(low) else None
         self.unbounded = " ".join(text[m.start() : m.end()].split()) if m else ""
         self.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))
+        if self.parallel and not self.caps:
+            # the agents it starts, counted: "Spawn two Explore agents in a single message"
+            self.caps = [number(m.group(1)) for m in _COUNTED.finditer(low)]
+        if not low.isascii():
+            # Japanese, Chinese, Korean: no word boundaries ("SubAgentを並列で起動")
+            self.parallel = self.parallel or any(w in low for w in V.CJK_PARALLEL)
+            self.about_agents = self.about_agents or any(n in low for n in V.CJK_AGENT_NOUNS)
         self.section: tuple[str, ...] = ()
