@@ -323,7 +323,9 @@ _STATE_NAMED = Gated(
         r"|(?:progress|state)\b[^.]{0,40}\.jsonl?\b)"
         # the same kept under other names: a run log, a ticked task list, a status file
         r"|\.?memlog(?:\.md)?\b"
-        r"|\b(?:(?:status|tracking)[- ]files?\b|session\s+state\b|progress\.(?:md|json)\b)"
+        r"|\b(?:(?:status|tracking)[- ]files?\b|session\s+state\b|progress\.(?:md|json|log|txt)\b)"
+        # a status board or folder, a workflow's state: "status board (.claude/status/board.json)"
+        r"|\b(?:status[- ]board|workflow[- ]state)\b|(?<![\w-])status/[\w${}<>*.-]+\.json\b"
         r"|(?<![\w-])status\.(?:md|json)\b"
         r"|\b(?:state\.(?:md|ya?ml|toml)\b"
         # a tracker the run writes to (not one it only names: "written next to progress-tracker.md")

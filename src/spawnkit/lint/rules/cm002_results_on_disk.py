@@ -21,6 +21,8 @@ _DISK = Gated(
         r"\b(?:write|writes|written|save|saves|saved|store|stores|stored|put|puts|record|records"
         r"|recorded|log|logs|logged|append|appends|appended|dump|dumps|persist|persists|list|go|goes"
         r"|land|lands|note|notes)\b[^.!?]{0,160}?\b(?:to|in|into|under|at)\s*:?\s+"
+        # "to shared `findings.jsonl`", "to its own tmp/ subdirectory"
+        r"(?:(?:the|a|its|their)\s+)?(?:(?:own|shared|separate|dedicated)\s+)?"
         + _PATH
         + r"|\boutputs?\s+(?:to|into)\s*:?\s+"  # "Output to: .ralph/tasks/"
         + _PATH
@@ -38,6 +40,15 @@ _DISK = Gated(
     *("/", ".md", ".json", ".txt", ".log", ".csv", ".yml", ".yaml", ".html", ".sarif", ".xml"),
     *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
     exact=True,
+)
+_FINDINGS = Gated(
+    lazy(
+        r"\b(?:write|writes|save|saves|append|appends|log|logs)\s+(?:\w+\s+)?(?:findings|results|outputs?)\b",
+        re.I,
+    ),
+    "findings",
+    "results",
+    "output",
 )
 _REST_OF_PATH = lazy(r"[^\s`'\")\]]{0,200}")
 
@@ -141,6 +152,11 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
         # researcher subagents …", "4. Save findings to notes/")
         lists = {_top_list(blocks, b) for b in spawn_blocks} - {None}
         spawn_blocks += [b for b in blocks if b.kind == "item" and _top_list(blocks, b) in lists]
+        # with no prompt to read, the orchestrator's own steps say where findings go: "Write
+        # findings to shared `findings.jsonl`" under a coordination step
+        spawn_blocks += [
+            b for b in blocks if b.kind == "item" and _FINDINGS.search(b.text, b.lower)
+        ]
         if not writes_to_disk(spawn_blocks):
             yield Finding(
                 a.first_line,
