@@ -720,6 +720,8 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
     if phrase is None and verb in _TO_VERBS:
         to = _TO_OBJECT.match(obj)
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
+        if phrase is None and to and verb == "delegate" and _ROLE_OBJECT.match(obj[to.end() :]):
+            return True  # "delegate to a planning specialist" (not "hand it to the user")
     if phrase is None and verb not in _TOOL_VERBS:
         as_ = _AS_OBJECT.match(obj)  # "launch three voices as fresh subagents"
         phrase = _OBJECT.match(obj[as_.end() :]) if as_ else None
