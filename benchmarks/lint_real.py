@@ -13,8 +13,9 @@ folder, ``benchmarks/data/lint-real/texts/<owner>/<name>/<path>`` by default, wh
 skipped and counted, never guessed.
 
 The corpus was split once, by repository, into a tuning half and a test half: rules are tuned
-on the first only. Report the test half. Later batches (``batch: 2``) only grow the tuning half;
-its first batch is scored apart too, so rounds stay comparable. ``--half`` also limits
+on the first only. Report the test half. Later batches (``batch: 2``, ``batch: 3``) only grow
+the tuning half; each batch is scored apart too, so rounds stay comparable and a batch scored
+before it is tuned on is a fresh look at unseen files. ``--half`` also limits
 ``--materialize-from`` to that half, so the test texts need not be on disk while tuning.
 """
 

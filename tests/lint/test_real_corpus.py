@@ -193,3 +193,29 @@ def test_benchmark_scores_present_texts_and_counts_the_rest(tmp_path: Path) -> N
     assert test.scores["CM005"].tp == 1 and test.scores["CM005"].f1 == 1.0
     assert halves["tune"].files == 0
     assert (halves["tune"].skipped_absent, halves["tune"].skipped_changed) == (1, 1)
+
+
+def test_each_tuning_batch_is_scored_apart(tmp_path: Path) -> None:
+    """A batch scored before it is tuned on is a held-out set of its own: the benchmark keeps
+    every batch's figures apart, besides the whole tuning half's."""
+    bench = _benchmark()
+    spawner = b"---\nname: fan\ndescription: d\n---\nSpawn three parallel agents.\n"
+    plain = b"---\nname: plain\ndescription: d\n---\nFormat the code with black.\n"
+    files = [
+        _entry("a/b", "skills/fan/SKILL.md", spawner, "tune", True),
+        _entry("c/d", "skills/plain/SKILL.md", plain, "tune", False),
+        _entry("e/f", "skills/fan2/SKILL.md", spawner + b"\n", "tune", True),
+    ]
+    files[1]["batch"], files[2]["batch"] = 2, 3
+    texts = tmp_path / "texts"
+    for entry, data in zip(files, (spawner, plain, spawner + b"\n"), strict=True):
+        dest = bench.text_path(texts, entry)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    halves = bench.evaluate({"files": files}, texts)
+    assert halves["tune"].files == 3
+    assert [halves[f"tune, batch {b}"].files for b in (1, 2, 3)] == [1, 1, 1]
+    assert halves["tune, batch 3"].scores["detection"].tp == 1
+    assert bench.title("tune, batch 3") == "tune half, batch 3 only"
+    # one batch only: no per-batch groups
+    assert set(bench.evaluate({"files": files[:1]}, texts)) == {"tune", "test"}

@@ -323,10 +323,10 @@ _STATE_NAMED = Gated(
         r"|(?:progress|state)\b[^.]{0,40}\.jsonl?\b)"
         # the same kept under other names: a run log, a ticked task list, a status file
         r"|\.?memlog(?:\.md)?\b"
-        r"|\b(?:(?:status|tracking)[- ]files?\b|session\s+state\b|progress\.(?:md|json|log|txt)\b)"
-        # a status board or folder, a workflow's state: "status board (.claude/status/board.json)"
-        r"|\b(?:status[- ]board|workflow[- ]state)\b|(?<![\w-])status/[\w${}<>*.-]+\.json\b"
-        r"|(?<![\w-])status\.(?:md|json)\b"
+        # ... a status board or folder, a workflow's state ("status board (.claude/status/x.json)")
+        r"|\b(?:(?:status|tracking)[- ]files?\b|session\s+state\b|progress\.(?:md|json|log|txt)\b"
+        r"|status[- ]board\b|workflow[- ]state\b)"
+        r"|(?<![\w-])status(?:\.(?:md|json)\b|/[\w${}<>*.-]+\.json\b)"
         r"|\b(?:state\.(?:md|ya?ml|toml)\b"
         # a tracker the run writes to (not one it only names: "written next to progress-tracker.md")
         r"|(?:updates?|updated|append\w*|checks?\s+off|marks?|ticks?|writes?|records?)\b[^.\n]{0,80}?"
@@ -376,8 +376,10 @@ def number(word: str) -> int:
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
 _CJK_HINTS = ("エージェント", "에이전트", "智能体", "代理")
-_HINT = Keywords("agent", "worker", "task", "spawn", "dispatch", *_CJK_HINTS)
-_HINT_OR_PROMPT = Keywords("agent", "worker", "task", "spawn", "dispatch", "prompt", *_CJK_HINTS)
+_HINT = Keywords("agent", "worker", "task", "spawn", "dispatch", wide=_CJK_HINTS)
+_HINT_OR_PROMPT = Keywords(
+    "agent", "worker", "task", "spawn", "dispatch", "prompt", wide=_CJK_HINTS
+)
 
 # Japanese and Korean: the agent noun, its object/target particle, then the verb ("以下の
 # エージェントを並列で起動してください", "서브에이전트를 병렬로 실행"); not "this agent" (the file
@@ -410,9 +412,13 @@ _ZH_SPAWN = lazy(
 )
 
 
+# a character of these scripts: the patterns below run only on text that holds one
+CJK_CHAR = lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
 def cjk_spawn(lower: str) -> bool:
     """An un-negated spawn instruction in Japanese, Korean or Chinese in ``lower`` (lowered)."""
-    if lower.isascii():
+    if lower.isascii() or not CJK_CHAR.search(lower):
         return False
     for m in _JA_KO_SPAWN.finditer(lower):
         after = lower[m.end() : m.end() + 8]

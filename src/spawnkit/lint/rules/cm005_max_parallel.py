@@ -8,7 +8,7 @@ from itertools import takewhile
 from typing import Any
 
 from spawnkit.lint import vocabulary as V
-from spawnkit.lint.analysis import AGENT_NOUN, NUM, inside, number, quoted_spans
+from spawnkit.lint.analysis import AGENT_NOUN, CJK_CHAR, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import Context, Finding, Rule
 from spawnkit.standard import protocol
@@ -91,7 +91,6 @@ _SEQUENTIAL = folded(
 
 # every pattern above needs one of these words; other sentences are skipped cheaply
 _HINT = Keywords(
-    *V.CJK_PARALLEL,
     "parallel",
     "multiple",
     "several",
@@ -104,7 +103,6 @@ _HINT = Keywords(
     "fan",
     "per ",
     "for e",
-    "for  ",  # "For **each**": emphasis is blanked to spaces
     "a time",
     "after",
     "sequen",
@@ -120,6 +118,11 @@ _HINT = Keywords(
     "unlimited",
     "limit",
     "cap",
+    # "For **each**": a block's raw text holds the emphasis, its sentences hold spaces
+    "for *",
+    "for _",
+    "for  ",
+    wide=V.CJK_PARALLEL,
 )
 # the words each pattern cannot match without (cheap pre-checks on the lowered sentence)
 _SEQ_WORDS = Keywords(
@@ -145,10 +148,10 @@ _PAR_WORDS = Keywords(
     "fan",
     "per ",
     "for e",
-    "for  ",  # "For **each**": emphasis is blanked to spaces
     "multiple",
     "several",
     "many",
+    "for  ",
 )
 _UNB_WORDS = Keywords("all ", "as many", "unlimited", "no limit")
 _DIGIT = lazy(r"\d")
@@ -466,7 +469,7 @@ class _Facts:
         if self.parallel and not self.caps:
             # the agents it starts, counted: "Spawn two Explore agents in a single message"
             self.caps = [number(m.group(1)) for m in _COUNTED.finditer(low)]
-        if not low.isascii():
+        if not low.isascii() and CJK_CHAR.search(low):
             # Japanese, Chinese, Korean: no word boundaries ("SubAgentを並列で起動")
             self.parallel = self.parallel or any(w in low for w in V.CJK_PARALLEL)
             self.about_agents = self.about_agents or any(n in low for n in V.CJK_AGENT_NOUNS)
