@@ -73,12 +73,15 @@ def read_entry(texts: Path, entry: dict) -> tuple[str | None, str]:
     return data.decode("utf-8", errors="replace"), "ok"
 
 
-ORIGINAL_TUNE = "tune, batch 1"  # the tuning half as first split, before later batches grew it
+BATCH_GROUP = "tune, batch "  # a tuning batch scored apart: "tune, batch 2"
 
 
 def batch_group(batch: int) -> str:
     """The name a tuning batch is scored under apart (``tune, batch 1`` is the first split)."""
-    return f"tune, batch {batch}"
+    return f"{BATCH_GROUP}{batch}"
+
+
+ORIGINAL_TUNE = batch_group(1)  # the tuning half as first split, before later batches grew it
 
 
 TITLES = {
@@ -91,7 +94,7 @@ TITLES = {
 def title(name: str) -> str:
     if name in TITLES:
         return TITLES[name]
-    return name.replace("tune, batch", "tune half, batch") + " only"
+    return name.replace(BATCH_GROUP, "tune half, batch ") + " only"
 
 
 def _empty() -> Half:
@@ -250,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n\n".join(summary(title(name), h) for name, h in shown.items()))
     if args.misses:
         for name, h in shown.items():
-            if name.startswith("tune, batch"):
+            if name.startswith(BATCH_GROUP):
                 continue  # its misses are listed under "tune"
             for rule, s in h.scores.items():
                 for miss in s.misses:

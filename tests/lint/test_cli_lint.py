@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -176,72 +175,60 @@ def test_rule_command(tmp_path):
     )
 
 
+HEAVY = ("copier", "yaml", "jinja2", "json", "tomllib", "tomli")
+PROBE = f"""
+import sys
+from spawnkit.cli import main
+sys.argv = ["spawnkit", "lint", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as exc:
+    print("exit", exc.code)
+print(*(name in sys.modules for name in {HEAVY!r}))
+"""
+
+
+def lint_probe(cwd: Path, *args: str) -> tuple[str, dict[str, bool]]:
+    """``spawnkit lint ARGS`` in a fresh interpreter: its exit line, and which of the heavy
+    modules the lint path must not need it imported."""
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, check=True
+    )
+    exit_line, loaded = out.stdout.strip().splitlines()[-2:]
+    return exit_line, dict(zip(HEAVY, (v == "True" for v in loaded.split()), strict=True))
+
+
 def test_lint_path_never_imports_copier_and_uses_real_process(tmp_path):
     _skill(tmp_path, "sweep", PARALLEL)
-    code = textwrap.dedent("""
-        import sys
-        from spawnkit.cli import main
-        sys.argv = ["spawnkit", "lint", "skills"]
-        try:
-            main()
-        except SystemExit as exc:
-            print("exit", exc.code)
-        print("copier" in sys.modules, "yaml" in sys.modules, "jinja2" in sys.modules)
-    """)
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip().splitlines()[-2:] == ["exit 1", "False False False"]
+    exit_line, loaded = lint_probe(tmp_path, "skills")
+    assert exit_line == "exit 1"
+    assert not (loaded["copier"] or loaded["yaml"] or loaded["jinja2"])
 
 
 def test_text_lint_without_a_config_file_imports_no_json_or_toml_parser(tmp_path):
     """The one-file path stays lean: json only for --format json/sarif, tomllib only with a
     config file to read."""
     _skill(tmp_path, "sweep", PARALLEL)
-    code = textwrap.dedent("""
-        import sys
-        from spawnkit.cli import main
-        sys.argv = ["spawnkit", "lint", "skills/sweep/SKILL.md"]
-        try:
-            main()
-        except SystemExit:
-            pass
-        print(*(name in sys.modules for name in ("json", "tomllib", "tomli")))
-    """)
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip().splitlines()[-1] == "False False False"
+    _, loaded = lint_probe(tmp_path, "skills/sweep/SKILL.md")
+    assert not (loaded["json"] or loaded["tomllib"] or loaded["tomli"])
 
 
 def test_a_pyproject_that_never_names_spawnkit_is_not_parsed(tmp_path):
     """Most Python projects have a pyproject.toml without our table: lint neither pays for the
     TOML parser there nor judges the file (a broken one is not ours to refuse)."""
     _skill(tmp_path, "sweep", PARALLEL)
-    code = textwrap.dedent("""
-        import sys
-        from spawnkit.cli import main
-        sys.argv = ["spawnkit", "lint", "skills/sweep/SKILL.md"]
-        try:
-            main()
-        except SystemExit as exc:
-            print("exit", exc.code)
-        print("tomllib" in sys.modules)
-    """)
 
-    def lint() -> list[str]:
-        out = subprocess.run(
-            [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True
-        )
-        return out.stdout.strip().splitlines()[-2:]
+    def lint() -> tuple[str, bool]:
+        exit_line, loaded = lint_probe(tmp_path, "skills/sweep/SKILL.md")
+        return exit_line, loaded["tomllib"]
 
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text('[project]\nname = "app"\n[tool.ruff]\nline-length = 99\n')
-    assert lint() == ["exit 1", "False"]
+    assert lint() == ("exit 1", False)
     pyproject.write_text("[project\nname = \n")  # broken, and not ours
-    assert lint() == ["exit 1", "False"]
+    assert lint() == ("exit 1", False)
     pyproject.write_text('[tool.spawnkit]\nignore = ["CM"]\n')  # ours: read and obeyed
-    assert lint() == ["exit 0", "True"]
+    assert lint() == ("exit 0", True)
     pyproject.write_text('[tool.spawnkit]\nignore = ["CM"\n')  # ours and broken: refused
     refused = run(["lint", "skills"], tmp_path)
     assert refused.exit_code == 2 and "pyproject.toml is not valid TOML" in refused.output

@@ -262,22 +262,20 @@ _PROSE_CALL = lazy(r"\b(?:" + _TOOLS + r")\(\s*(?:subagent_type|description|prom
 _CALLED = lazy(r"subagent_type\s*[=:]\s*[\"']?([\w:.-]+)")
 
 
-def _own_name(doc: Document) -> str:
-    name = str(doc.data.get("name") or "") if isinstance(doc.data, dict) else ""
-    if not name:
-        name = doc.path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+def _ident(name: str) -> str:
+    """An agent name as calls spell it many ways: "QualityGuard", "quality-guard", "quality_guard"."""
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
 def _calls_itself(doc: Document, text: str) -> bool:
     """An agent file's code sketch that starts only the agent itself ("Invocation:
     Task("Validate …", subagent_type="quality-guard") in quality-guard's own file)."""
-    if doc.kind != "agent":
+    if doc.kind != "agent" or "subagent_type" not in text:
         return False
-    called = {
-        "".join(ch for ch in m.group(1).lower() if ch.isalnum()) for m in _CALLED.finditer(text)
-    }
-    return bool(called) and called == {_own_name(doc)}
+    called = {_ident(m.group(1)) for m in _CALLED.finditer(text)}
+    name = str(doc.data.get("name") or "") if isinstance(doc.data, dict) else ""
+    own = name or doc.path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return called == {_ident(own)}
 
 
 # code in these languages calls its own libraries' Agent(...) classes, not Claude Code's tool
@@ -375,32 +373,26 @@ def number(word: str) -> int:
 
 
 # any spawn instruction or prompt header names one of these; other text is skipped cheaply
-_CJK_HINTS = ("エージェント", "에이전트", "智能体", "代理")
+_CJK_HINTS = tuple(n for n in V.CJK_AGENT_NOUNS + V.ZH_AGENT_NOUNS if not n.isascii())
 _HINT = Keywords("agent", "worker", "task", "spawn", "dispatch", wide=_CJK_HINTS)
 _HINT_OR_PROMPT = Keywords(
     "agent", "worker", "task", "spawn", "dispatch", "prompt", wide=_CJK_HINTS
 )
 
 # Japanese and Korean: the agent noun, its object/target particle, then the verb ("以下の
-# エージェントを並列で起動してください", "서브에이전트를 병렬로 실행"); not "this agent" (the file
-# describing itself: "このエージェントを使用して")
+# エージェントを並列で起動してください", "서브에이전트를 병렬로 실행"), or with no particle a verb
+# that only starts something ("Explore agent 위임", "サブエージェント起動"); not "this agent"
+# (the file describing itself: "このエージェントを使用して")
 _JA_KO_SPAWN = lazy(
     r"(?<!この)(?<!本)(?<!이 )(?:"
     + V.alternation(V.CJK_AGENT_NOUNS)
-    + r")s?\s*(?:"
+    + r")s?(?:\s*(?:"
     + V.alternation((*V.OBJECT_PARTICLES, "で"))
     + r")[^。．！？!?\n]{0,16}?(?:"
     + V.alternation(V.JA_KO_SPAWN_VERBS)
-    + r")"
-)
-# ... or a verb that only starts something, right after the noun ("Explore agent 위임",
-# "サブエージェント起動")
-_CJK_STRONG = lazy(
-    r"(?<!この)(?<!本)(?<!이 )(?:"
-    + V.alternation(V.CJK_AGENT_NOUNS)
-    + r")s?\s?(?:"
+    + r")|\s?(?:"
     + V.alternation(V.CJK_STRONG_VERBS)
-    + r")"
+    + r"))"
 )
 # Chinese: the verb, then the agent ("并行启动3个子代理", "调用 code-reviewer 智能体")
 _ZH_SPAWN = lazy(
@@ -421,10 +413,6 @@ def cjk_spawn(lower: str) -> bool:
     if lower.isascii() or not CJK_CHAR.search(lower):
         return False
     for m in _JA_KO_SPAWN.finditer(lower):
-        after = lower[m.end() : m.end() + 8]
-        if not any(n in after for n in V.JA_KO_NEGATIONS):
-            return True
-    for m in _CJK_STRONG.finditer(lower):
         after = lower[m.end() : m.end() + 8]
         if not any(n in after for n in V.JA_KO_NEGATIONS):
             return True

@@ -41,6 +41,7 @@ _DISK = Gated(
     *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
     exact=True,
 )
+# a step that writes findings somewhere: its path is read by written_paths
 _FINDINGS = Gated(
     lazy(
         r"\b(?:write|writes|save|saves|append|appends|log|logs)\s+(?:\w+\s+)?(?:findings|results|outputs?)\b",
@@ -150,12 +151,14 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
         spawn_blocks = [b for b in blocks if a.spawns_in(b)]
         # the steps of the list that holds a spawn step say where its results go ("2. Spawn
         # researcher subagents …", "4. Save findings to notes/")
+        # ... and so does any step that says where findings go ("Write findings to shared
+        # `findings.jsonl`" under a coordination step)
         lists = {_top_list(blocks, b) for b in spawn_blocks} - {None}
-        spawn_blocks += [b for b in blocks if b.kind == "item" and _top_list(blocks, b) in lists]
-        # with no prompt to read, the orchestrator's own steps say where findings go: "Write
-        # findings to shared `findings.jsonl`" under a coordination step
         spawn_blocks += [
-            b for b in blocks if b.kind == "item" and _FINDINGS.search(b.text, b.lower)
+            b
+            for b in blocks
+            if b.kind == "item"
+            and (_top_list(blocks, b) in lists or _FINDINGS.search(b.text, b.lower))
         ]
         if not writes_to_disk(spawn_blocks):
             yield Finding(

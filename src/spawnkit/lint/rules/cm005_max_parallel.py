@@ -164,8 +164,9 @@ _NUMBER_WORDS = Keywords(
 _BOTH = folded(r"\bboth\s+(?:[\w-]+\s+)?(?:sub-?agents|subagents|agents|reviewers|workers)\b")
 
 
-# a number of sub-agents ("two Explore agents", "3 parallel reviewers"), on lowered text
-_COUNTED = lazy(
+# a number of sub-agents started ("two Explore agents", "3 parallel reviewers"), on lowered
+# text; plural only: "one agent per file" is a fan-out, not a count
+_STARTED = lazy(
     r"\b" + NUM + r"\s+(?:[\w-]+\s+){0,2}?(?:sub-?agents|subagents|agents|workers|reviewers)\b"
 )
 _RANGE = lazy(r"\s*(?:-|–|to)\s*(\d+)")  # "max-agents (1-8)": the upper bound counts
@@ -468,7 +469,7 @@ class _Facts:
         self.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))
         if self.parallel and not self.caps:
             # the agents it starts, counted: "Spawn two Explore agents in a single message"
-            self.caps = [number(m.group(1)) for m in _COUNTED.finditer(low)]
+            self.caps = [number(m.group(1)) for m in _STARTED.finditer(low)]
         if not low.isascii() and CJK_CHAR.search(low):
             # Japanese, Chinese, Korean: no word boundaries ("SubAgentを並列で起動")
             self.parallel = self.parallel or any(w in low for w in V.CJK_PARALLEL)
