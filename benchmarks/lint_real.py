@@ -221,7 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="list every wrong verdict")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    doc = load(args.corpus)
+    try:
+        doc = load(args.corpus)
+    except (OSError, yaml.YAMLError) as exc:
+        print(f"lint_real.py: error: cannot read the corpus {args.corpus} ({exc})", file=sys.stderr)
+        return 2
+    if args.materialize_from and not args.materialize_from.is_dir():
+        print(
+            f"lint_real.py: error: {args.materialize_from} is not a folder of git snapshots; "
+            "pass the folder that holds <owner>+<name>/repo or <owner>/<name>",
+            file=sys.stderr,
+        )
+        return 2
     if args.materialize_from:
         written, missing = materialize(doc, args.materialize_from, args.texts, args.half)
         print(f"materialized {written} texts, {missing} not found", file=sys.stderr)

@@ -219,3 +219,15 @@ def test_each_tuning_batch_is_scored_apart(tmp_path: Path) -> None:
     assert bench.title("tune, batch 3") == "tune half, batch 3 only"
     # one batch only: no per-batch groups
     assert set(bench.evaluate({"files": files[:1]}, texts)) == {"tune", "test"}
+
+
+def test_benchmark_refuses_a_missing_corpus_or_snapshot_folder_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _benchmark()
+    assert bench.main(["--corpus", str(tmp_path / "none.yaml")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot read the corpus" in err[0]
+    assert bench.main(["--materialize-from", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not a folder of git snapshots" in err[0]
