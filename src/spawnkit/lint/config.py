@@ -110,7 +110,7 @@ def _size(path: Path, value: Any) -> int | None:
 def _read(path: Path, only_if: str = "") -> dict[str, Any]:
     """The TOML table in ``path``; ``{}`` without parsing when ``only_if`` is not in the text.
 
-    Importing the TOML parser costs a one-file lint about a fifth of its time, and most
+    Importing the TOML parser is a noticeable part of a one-file lint, and most
     ``pyproject.toml`` files up the tree never mention spawnkit: a file whose text lacks the
     word cannot hold a ``tool.spawnkit`` table (short of spelling a quoted key with escapes),
     so it is not parsed, and a broken one that is not ours is not our error either.
