@@ -8,18 +8,22 @@ store filled at run time agree commit for commit), and a user's global git confi
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import interrupts
 
 # 2000-01-01, in git's own date format: every commit spawnkit makes carries it.
 FIXED_DATE = "946684800 +0000"
 IDENTITY = "spawnkit"
 EMAIL = "spawnkit@localhost"
 TIMEOUT_SECONDS = 120
+STOP_WAIT_SECONDS = 2  # an interrupted git's children: killed, then waited for this long at most
 
 # Options that neutralise per-repository settings a user may have copied around.
 _CONFIG = (
@@ -82,15 +86,7 @@ def git(
     if env:
         full_env.update(env)
     try:
-        proc = subprocess.run(
-            ["git", *_CONFIG, *args],
-            cwd=str(cwd),
-            input=input,
-            capture_output=True,
-            env=full_env,
-            timeout=TIMEOUT_SECONDS,
-            check=False,
-        )
+        proc = _run(["git", *_CONFIG, *args], str(cwd), input, full_env)
     except FileNotFoundError as exc:
         raise GitError("git is not installed or not on PATH; install git and retry") from exc
     except subprocess.TimeoutExpired as exc:
@@ -101,6 +97,49 @@ def git(
             f"git {' '.join(args[:2])} failed in {cwd}: {detail[-1] if detail else proc.returncode}"
         )
     return proc
+
+
+def _run(
+    argv: list[str], cwd: str, input: bytes | None, env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    """``subprocess.run`` that leaves nothing running behind an interrupted or timed-out git.
+
+    git runs in its own process group (``git fetch`` starts ``index-pack``, which a kill of
+    git alone would leave writing). On Ctrl-C, SIGTERM or the time limit the whole group is
+    killed and waited for, so a folder the caller removes next is not written into again.
+    """
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = proc.communicate(input, timeout=TIMEOUT_SECONDS)
+    except BaseException:
+        with interrupts.shielded():
+            _stop_group(proc)
+        raise
+    return subprocess.CompletedProcess(argv, proc.returncode, stdout, stderr)
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill ``proc``'s process group and wait (at most ``STOP_WAIT_SECONDS``) until it is empty."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass  # already gone
+    proc.wait()
+    deadline = time.monotonic() + STOP_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except OSError:
+            return  # no process of the group is left
+        time.sleep(0.01)
 
 
 def out(args: Sequence[str], cwd: Path | str, **kw) -> str:
