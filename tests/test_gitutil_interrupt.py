@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from spawnkit.files import interrupts
 from spawnkit.template import gitutil
 
 # A stand-in for git that starts a writer of its own and waits on it, as git fetch does.
@@ -46,6 +47,21 @@ def test_an_interrupt_stops_the_child_and_what_it_started(tmp_path: Path):
         signal.signal(signal.SIGALRM, previous)
     assert (tmp_path / "out").stat().st_size > 0, "the writer never ran: the test proves nothing"
     assert _size_settles(tmp_path / "out"), "a process git started still writes after the interrupt"
+
+
+def test_a_signal_while_git_starts_still_stops_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """SIGTERM that lands inside ``Popen`` (after the fork, before it returns) under a command."""
+
+    class SignalledWhileStarting(subprocess.Popen):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            _wait_for(tmp_path / "out")  # the stand-in is running and writing
+            signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(gitutil.subprocess, "Popen", SignalledWhileStarting)
+    with pytest.raises(KeyboardInterrupt), interrupts.handled():
+        gitutil._run(["sh", "-c", _PARENT], str(tmp_path), None, dict(os.environ))
+    assert _size_settles(tmp_path / "out"), "git was left running when the signal came at its start"
 
 
 def test_a_timeout_stops_the_child_and_what_it_started(

@@ -57,6 +57,7 @@ def test_sigterm_while_new_renders_leaves_no_temp_folder(sandbox: Sandbox, delay
     if proc.returncode == 130:
         assert err.strip().splitlines() == ["spawnkit: error: aborted, nothing written"]
         assert not skill.exists()
-        assert not (sandbox.home / ".claude").exists()
+        config = sandbox.home / ".claude"
+        assert not config.exists(), sorted(str(p.relative_to(config)) for p in config.rglob("*"))
     else:  # the signal came after the command had finished its work
         assert (skill / "SKILL.md").is_file() and (skill / ".copier-answers.yml").is_file()

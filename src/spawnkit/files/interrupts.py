@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,11 +23,13 @@ from spawnkit.errors import ERROR_PREFIX, EXIT_INTERRUPTED
 
 NOTHING_WRITTEN = "aborted, nothing written"
 
-_state: dict = {"depth": 0, "pending": None, "wrote": False, "last": None}
+_state: dict = {"depth": 0, "pending": None, "wrote": False, "last": None, "in_hook": 0}
 
 
 def _raise(signum: int, _frame: object) -> None:
     _state["last"] = signum
+    if _state["in_hook"]:
+        return  # inside the hook below, which delivers it again once it has returned
     if _state["depth"]:
         _state["pending"] = signum  # finish the write first; raised when it is complete
         return
@@ -36,15 +39,32 @@ def _raise(signum: int, _frame: object) -> None:
 def _unraisable(hook):  # type: ignore[no-untyped-def]
     """An interrupt that lands inside a finalizer or weakref callback is swallowed by Python
     (with a traceback on stderr): say nothing and deliver the signal again, so it takes
-    effect at the next ordinary line."""
+    effect at the next ordinary line.
+
+    The signal is raised again from another thread once this hook has returned: raised here,
+    the handler would run at once, inside the hook, and Python would swallow it a second
+    time ("Exception ignored in sys.unraisablehook").
+    """
 
     def handle(info) -> None:  # type: ignore[no-untyped-def]
-        if issubclass(info.exc_type, KeyboardInterrupt) and _state["last"] is not None:
-            signal.raise_signal(_state["last"])
+        if not issubclass(info.exc_type, KeyboardInterrupt) or _state["last"] is None:
+            hook(info)
             return
-        hook(info)
+        _state["in_hook"] += 1
+        try:
+            threading.Thread(
+                target=_deliver_after_hook, args=(_state["last"],), daemon=True
+            ).start()
+        finally:
+            _state["in_hook"] -= 1
 
     return handle
+
+
+def _deliver_after_hook(signum: int) -> None:
+    while _state["in_hook"]:
+        time.sleep(0.001)
+    signal.raise_signal(signum)  # the main thread runs the handler at its next line
 
 
 def until_started() -> None:
@@ -73,7 +93,7 @@ def handled(exiting: bool = False) -> Iterator[None]:
         return
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     hook = sys.unraisablehook
-    _state.update(depth=0, pending=None, wrote=False, last=None)
+    _state.update(depth=0, pending=None, wrote=False, last=None, in_hook=0)
     sys.unraisablehook = _unraisable(hook)
     for sig in previous:
         signal.signal(sig, _raise)

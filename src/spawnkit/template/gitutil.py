@@ -106,22 +106,27 @@ def _run(
 
     git runs in its own process group (``git fetch`` starts ``index-pack``, which a kill of
     git alone would leave writing). On Ctrl-C, SIGTERM or the time limit the whole group is
-    killed and waited for, so a folder the caller removes next is not written into again.
+    killed and waited for, so a folder the caller removes next is not written into again. A
+    signal that lands while git is being started waits until ``Popen`` returns (it used to
+    leave git running with nobody holding it).
     """
-    proc = subprocess.Popen(
-        argv,
-        cwd=cwd,
-        stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        start_new_session=True,
-    )
+    proc = None
     try:
+        with interrupts.shielded():  # a signal while git starts must not lose the handle on it
+            proc = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+            )
         stdout, stderr = proc.communicate(input, timeout=TIMEOUT_SECONDS)
     except BaseException:
-        with interrupts.shielded():
-            _stop_group(proc)
+        if proc is not None:
+            with interrupts.shielded():
+                _stop_group(proc)
         raise
     return subprocess.CompletedProcess(argv, proc.returncode, stdout, stderr)
 
