@@ -138,6 +138,9 @@ def _stop_group(proc: subprocess.Popen[bytes]) -> None:
     except OSError:
         pass  # already gone
     proc.wait()
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()  # communicate() was cut short and left them open
     deadline = time.monotonic() + STOP_WAIT_SECONDS
     while time.monotonic() < deadline:
         try:
