@@ -231,6 +231,13 @@ def tokens_command(
     help="Skip (and report) files larger than this, e.g. 4MB (the default) or 500k.",
 )
 @click.option(
+    "--preview/--no-preview",
+    default=None,
+    help="Also show the preview tier: rules and readings that are offered, not asserted "
+    "(warnings). Default: the config file's preview setting, else off. A preview rule named "
+    "in --select shows either way.",
+)
+@click.option(
     "--pre-commit",
     "pre_commit",
     is_flag=True,
@@ -246,12 +253,15 @@ def lint_command(
     config_path: Path | None,
     max_file_size: str | None,
     pre_commit: bool,
+    preview: bool | None,
 ) -> None:
     """Check skills, commands and agents against the protocol and the skill spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
     SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
-    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and
+    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol
+    finding shows what it found (with lines) and what it looked for; findings the linter cannot
+    judge reliably are in the preview tier, shown with --preview. FIFOs and
     devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
     1 problems found, 2 usage or I/O error (also when no file could be checked).
     """
@@ -266,6 +276,7 @@ def lint_command(
         config_path=config_path,
         max_file_size=command.size_option(max_file_size),
         pre_commit=pre_commit,
+        preview=preview,
     )
     sys.exit(code)
 

@@ -21,7 +21,10 @@ def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> 
     if code is None:
         width = max(len(r.name) for r in ALL)
         for rule in ALL:
-            out.write(f"{rule.code}  {rule.name:<{width}}  {rule.severity:<7}  {rule.summary}\n")
+            out.write(
+                f"{rule.code}  {rule.name:<{width}}  {rule.severity:<7}  {rule.tier:<7}  "
+                f"{rule.summary}\n"
+            )
         return EXIT_OK
     rule = get(code)
     if rule is None:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import DEFAULT, Context, Family, Finding, Rule
+from spawnkit.lint.rules.cm001_return_budget import prompt_evidence
 
 _PATH = (
     r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
@@ -84,9 +85,24 @@ def _top_list(blocks: list[Block], block: Block) -> int | None:
     return block.list_id if block.kind == "item" else None
 
 
+PROMPT = "prompt-without-file"
+SPAWN = "spawn-without-file"
+LOOKED_FOR = (
+    'an instruction to write the full results to a file ("write your findings to '
+    '.<skill>-reports/<step>.md", a path placeholder, a tracker the run keeps), in the prompt '
+    "or stated once for every sub-agent"
+)
+
+
 class ResultsOnDisk(Rule):
     code = "CM002"
     protocol_rule = True
+    families = (
+        Family(
+            PROMPT, DEFAULT, "a sub-agent prompt, found in the file, that names no file to write"
+        ),
+        Family(SPAWN, DEFAULT, "spawn steps with no prompt text that name no file to write"),
+    )
     what = """
 Checks that every sub-agent prompt (or a rule stated once for all sub-agents)
 tells the sub-agent to write its full output — findings, logs, file lists — to a
@@ -145,6 +161,9 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                         prompt.line,
                         "this sub-agent prompt does not tell the sub-agent to write its full "
                         "results to a file on disk",
+                        family=PROMPT,
+                        evidence=(prompt_evidence(prompt), *ctx.spawn_evidence(1)),
+                        looked_for=LOOKED_FOR,
                     )
             return
         blocks = ctx.doc.blocks
@@ -165,4 +184,7 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                 a.first_line,
                 "the sub-agents spawned here are never told to write their full results "
                 "to a file on disk",
+                family=SPAWN,
+                evidence=ctx.spawn_evidence(),
+                looked_for=LOOKED_FOR + "; the file hands over no prompt text",
             )

@@ -5,21 +5,35 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from spawnkit.lint.analysis import STATE_FILE, Analysis
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+
+
+def state_places(a: Analysis) -> list[Evidence]:
+    """Where the orchestrator's own prose or shell names its state, in line order (computed
+    once): each line with the words that name it."""
+    cached = a.memo.get("state_places")
+    if cached is None:
+        out = []
+        for s in a.prose_where(STATE_FILE):
+            m = STATE_FILE.search(s.text, s.lower)
+            if m:
+                out.append(Evidence(a.report_line(s.block, s.line), _note(s.text)))
+        for b in a.shell_blocks:
+            m = STATE_FILE.search(b.text, b.lower)
+            if m:
+                line = b.text[b.text.rfind("\n", 0, m.start()) + 1 :].split("\n", 1)[0]
+                out.append(Evidence(a.report_line(b, b.line_of(m.start())), _note(line)))
+        cached = a.memo["state_places"] = sorted(out)
+    return cached  # type: ignore[return-value]
+
+
+def _note(text: str) -> str:
+    return f"state kept on disk: {quote(text)}"
 
 
 def state_lines(a: Analysis) -> list[int]:
-    """Lines where the orchestrator's own prose or shell names a state file (computed once)."""
-    cached = a.memo.get("state_lines")
-    if cached is None:
-        out = [
-            a.report_line(s.block, s.line)
-            for s in a.prose_where(STATE_FILE)
-            if STATE_FILE.search(s.text, s.lower)
-        ]
-        out += [a.report_line(b) for b in a.shell_blocks if STATE_FILE.search(b.text, b.lower)]
-        cached = a.memo["state_lines"] = sorted(out)
-    return cached  # type: ignore[return-value]
+    """Lines where the orchestrator's own prose or shell names a state file."""
+    return [e.line for e in state_places(a)]
 
 
 def runs_steps(a: Analysis) -> bool:
@@ -27,9 +41,22 @@ def runs_steps(a: Analysis) -> bool:
     return bool(a.spawn_lines or a.weak_lines)
 
 
+NO_STATE = "no-state"
+LOOKED_FOR = (
+    "progress kept outside the conversation: a state, progress or status file (state.json, "
+    "STATE.md, progress.md, a tracker or a plan whose items are ticked off), or a reference "
+    "to the installed standard"
+)
+
+
 class StateFile(Rule):
     code = "CM003"
     protocol_rule = True
+    families = (
+        Family(
+            NO_STATE, DEFAULT, "an orchestrator that names no state kept outside the conversation"
+        ),
+    )
     what = """
 Checks that an orchestrator keeps its progress in a state file on disk (for
 example `.<skill>-reports/state-YYYYMMDD-HHMMSS.json`): which steps are done,
@@ -88,4 +115,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             a.first_line,
             "this orchestrator keeps no state file on disk; its progress is lost when the "
             "context resets",
+            family=NO_STATE,
+            evidence=ctx.spawn_evidence(),
+            looked_for=LOOKED_FOR,
         )

@@ -16,8 +16,8 @@ from spawnkit.lint.analysis import (
 )
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
-from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+from spawnkit.lint.rules.cm003_state_file import runs_steps, state_places
 from spawnkit.standard import protocol
 
 _UPDATE = Gated(
@@ -62,9 +62,23 @@ _FOR_EACH = folded(r"\b(?:for\s+(?:each|every)|per)\b")
 _STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
 
+NEVER = "never-updated"
+AT_END = "updated-at-end"
+EVERY_N = "interval-over-limit"
+LOOKED_FOR = (
+    "an update of the state while the run goes on: after each step, task or phase, on an event "
+    'or a timer ("update state.json after every step", "mark the task done in tasks.md")'
+)
+
+
 class Checkpoint(Rule):
     code = "CM007"
     protocol_rule = True
+    families = (
+        Family(NEVER, DEFAULT, "a state file the skill never says it updates during the run"),
+        Family(AT_END, DEFAULT, 'a state file written only at the end ("once all agents finish")'),
+        Family(EVERY_N, DEFAULT, "an update interval above the standard's"),
+    )
     what = """
 Checks when the state file is updated: after every step (or every few steps, no
 more than the standard's interval) passes; "once all agents have finished", "at
@@ -117,41 +131,40 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         if not runs_steps(a):
             return
-        lines = state_lines(a)
-        if not lines:
+        places = state_places(a)
+        if not places:
             return
         every = protocol.checkpoint_every()
         good = False
-        bad: list[tuple[int, str]] = []
+        bad: list[Finding] = []
         for s, in_loop in self._state_updates(ctx):
             line = a.report_line(s.block, s.line)
             n = _EVERY_N.search(s.text, s.lower)
+            said = (Evidence(line, f"state update: {quote(s.text)}"),)
             if n and number(n.group(1)) > every:
-                bad.append(
-                    (
-                        line,
-                        f"the state file is updated only every {number(n.group(1))} steps; "
-                        f"the standard asks for at least every {every}",
-                    )
+                message = (
+                    f"the state file is updated only every {number(n.group(1))} steps; "
+                    f"the standard asks for at least every {every}"
                 )
+                bad.append(Finding(line, message, family=EVERY_N, evidence=said))
             elif _AT_END.search(s.text, s.lower):
-                bad.append(
-                    (
-                        line,
-                        "the state file is written only after all sub-agents finish; "
-                        "update it after every step",
-                    )
+                message = (
+                    "the state file is written only after all sub-agents finish; "
+                    "update it after every step"
                 )
+                bad.append(Finding(line, message, family=AT_END, evidence=said))
             elif (
                 in_loop or _PER_STEP.search(s.text, s.lower) or (n and number(n.group(1)) <= every)
             ):
                 good = True
-        for line, message in bad:
-            yield Finding(line, message)
+        yield from bad
         if not good and not bad and not a.references_standard:
             yield Finding(
-                lines[0],
+                places[0].line,
                 "the skill never says when the state file is updated; update it after every step",
+                family=NEVER,
+                evidence=tuple(places[:2]),
+                looked_for=LOOKED_FOR,
             )
 
     @staticmethod
