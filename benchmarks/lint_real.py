@@ -3,6 +3,7 @@
     python benchmarks/lint_real.py                        # both halves, texts from the cache
     python benchmarks/lint_real.py --materialize-from /work/.mirror   # fill the cache first
     python benchmarks/lint_real.py --misses --half tune   # which files a rule gets wrong
+    python benchmarks/lint_real.py --half tune --tier all --families   # per reading, preview on
 
 The corpus (benchmarks/data/lint-real/corpus.yaml) lists real Claude Code skills, commands and
 agents from public repositories by reference (repository, path, commit, sha256) with hand labels
@@ -17,6 +18,12 @@ on the first only. Report the test half. Later batches (``batch: 2``, ``batch: 3
 the tuning half; each batch is scored apart too, so rounds stay comparable and a batch scored
 before it is tuned on is a fresh look at unseen files. ``--half`` also limits
 ``--materialize-from`` to that half, so the test texts need not be on disk while tuning.
+
+``--tier default`` (the default) scores what ``spawnkit lint`` reports out of the box;
+``--tier all`` scores it with ``--preview``. ``--families`` adds a table per way of reading (the
+families of orchestrator detection and of each rule): on how many files each one fires, how
+many of them are labelled positive, and on how many it alone makes the verdict — the figures
+the tiers are decided from.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scoring import Score  # noqa: E402
 
+from spawnkit.lint.analysis import analyse
+from spawnkit.lint.document import Document
 from spawnkit.lint.engine import lint_document
 
 DATA = Path(__file__).resolve().parent / "data" / "lint-real"
@@ -44,12 +53,29 @@ DETECTION = "detection"
 
 
 @dataclass
+class Fired:
+    """How one way of reading does on the files it fires on (file-level)."""
+
+    right: int = 0  # files labelled positive (an orchestrator, for detection)
+    wrong: int = 0
+    sole_wrong: int = 0  # wrong files where it alone made the verdict
+    sole_right: int = 0
+    wrong_files: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float | None:
+        return self.right / (self.right + self.wrong) if self.right + self.wrong else None
+
+
+@dataclass
 class Half:
     scores: dict[str, Score]
     files: int = 0
     skipped_absent: int = 0
     skipped_changed: int = 0
     sp_errors: dict[str, int] = field(default_factory=dict)  # SP code -> files with an error
+    families: dict[tuple[str, str], Fired] = field(default_factory=dict)  # (rule, family)
+    findings: dict[str, int] = field(default_factory=dict)  # tier -> protocol findings
 
 
 def load(corpus: Path = CORPUS) -> dict:
@@ -101,7 +127,9 @@ def _empty() -> Half:
     return Half({DETECTION: Score(), **{r: Score() for r in CM_RULES}})
 
 
-def evaluate(doc: dict, texts: Path = TEXTS, half: str | None = None) -> dict[str, Half]:
+def evaluate(
+    doc: dict, texts: Path = TEXTS, half: str | None = None, preview: bool = False
+) -> dict[str, Half]:
     """Scores per half (``tune``, ``test``) over the entries whose text is present; when later
     batches grew the tuning half, each batch is scored apart as well (``tune, batch 1``, …): a
     batch scored before any tuning on it is a fresh look at how the rules generalise."""
@@ -116,13 +144,13 @@ def evaluate(doc: dict, texts: Path = TEXTS, half: str | None = None) -> dict[st
         if entry["split"] == "tune" and len(batches) > 1:
             groups.append(halves[batch_group(entry.get("batch", 1))])
         for h in groups:
-            _score(h, entry, texts)
+            _score(h, entry, texts, preview)
     for h in halves.values():
         h.sp_errors = {code: len(files) for code, files in sorted(h.sp_errors.items())}  # type: ignore[arg-type]
     return halves
 
 
-def _score(h: Half, entry: dict, texts: Path) -> None:
+def _score(h: Half, entry: dict, texts: Path, preview: bool = False) -> None:
     text, status = read_entry(texts, entry)
     if text is None:
         if status == "absent":
@@ -132,8 +160,10 @@ def _score(h: Half, entry: dict, texts: Path) -> None:
         return
     h.files += 1
     where = f"{entry['repo']}:{entry['path']}"
-    result = lint_document(text, str(text_path(texts, entry)))
-    h.scores[DETECTION].add(result.orchestrator, entry["orchestrator"]["label"] is True, where)
+    path = str(text_path(texts, entry))
+    result = lint_document(text, path, preview=preview)
+    is_orchestrator = entry["orchestrator"]["label"] is True
+    h.scores[DETECTION].add(result.orchestrator, is_orchestrator, where)
     got = {d.code for d in result.diagnostics}
     for rule in CM_RULES:
         want = entry["rules"][rule]["label"] == "positive"
@@ -141,6 +171,29 @@ def _score(h: Half, entry: dict, texts: Path) -> None:
     for d in result.diagnostics:
         if d.code.startswith("SP") and d.severity == "error":
             h.sp_errors.setdefault(d.code, set()).add(where)  # type: ignore[arg-type]
+        if d.code.startswith("CM"):
+            h.findings[d.tier] = h.findings.get(d.tier, 0) + 1
+    # the families, from everything the rules find with preview on
+    full = result if preview else lint_document(text, path, preview=True)
+    marks = analyse(Document(path, text, "pyyaml")).marks
+    _fired(h, DETECTION, {m.family for m in marks}, is_orchestrator, where, full.orchestrator)
+    for rule in CM_RULES:
+        fams = {d.family for d in full.diagnostics if d.code == rule}
+        want = entry["rules"][rule]["label"] == "positive"
+        _fired(h, rule, fams, want, where, bool(fams))
+
+
+def _fired(h: Half, rule: str, families: set[str], want: bool, where: str, verdict: bool) -> None:
+    for family in families:
+        f = h.families.setdefault((rule, family), Fired())
+        sole = verdict and len(families) == 1
+        if want:
+            f.right += 1
+            f.sole_right += sole
+        else:
+            f.wrong += 1
+            f.sole_wrong += sole
+            f.wrong_files.append(where)
 
 
 def _fmt(value: float | None) -> str:
@@ -161,6 +214,19 @@ def table(half: Half) -> str:
     return "\n".join(rows)
 
 
+def family_table(half: Half) -> str:
+    rows = [
+        "| rule | family | fires on | right | wrong | precision | alone: right / wrong |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for (rule, family), f in sorted(half.families.items()):
+        rows.append(
+            f"| {rule} | {family} | {f.right + f.wrong} | {f.right} | {f.wrong} "
+            f"| {_fmt(f.precision)} | {f.sole_right} / {f.sole_wrong} |"
+        )
+    return "\n".join(rows)
+
+
 def summary(name: str, half: Half) -> str:
     lines = [f"## {name}: {half.files} files linted"]
     skipped = half.skipped_absent + half.skipped_changed
@@ -172,6 +238,8 @@ def summary(name: str, half: Half) -> str:
     lines += ["", table(half), ""]
     sp = ", ".join(f"{c}: {n}" for c, n in half.sp_errors.items()) or "none"
     lines.append(f"files with SP errors: {sp}")
+    tiers = ", ".join(f"{t} {n}" for t, n in sorted(half.findings.items())) or "none"
+    lines.append(f"protocol findings by tier: {tiers}")
     return "\n".join(lines)
 
 
@@ -219,6 +287,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--materialize-from", type=Path, metavar="DIR", help="git snapshots")
     parser.add_argument("--half", choices=("tune", "test"))
     parser.add_argument("--misses", action="store_true", help="list every wrong verdict")
+    parser.add_argument(
+        "--tier",
+        choices=("default", "all"),
+        default="default",
+        help="score the default tier (as spawnkit lint reports) or all (with --preview)",
+    )
+    parser.add_argument(
+        "--families", action="store_true", help="a table per way of reading, with wrong files"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -236,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.materialize_from:
         written, missing = materialize(doc, args.materialize_from, args.texts, args.half)
         print(f"materialized {written} texts, {missing} not found", file=sys.stderr)
-    halves = evaluate(doc, args.texts, args.half)
+    halves = evaluate(doc, args.texts, args.half, preview=args.tier == "all")
     shown = {k: v for k, v in halves.items() if not args.half or k.split(",")[0] == args.half}
     if args.json:
         out = {
@@ -244,6 +321,16 @@ def main(argv: list[str] | None = None) -> int:
                 "files": h.files,
                 "skipped": h.skipped_absent + h.skipped_changed,
                 "sp_error_files": h.sp_errors,
+                "findings_by_tier": h.findings,
+                "families": {
+                    f"{rule} {family}": {
+                        "right": f.right,
+                        "wrong": f.wrong,
+                        "alone_right": f.sole_right,
+                        "alone_wrong": f.sole_wrong,
+                    }
+                    for (rule, family), f in sorted(h.families.items())
+                },
                 "rules": {
                     rule: {
                         "positives": s.positives,
@@ -262,6 +349,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=1))
         return 0
     print("\n\n".join(summary(title(name), h) for name, h in shown.items()))
+    if args.families:
+        for name, h in shown.items():
+            if name.startswith(BATCH_GROUP):
+                continue
+            print(f"\n## readings, {title(name)} (preview on)\n\n{family_table(h)}")
+            if args.misses:
+                for (rule, family), f in sorted(h.families.items()):
+                    for where in f.wrong_files:
+                        print(f"{name} {rule} {family}: {where}")
     if args.misses:
         for name, h in shown.items():
             if name.startswith(BATCH_GROUP):

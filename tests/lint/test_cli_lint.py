@@ -81,6 +81,7 @@ def test_json_contract(tmp_path):
         "name",
         "severity",
         "tier",
+        "family",
         "line",
         "col",
         "message",

@@ -49,6 +49,7 @@ class Diagnostic(NamedTuple):  # a NamedTuple: importing dataclasses cost a one-
     tier: str = DEFAULT  # "default" | "preview" (spawnkit.lint.evidence)
     evidence: tuple[Evidence, ...] = ()  # the places the finding rests on
     looked_for: str = ""  # what the rule searched for and did not find
+    family: str = ""  # the way of reading that produced it (Rule.families)
 
 
 class FileResult(NamedTuple):
@@ -186,6 +187,7 @@ def _diagnostic(rule: Rule, finding: Finding, path: str, ctx: Context, tier: str
         tier,
         finding.evidence,
         " ".join(finding.looked_for.split()),
+        finding.family,
     )
 
 

@@ -123,6 +123,7 @@ def as_json(results: list[FileResult]) -> str:
                             "name": d.name,
                             "severity": d.severity,
                             "tier": d.tier,
+                            "family": d.family or None,
                             "line": d.line,
                             "col": d.col,
                             "message": d.message,
