@@ -23,7 +23,8 @@ before it is tuned on is a fresh look at unseen files. ``--half`` also limits
 ``--tier all`` scores it with ``--preview``. ``--families`` adds a table per way of reading (the
 families of orchestrator detection and of each rule): on how many files each one fires, how
 many of them are labelled positive, and on how many it alone makes the verdict — the figures
-the tiers are decided from.
+the tiers are decided from. A rule's readings are counted on the files default readings find
+spawning (elsewhere all protocol findings are preview anyway); detection's on every file.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from scoring import Score  # noqa: E402
 from spawnkit.lint.analysis import analyse
 from spawnkit.lint.document import Document
 from spawnkit.lint.engine import lint_document
+from spawnkit.lint.evidence import DEFAULT as DEFAULT_TIER
 
 DATA = Path(__file__).resolve().parent / "data" / "lint-real"
 CORPUS = DATA / "corpus.yaml"
@@ -178,6 +180,10 @@ def _score(h: Half, entry: dict, texts: Path, preview: bool = False) -> None:
     marks = analyse(Document(path, text, "pyyaml")).marks
     _fired(h, DETECTION, {m.family for m in marks}, is_orchestrator, where, full.orchestrator)
     for rule in CM_RULES:
+        # a rule's reading shows by its own tier only on files the default readings find
+        # spawning (elsewhere every protocol finding is preview): judged on those files
+        if full.spawn_tier != DEFAULT_TIER:
+            break
         fams = {d.family for d in full.diagnostics if d.code == rule}
         want = entry["rules"][rule]["label"] == "positive"
         _fired(h, rule, fams, want, where, bool(fams))

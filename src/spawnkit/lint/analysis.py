@@ -42,6 +42,9 @@ PROSE_CALL = "call-in-prose"
 CODE_CALL = "call-in-code"
 WEAK = "agent-mention"
 FORK = "context-fork"
+HEADING = "heading"
+GUIDE = "guide-section"
+GUIDE_WEAK = "guide-section-mention"
 
 # each reading's tier, from its precision on the real-skill corpus (docs/lint-accuracy.md)
 DETECTION_FAMILIES: tuple[Family, ...] = (
@@ -66,17 +69,32 @@ DETECTION_FAMILIES: tuple[Family, ...] = (
         DEFAULT,
         'the orchestrator in the third person ("the orchestrator dispatches a verifier")',
     ),
-    Family(PROMPT_HEADER, DEFAULT, 'a prompt handed over ("each sub-agent gets this prompt:")'),
+    Family(PROMPT_HEADER, PREVIEW, 'a prompt handed over ("each sub-agent gets this prompt:")'),
     Family(CJK, DEFAULT, "a spawn instruction in Japanese, Korean or Chinese"),
-    Family(PROSE_CALL, DEFAULT, 'a call written into prose ("Task(subagent_type=...)")'),
+    Family(PROSE_CALL, PREVIEW, 'a call written into prose ("Task(subagent_type=...)")'),
     Family(CODE_CALL, DEFAULT, "a code sketch that calls the spawn tool"),
     Family(
         WEAK, DEFAULT, 'a remark about how agents run ("one agent per file", "3 parallel agents")'
     ),
     Family(FORK, DEFAULT, "context: fork in the frontmatter (the body is a sub-agent's prompt)"),
+    Family(HEADING, PREVIEW, 'a heading that names spawning ("## Step 4: Spawn Subagents")'),
+    Family(
+        GUIDE,
+        PREVIEW,
+        'spawning named under a guide-like heading ("Patterns", "Examples", "Best practices")',
+    ),
+    Family(GUIDE_WEAK, PREVIEW, "a code sketch or remark about agents under a guide-like heading"),
 )
 _STRONG = {TOOL, AGENT_OBJECT, ROLE_OBJECT, NAMED_OBJECT, GRANTED, FRONTED, IN_AGENT}
-_STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, PROSE_CALL}
+_STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, PROSE_CALL, HEADING, GUIDE}
+# headings of sections that describe or teach rather than instruct: a spawn step under one of
+# them is read as an example, a pattern or advice
+_GUIDE_SECTION = lazy(
+    r"\b(?:patterns?|examples?|best\s+practices?|tips|guides?|guidelines|overview|reference|concepts?"
+    r"|theory|recipes?|decision\s+tree|index|faq|troubleshoot\w*|anti-?patterns?|pitfalls"
+    r"|checklist|when\s+to\s+use|comparison|background|introduction|built-in\s+tools|glossary)\b",
+    re.I,
+)
 
 
 class Mark(NamedTuple):
@@ -87,6 +105,7 @@ class Mark(NamedTuple):
     text: str  # the sentence, or the code block's first line
     header: bool = False  # a prompt header, not a spawn verb
     tool: bool = False  # names the spawn tool itself
+    section: tuple[str, ...] = ()  # the headings above it
 
 
 # --- vocabulary -------------------------------------------------------------------
@@ -260,6 +279,11 @@ _LEAD_MODAL_BAD = folded(
     r"(?:\w+\s+)?(?:must|should|shall|need\s+to|have\s+to)\s*$",
 )
 _LEAD_TO = folded(r"\bto\s*$")
+# a capability, not an instruction: "Goose can also delegate to …" ("you will then …" instructs)
+_CAPABILITY = folded(
+    r"(?<!you )\b(?:can|could|may|might|would|will|cannot|can't)\s+"
+    r"(?:also|then|now|just|simply|first|always|again|next|immediately)\s*$"
+)
 _TRAILING_ADVERB = lazy(r"\s\w+ly\s*$", re.I)
 _LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
@@ -413,6 +437,46 @@ _STATE_MARKED = Gated(
     exact=True,
 )
 STATE_FILE = AnyOf(_STATE_NAMED, _STATE_MARKED)
+# state kept by other means than a named state file (issue 25: state and progress in any form
+# count): a database or a memory tool the run records to, a command that records a task's
+# status, a status field set as work moves on, a progress log the run appends to
+STATE_STORE = Gated(
+    lazy(
+        # a database the run records to: "record each task's status in the Context DB"
+        r"\b(?:record|records|recorded|store|stores|stored|save|saves|saved|write|writes|insert"
+        r"|inserts|update|updates|updated|log|logs|logged|persist\w*|track|tracks|tracked)\b"
+        r"[^.\n]{0,60}?\b(?:in|to|into)\s+(?:the\s+|a\s+|its\s+)?(?:[\w-]+\s+)?(?:database|sqlite|db)\b"
+        r"|\b[\w-]+\.(?:db|sqlite3?)\b"
+        # a memory tool the run writes to
+        r"|\bmcp__\w*memory\w*(?:save|store|write|create|add|update)\w*|\bmem_(?:save|store|write)\b"
+        r"|\b(?:save|saves|store|stores|write|writes|record|records|log|logs)\b[^.\n]{0,40}?"
+        r"\b(?:to|in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?memory\b"
+        # a command or call that records a task's status
+        r"|--status[ =]|\bset-status\b|\bupdate[-_]status\b|\bmark[-_](?:done|complete)\b"
+        r"|\btask[-_](?:done|complete)\b|--mode\s+complete\b"
+        # a status field set as the work moves on
+        r"|\b(?:set|sets|update|updates|mark|marks|change|changes|flip|flips)\b[^.\n]{0,40}?\bstatus\b"
+        r"[^.\n]{0,30}?\b(?:to|as)\s+[`'\"]?(?:done|complete[d]?|in[-_ ]?progress|finished|fixed|failed|shipped)\b"
+        r"|\bstatus\b[^.\n]{0,20}?(?:→|->)\s*[`'\"]?(?:done|complete[d]?|fixed|failed)"
+        # a progress log the run appends to
+        r"|\b(?:append|appends|appended|emit|emits|write|writes)\b[^.\n]{0,60}?\.(?:jsonl|log)\b",
+        re.I,
+    ),
+    *("database", "sqlite", "db", "memory", "mem_", "status", "mark", "task", "--mode"),
+    *(".jsonl", ".log"),
+)
+# state in any form: what CM003, CM004 and CM007 read as the orchestrator's state
+STATE_ANY = AnyOf(_STATE_NAMED, _STATE_MARKED, STATE_STORE)
+# a run that can be resumed keeps its state somewhere, even when the rule cannot tell where
+RESUME_TALK = Gated(
+    lazy(
+        r"\bresum(?:e|es|ed|ing|able)\b|\bpick(?:s|ed)?\s+up\s+where\b|\bcontinu(?:e|es|ation)\s+"
+        r"(?:from|where)\b|\bleft\s+off\b|--resume\b",
+        re.I,
+    ),
+    *("resum", "pick", "continu", "left"),
+    exact=True,
+)
 NUMBER_WORDS = {
     "one": 1,
     "two": 2,
@@ -614,6 +678,8 @@ def _lead_ok(prefix: str) -> bool:
         return not _LEAD_TO_BAD.search(prefix)
     if _LEAD_MODAL.search(prefix):
         return not _LEAD_MODAL_BAD.search(prefix)
+    if _CAPABILITY.search(prefix):
+        return False
     return bool(_LEAD_OK.search(prefix))
 
 
@@ -913,10 +979,16 @@ class Analysis:
         return tuple(out)
 
     def add_mark(
-        self, line: int, family: str, text: str, header: bool = False, tool: bool = False
+        self,
+        line: int,
+        family: str,
+        text: str,
+        header: bool = False,
+        tool: bool = False,
+        section: tuple[str, ...] = (),
     ) -> None:
         """Record a spawn step (or a weaker hint) found by ``family``."""
-        self.marks.append(Mark(line, family, text, header, tool))
+        self.marks.append(Mark(line, family, text, header, tool, section))
         if family in _STRONG:
             self.spawn_lines.append(line)
             if header:
@@ -1150,6 +1222,12 @@ class Analysis:
         return any(STANDARD_REF in b.text for b in self.doc.blocks)
 
 
+def _in_guide(section: tuple[str, ...]) -> bool:
+    """Whether the innermost headings (not the document's title) name a guide-like section."""
+    titles = section[1:][-2:] if len(section) > 1 else ()
+    return any(_GUIDE_SECTION.search(title) for title in titles)
+
+
 def _family_tier(name: str) -> str:
     return tier_of(DETECTION_FAMILIES, name)
 
@@ -1252,9 +1330,24 @@ def analyse(doc: Document) -> Analysis:
     hinted = _hinted(body, with_prompt=True) or _hinted(body.lower(), with_prompt=True)
     if not hinted and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
-    mark = result.add_mark
     for _, blocks in result.groups:
         for block in blocks:
+            guide = _in_guide(block.section)
+
+            def mark(
+                line: int,
+                family: str,
+                text: str,
+                block: Block = block,
+                guide: bool = guide,
+                **kwargs: bool,
+            ) -> None:
+                if family != PROMPT_HEADER:
+                    if block.kind == "heading" and family in _STRONG:
+                        family = HEADING  # a title over the steps, not a step
+                    elif guide:
+                        family = GUIDE if family in _STRONG else GUIDE_WEAK
+                result.add_mark(line, family, text, section=block.section, **kwargs)
 
             def line_for(line: int, block: Block = block) -> int:
                 return doc.sibling_line(block.source) if block.source else line

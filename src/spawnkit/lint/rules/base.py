@@ -161,7 +161,7 @@ class Rule:
             head = "\n## Tier: default, with preview readings\n"
         else:
             return ""
-        rows = "".join(f"- {f.name} ({f.tier}): {f.what}\n" for f in self.families)
+        rows = "".join(f"- {f.name} ({self.tier_of(f.name)}): {f.what}\n" for f in self.families)
         return head + rows
 
 

@@ -5,17 +5,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spawnkit.lint.analysis import STATE_FILE
+from spawnkit.lint.analysis import AGENT_NOUN, STATE_FILE
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import DEFAULT, Context, Family, Finding, Rule
 from spawnkit.lint.rules.cm001_return_budget import prompt_evidence
 
+_EXTENSIONS = (
+    "md|markdown|json|jsonl|txt|log|csv|tsv|ya?ml|toml|html|sarif|xml|png|jpe?g|svg|pdf|webp|gif"
+)
 _PATH = (
     r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
-    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b"
+    # a file name, placeholders and globs included: "task-*.md", "[feature]/validation.md"
+    r"|[\w{}$<>.@*\[\]-]+\.(?:" + _EXTENSIONS + r")\b"
     # a placeholder that names a path: "[output file]", "${reviewQueuePath}", "{report_path}"
-    r"|[\[{<$]\{?[\w\s-]{0,30}?(?:path|file|dir|folder)\w*\s*[\]}>])"
+    r"|[\[{<$]\{?[\w\s-]{0,30}?(?:path|file|dir|folder)\w*\s*[\]}>]"
+    # ... or a variable that does: "artifact_path", "$OUTPUT_FILE"
+    r"|\$?\w+_(?:path|file|dir)\b)"
 )
 _DISK = Gated(
     lazy(
@@ -27,19 +33,33 @@ _DISK = Gated(
         + _PATH
         + r"|\boutputs?\s+(?:to|into)\s*:?\s+"  # "Output to: .ralph/tasks/"
         + _PATH
-        + r"|\bwrite\s+"
+        # "write findings.md", "(3) writes `.specs/[feature]/validation.md`"
+        + r"|\b(?:write|writes|save|saves|create|creates|produce|produces|generate|generates|emit|emits)"
+        r"\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?"
+        + _PATH
+        # "Output path: {source}_edited.png", "report file: …"
+        + r"|\b(?:outputs?|reports?|results?)\s+(?:file|path)\s*:?\s+"
         + _PATH
         + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
         r"\s+(?:folder|directory|dir|file)\b"
         # a file kept by the run under another name: "appends its summary to the tracker"
         r"|\b(?:append|appends|write|writes|add|adds|record|records|log|logs)\b[^.!?]{0,80}?\b(?:to|in|into)"
         r"\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?(?:tracker|ledger|journal|scratchpad)\b"
-        r"|\b(?:on|to)\s+disk\b",
+        r"|\b(?:on|to)\s+disk\b"
+        # a folder named by what it holds: "writes its markdown file to the session directory"
+        r"|\b(?:write|writes|save|saves|store|stores|put|puts|place|places|drop|drops|output|outputs)"
+        r"\b[^.!?]{0,80}?\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+|own\s+)?"
+        r"(?:[\w-]+\s+){0,2}(?:folder|directory|dir|subdirectory)\b"
+        # results posted where the orchestrator does not read them: PR comments, an issue
+        r"|\bposts?\b[^.!?]{0,80}?\b(?:as|to|on|in)\s+(?:the\s+|a\s+)?(?:pr|pull\s+request|github"
+        r"|issue|jira|linear)\s*(?:comments?|reviews?|threads?)?\b",
         re.I,
     ),
     # a path (a slash or a file extension), a placeholder, a folder or file, the disk, a tracker
     *("/", ".md", ".json", ".txt", ".log", ".csv", ".yml", ".yaml", ".html", ".sarif", ".xml"),
+    *(".tsv", ".toml", ".png", ".jpg", ".jpeg", ".svg", ".pdf", ".webp", ".gif", ".markdown"),
     *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
+    "post",
     exact=True,
 )
 # a step that writes findings somewhere: its path is read by written_paths
@@ -152,6 +172,15 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         general = [b for b in a.global_units if id(b) not in a.prompt_block_ids]
+        # ... and code that speaks of the agents ("# Each agent writes to its own tmp/ dir")
+        general += [
+            b
+            for _, blocks in a.groups
+            for b in blocks
+            if b.kind == "code"
+            and id(b) not in a.prompt_block_ids
+            and AGENT_NOUN.hit(b.text, b.lower)
+        ]
         if writes_to_disk(general):
             return
         if a.prompts:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from spawnkit.lint.analysis import STATE_FILE, Analysis
-from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+from spawnkit.lint.analysis import RESUME_TALK, STATE_ANY, Analysis
+from spawnkit.lint.patterns import Keywords, lazy
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 
 
 def state_places(a: Analysis) -> list[Evidence]:
@@ -14,12 +25,12 @@ def state_places(a: Analysis) -> list[Evidence]:
     cached = a.memo.get("state_places")
     if cached is None:
         out = []
-        for s in a.prose_where(STATE_FILE):
-            m = STATE_FILE.search(s.text, s.lower)
+        for s in a.prose_where(STATE_ANY):
+            m = STATE_ANY.search(s.text, s.lower)
             if m:
                 out.append(Evidence(a.report_line(s.block, s.line), _note(s.text)))
         for b in a.shell_blocks:
-            m = STATE_FILE.search(b.text, b.lower)
+            m = STATE_ANY.search(b.text, b.lower)
             if m:
                 line = b.text[b.text.rfind("\n", 0, m.start()) + 1 :].split("\n", 1)[0]
                 out.append(Evidence(a.report_line(b, b.line_of(m.start())), _note(line)))
@@ -28,7 +39,30 @@ def state_places(a: Analysis) -> list[Evidence]:
 
 
 def _note(text: str) -> str:
-    return f"state kept on disk: {quote(text)}"
+    return f"state kept outside the conversation: {quote(text)}"
+
+
+_SESSION_LIST = lazy(r"\b(?:TodoWrite|TaskCreate|TaskUpdate|TaskList)\b|\btodo\s+list\b", re.I)
+
+
+def session_list(a: Analysis) -> Evidence | None:
+    """Where progress is kept in the session's own task list, which the next session lacks."""
+    for s in a.prose_where(Keywords("todo", "taskcreate", "taskupdate", "tasklist")):
+        if _SESSION_LIST.search(s.text):
+            return Evidence(
+                a.report_line(s.block, s.line),
+                f"in-session task list, not counted (the next session starts without it): "
+                f"{quote(s.text, 60)}",
+            )
+    return None
+
+
+def resume_talk(a: Analysis) -> Evidence | None:
+    """Where the skill speaks of resuming an interrupted run (its state lives somewhere)."""
+    for s in a.prose_where(RESUME_TALK):
+        if RESUME_TALK.search(s.text, s.lower):
+            return Evidence(a.report_line(s.block, s.line), f"speaks of resuming: {quote(s.text)}")
+    return None
 
 
 def state_lines(a: Analysis) -> list[int]:
@@ -42,10 +76,13 @@ def runs_steps(a: Analysis) -> bool:
 
 
 NO_STATE = "no-state"
+UNSEEN_STATE = "resumable-without-named-state"
 LOOKED_FOR = (
     "progress kept outside the conversation: a state, progress or status file (state.json, "
-    "STATE.md, progress.md, a tracker or a plan whose items are ticked off), or a reference "
-    "to the installed standard"
+    "STATE.md, progress.md, a tracker or a plan whose items are ticked off), a database or a "
+    "memory tool the run records to, a command that records a task's status (--status, "
+    "set-status, mark-done), a status field set to done, a progress log (.jsonl, .log), or a "
+    "reference to the installed standard"
 )
 
 
@@ -55,6 +92,11 @@ class StateFile(Rule):
     families = (
         Family(
             NO_STATE, DEFAULT, "an orchestrator that names no state kept outside the conversation"
+        ),
+        Family(
+            UNSEEN_STATE,
+            PREVIEW,
+            "an orchestrator that speaks of resuming a run but names no state the rule recognises",
         ),
     )
     what = """
@@ -111,11 +153,13 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         if not runs_steps(a) or a.references_standard or state_lines(a):
             return
+        resume = resume_talk(a)
+        extra = tuple(e for e in (resume, session_list(a)) if e is not None)
         yield Finding(
             a.first_line,
             "this orchestrator keeps no state file on disk; its progress is lost when the "
             "context resets",
-            family=NO_STATE,
-            evidence=ctx.spawn_evidence(),
+            family=UNSEEN_STATE if resume else NO_STATE,
+            evidence=ctx.spawn_evidence() + extra,
             looked_for=LOOKED_FOR,
         )

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.patterns import Gated, lazy
-from spawnkit.lint.rules.base import DEFAULT, Context, Family, Finding, Rule
+from spawnkit.lint.rules.base import DEFAULT, PREVIEW, Context, Family, Finding, Rule
 from spawnkit.lint.rules.cm003_state_file import runs_steps, state_places
 
 _RESUME = Gated(
@@ -27,6 +27,7 @@ NO_RESUME = "no-resume"
 class ResumeCheck(Rule):
     code = "CM004"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
     families = (Family(NO_RESUME, DEFAULT, "a state file that nothing reads back at start-up"),)
     what = """
 Checks that an orchestrator with a state file looks for a recent unfinished one

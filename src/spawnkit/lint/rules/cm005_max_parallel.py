@@ -10,7 +10,16 @@ from typing import Any
 from spawnkit.lint import vocabulary as V
 from spawnkit.lint.analysis import AGENT_NOUN, CJK_CHAR, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
-from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 from spawnkit.standard import protocol
 
 _PARALLEL = folded(
@@ -212,6 +221,7 @@ UNBOUNDED = "no-limit"
 PARALLEL = "parallel-without-cap"
 FAN_OUT = "fan-out-without-cap"
 CODE_CALLS = "calls-in-code"
+LOOSE = "parallel-not-said-of-agents"
 
 
 class MaxParallel(Rule):
@@ -232,6 +242,11 @@ class MaxParallel(Rule):
         Family(FAN_OUT, DEFAULT, 'a fan-out stated by structure: "For each X:" over spawn steps'),
         Family(
             CODE_CALLS, DEFAULT, "a code sketch with more spawn calls than the cap, none awaited"
+        ),
+        Family(
+            LOOSE,
+            PREVIEW,
+            "a parallel statement in a heading, or one that names no sub-agent and no spawn step",
         ),
     )
     what = """
@@ -299,6 +314,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 key = (id(s.block), s.line) if s.block.kind == "table" else id(s.block)
                 f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), key, fallback)
                 f.section = s.block.section
+                if s.block.kind == "heading" or not (f.about_agents or a.spawns_in(s.block)):
+                    # a title, or parallel work that is not said to be sub-agents' ("what can
+                    # run in parallel", "start step 4 in parallel"): offered, not asserted
+                    f.family = LOOSE
                 if f.parallel and not f.caps and not f.sequential:
                     listed = _listed(a, s)
                     if listed:

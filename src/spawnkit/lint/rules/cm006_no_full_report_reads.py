@@ -8,7 +8,16 @@ from typing import Any
 
 from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
 from spawnkit.lint.patterns import AnyOf, Gated, Keywords, lazy
-from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 from spawnkit.lint.rules.cm002_results_on_disk import written_paths
 
 _READ = Gated(
@@ -190,6 +199,7 @@ def _pasted(a: Any) -> Iterator[Finding]:
 class NoFullReportReads(Rule):
     code = "CM006"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
     families = (
         Family(READ, DEFAULT, "the orchestrator told to read, open or load a sub-agent's report"),
         Family(PASTE, DEFAULT, "an earlier sub-agent's output pasted into a later prompt"),

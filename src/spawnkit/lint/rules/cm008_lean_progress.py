@@ -7,7 +7,16 @@ from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
 from spawnkit.lint.patterns import Gated, Keywords, lazy
-from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 
 _RELAY = Gated(
     lazy(
@@ -54,6 +63,7 @@ RELAY = "relay-at-length"
 class LeanProgress(Rule):
     code = "CM008"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
     families = (Family(RELAY, DEFAULT, "the user shown sub-agents' output whole or at length"),)
     what = """
 Finds instructions to relay sub-agents' results to the user at length: show the
