@@ -27,7 +27,7 @@ PATH = "skills/demo-audit/SKILL.md"
 # a state file never said to be updated (CM007), parallel with no cap (CM005)
 STALE = HEAD + (
     "Keep `.demo-audit-reports/state.json`; resume from an unfinished one at start.\n\n"
-    "Run the package checks in parallel.\n\n"
+    "Run the package sub-agents in parallel.\n\n"
     "Spawn a sub-agent with this prompt:\n\n"
     "```\nAudit {package}. Write every finding to .demo-audit-reports/{package}.md.\n"
     "Reply with at most 400 tokens: STATUS, counts, report path.\n```\n"
@@ -83,7 +83,7 @@ def test_a_preview_family_hides_only_its_own_findings(monkeypatch, cm007_default
     cm005 = next(d for d in shown.diagnostics if d.code == "CM005")
     assert (cm005.tier, cm005.severity) == (PREVIEW, "warning")  # an error by default
     # the sure family of the same rule stays in the default tier
-    unbounded = STALE.replace("Run the package checks in parallel.", "Run all agents at once.")
+    unbounded = STALE.replace("Run the package sub-agents in parallel.", "Run all agents at once.")
     found = lint_document(unbounded, PATH)
     assert [(d.code, d.tier, d.severity) for d in found.diagnostics if d.code == "CM005"] == [
         ("CM005", DEFAULT, "error")
@@ -161,9 +161,9 @@ def test_summary_counts_preview_findings(cm007_preview):
 
 def test_a_suppression_reason_is_not_read_as_codes(cm007_default):
     text = STALE.replace(
-        "Run the package checks in parallel.",
+        "Run the package sub-agents in parallel.",
         "<!-- spawnkit: ignore CM005 -- SP checks and CM007 stay on -->\n"
-        "Run the package checks in parallel.",
+        "Run the package sub-agents in parallel.",
     )
     result = lint_document(text, PATH)
     assert codes(result) == ["CM007"] and result.suppressed == 1

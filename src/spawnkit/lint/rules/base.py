@@ -116,6 +116,8 @@ class Rule:
 
     def severity_label(self) -> str:
         """The severity as the rule tables show it: "error", "warning", or where each applies."""
+        if self.tier == PREVIEW and self.severity == "error":
+            return "warning (the standard's error once it leaves preview)"
         if self.severity != "error" or len(self.client_fails) == 3:
             return self.severity
         where = "".join(f"{k}s, " for k in self.client_fails)

@@ -170,6 +170,17 @@ _NUMBER_WORDS = Keywords(
 )
 
 
+# a sentence said of sub-agents: an agent noun, a job ("reviewers"), the spawn tool or a call
+_AGENT_WORDS = Keywords("task tool", "agent tool", "task(", "agent(", "subagent_type", "spawn")
+_ROLE = lazy(r"\b(?:" + V.alternation(V.ROLE_NOUNS) + r")s?\b")
+
+
+def _said_of_agents(text: str, low: str) -> bool:
+    if AGENT_NOUN.search(text, low) or _AGENT_WORDS.any_in(low):
+        return True
+    return not low.isascii() and any(n in low for n in V.CJK_AGENT_NOUNS) or bool(_ROLE.search(low))
+
+
 _BOTH = folded(r"\bboth\s+(?:[\w-]+\s+)?(?:sub-?agents|subagents|agents|reviewers|workers)\b")
 
 
@@ -314,7 +325,9 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 key = (id(s.block), s.line) if s.block.kind == "table" else id(s.block)
                 f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), key, fallback)
                 f.section = s.block.section
-                if s.block.kind == "heading" or not (f.about_agents or a.spawns_in(s.block)):
+                if s.block.kind == "heading" or not (
+                    _said_of_agents(s.text, s.lower) or a.spawns_in(s.block)
+                ):
                     # a title, or parallel work that is not said to be sub-agents' ("what can
                     # run in parallel", "start step 4 in parallel"): offered, not asserted
                     f.family = LOOSE
