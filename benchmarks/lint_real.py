@@ -78,6 +78,27 @@ class Half:
     sp_errors: dict[str, int] = field(default_factory=dict)  # SP code -> files with an error
     families: dict[tuple[str, str], Fired] = field(default_factory=dict)  # (rule, family)
     findings: dict[str, int] = field(default_factory=dict)  # tier -> protocol findings
+    cases: dict[str, list[tuple[bool, bool]]] = field(default_factory=dict)  # rule -> (got, want)
+
+    def interval(self, rule: str, which: str, runs: int = 2000) -> tuple[float, float] | None:
+        """A 95% bootstrap interval of precision or recall, resampling files (seeded)."""
+        import random
+
+        cases = self.cases.get(rule, [])
+        if not cases:
+            return None
+        rng = random.Random(25)
+        values = []
+        for _ in range(runs):
+            sample = [cases[rng.randrange(len(cases))] for _ in cases]
+            tp = sum(g and w for g, w in sample)
+            base = sum(g for g, _ in sample) if which == "precision" else sum(w for _, w in sample)
+            if base:
+                values.append(tp / base)
+        if not values:
+            return None
+        values.sort()
+        return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
 
 
 def load(corpus: Path = CORPUS) -> dict:
@@ -109,7 +130,15 @@ def batch_group(batch: int) -> str:
     return f"{BATCH_GROUP}{batch}"
 
 
-ORIGINAL_TUNE = batch_group(1)  # the tuning half as first split, before later batches grew it
+ORIGINAL_TUNE = batch_group(1)
+TEST_GROUP = "test, batch "  # a part of the test half scored apart (batch 4 grew it)
+
+
+def test_group(batch: int) -> str:
+    return f"{TEST_GROUP}{batch}"
+
+
+# the tuning half as first split, before later batches grew it
 
 
 TITLES = {
@@ -122,6 +151,8 @@ TITLES = {
 def title(name: str) -> str:
     if name in TITLES:
         return TITLES[name]
+    if name.startswith(TEST_GROUP):
+        return name.replace(TEST_GROUP, "test half, batch ") + " only"
     return name.replace(BATCH_GROUP, "tune half, batch ") + " only"
 
 
@@ -139,12 +170,17 @@ def evaluate(
     batches = sorted({e.get("batch", 1) for e in doc["files"] if e["split"] == "tune"})
     if len(batches) > 1:
         halves.update({batch_group(b): _empty() for b in batches})
+    test_batches = sorted({e.get("batch", 1) for e in doc["files"] if e["split"] == "test"})
+    if len(test_batches) > 1:
+        halves.update({test_group(b): _empty() for b in test_batches})
     for entry in doc["files"]:
         if half and entry["split"] != half:
             continue
         groups = [halves[entry["split"]]]
         if entry["split"] == "tune" and len(batches) > 1:
             groups.append(halves[batch_group(entry.get("batch", 1))])
+        if entry["split"] == "test" and len(test_batches) > 1:
+            groups.append(halves[test_group(entry.get("batch", 1))])
         for h in groups:
             _score(h, entry, texts, preview)
     for h in halves.values():
@@ -166,10 +202,12 @@ def _score(h: Half, entry: dict, texts: Path, preview: bool = False) -> None:
     result = lint_document(text, path, preview=preview)
     is_orchestrator = entry["orchestrator"]["label"] is True
     h.scores[DETECTION].add(result.orchestrator, is_orchestrator, where)
+    h.cases.setdefault(DETECTION, []).append((result.orchestrator, is_orchestrator))
     got = {d.code for d in result.diagnostics}
     for rule in CM_RULES:
         want = entry["rules"][rule]["label"] == "positive"
         h.scores[rule].add(rule in got, want, f"{where} [{entry['rules'][rule]['reason']}]")
+        h.cases.setdefault(rule, []).append((rule in got, want))
     for d in result.diagnostics:
         if d.code.startswith("SP") and d.severity == "error":
             h.sp_errors.setdefault(d.code, set()).add(where)  # type: ignore[arg-type]
@@ -206,17 +244,22 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-def table(half: Half) -> str:
-    rows = [
-        "| rule | positives | TP | FP | FN | precision | recall | F1 |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+def table(half: Half, intervals: bool = False) -> str:
+    head = "| rule | positives | TP | FP | FN | precision | recall | F1 |"
+    if intervals:
+        head += " precision, 95% | recall, 95% |"
+    rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for rule, s in half.scores.items():
         name = "orchestrator detection" if rule == DETECTION else rule
-        rows.append(
+        row = (
             f"| {name} | {s.positives} | {s.tp} | {s.fp} | {s.fn} | {_fmt(s.precision)} "
             f"| {_fmt(s.recall)} | {_fmt(s.f1)} |"
         )
+        if intervals:
+            for which in ("precision", "recall"):
+                got = half.interval(rule, which)
+                row += f" {got[0]:.2f}–{got[1]:.2f} |" if got else " n/a |"
+        rows.append(row)
     return "\n".join(rows)
 
 
@@ -233,7 +276,7 @@ def family_table(half: Half) -> str:
     return "\n".join(rows)
 
 
-def summary(name: str, half: Half) -> str:
+def summary(name: str, half: Half, intervals: bool = False) -> str:
     lines = [f"## {name}: {half.files} files linted"]
     skipped = half.skipped_absent + half.skipped_changed
     if skipped:
@@ -241,7 +284,7 @@ def summary(name: str, half: Half) -> str:
             f"skipped {skipped}: {half.skipped_absent} without text, "
             f"{half.skipped_changed} whose text changed (sha256)"
         )
-    lines += ["", table(half), ""]
+    lines += ["", table(half, intervals), ""]
     sp = ", ".join(f"{c}: {n}" for c, n in half.sp_errors.items()) or "none"
     lines.append(f"files with SP errors: {sp}")
     tiers = ", ".join(f"{t} {n}" for t, n in sorted(half.findings.items())) or "none"
@@ -302,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--families", action="store_true", help="a table per way of reading, with wrong files"
     )
+    parser.add_argument(
+        "--intervals", action="store_true", help="95%% bootstrap intervals (2,000 resamples)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -354,10 +400,10 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(json.dumps(out, indent=1))
         return 0
-    print("\n\n".join(summary(title(name), h) for name, h in shown.items()))
+    print("\n\n".join(summary(title(name), h, args.intervals) for name, h in shown.items()))
     if args.families:
         for name, h in shown.items():
-            if name.startswith(BATCH_GROUP):
+            if name.startswith((BATCH_GROUP, TEST_GROUP)):
                 continue
             print(f"\n## readings, {title(name)} (preview on)\n\n{family_table(h)}")
             if args.misses:
@@ -366,8 +412,8 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"{name} {rule} {family}: {where}")
     if args.misses:
         for name, h in shown.items():
-            if name.startswith(BATCH_GROUP):
-                continue  # its misses are listed under "tune"
+            if name.startswith((BATCH_GROUP, TEST_GROUP)):
+                continue  # its misses are listed under its half
             for rule, s in h.scores.items():
                 for miss in s.misses:
                     print(f"{name} {rule}: {miss}")
