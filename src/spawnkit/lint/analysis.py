@@ -85,6 +85,7 @@ DETECTION_FAMILIES: tuple[Family, ...] = (
     ),
     Family(GUIDE_WEAK, PREVIEW, "a code sketch or remark about agents under a guide-like heading"),
 )
+_SHOWN_SPAWNS = 5  # spawn steps kept as evidence
 _STRONG = {TOOL, AGENT_OBJECT, ROLE_OBJECT, NAMED_OBJECT, GRANTED, FRONTED, IN_AGENT}
 _STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, PROSE_CALL, HEADING, GUIDE}
 # headings of sections that describe or teach rather than instruct: a spawn step under one of
@@ -440,33 +441,62 @@ STATE_FILE = AnyOf(_STATE_NAMED, _STATE_MARKED)
 # state kept by other means than a named state file (issue 25: state and progress in any form
 # count): a database or a memory tool the run records to, a command that records a task's
 # status, a status field set as work moves on, a progress log the run appends to
-STATE_STORE = Gated(
+# (several patterns, each behind the words it cannot match without: "status", "task" and
+# "mark" alone would open one big pattern on most sentences of a long file)
+_STORE_DB = Gated(
     lazy(
         # a database the run records to: "record each task's status in the Context DB"
         r"\b(?:record|records|recorded|store|stores|stored|save|saves|saved|write|writes|insert"
         r"|inserts|update|updates|updated|log|logs|logged|persist\w*|track|tracks|tracked)\b"
         r"[^.\n]{0,60}?\b(?:in|to|into)\s+(?:the\s+|a\s+|its\s+)?(?:[\w-]+\s+)?(?:database|sqlite|db)\b"
-        r"|\b[\w-]+\.(?:db|sqlite3?)\b"
-        # a memory tool the run writes to
-        r"|\bmcp__\w*memory\w*(?:save|store|write|create|add|update)\w*|\bmem_(?:save|store|write)\b"
-        r"|\b(?:save|saves|store|stores|write|writes|record|records|log|logs)\b[^.\n]{0,40}?"
-        r"\b(?:to|in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?memory\b"
-        # a command or call that records a task's status
-        r"|--status[ =]|\bset-status\b|\bupdate[-_]status\b|\bmark[-_](?:done|complete)\b"
-        r"|\btask[-_](?:done|complete)\b|--mode\s+complete\b"
-        # a status field set as the work moves on
-        r"|\b(?:set|sets|update|updates|mark|marks|change|changes|flip|flips)\b[^.\n]{0,40}?\bstatus\b"
-        r"[^.\n]{0,30}?\b(?:to|as)\s+[`'\"]?(?:done|complete[d]?|in[-_ ]?progress|finished|fixed|failed|shipped)\b"
-        r"|\bstatus\b[^.\n]{0,20}?(?:→|->)\s*[`'\"]?(?:done|complete[d]?|fixed|failed)"
-        # a progress log the run appends to
-        r"|\b(?:append|appends|appended|emit|emits|write|writes)\b[^.\n]{0,60}?\.(?:jsonl|log)\b",
+        r"|\b[\w-]+\.(?:db|sqlite3?)\b",
         re.I,
     ),
-    *("database", "sqlite", "db", "memory", "mem_", "status", "mark", "task", "--mode"),
-    *(".jsonl", ".log"),
+    *("database", "sqlite", ".db", " db", "`db", "(db"),
 )
+_STORE_MEMORY = Gated(
+    lazy(
+        # a memory tool the run writes to
+        r"\bmcp__\w*memory\w*(?:save|store|write|create|add|update)\w*|\bmem_(?:save|store|write)\b"
+        r"|\b(?:save|saves|store|stores|write|writes|record|records|log|logs)\b[^.\n]{0,40}?"
+        r"\b(?:to|in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?memory\b",
+        re.I,
+    ),
+    "memory",
+    "mem_",
+)
+_STORE_COMMAND = Gated(
+    lazy(
+        # a command or call that records a task's status
+        r"--status[ =]|\bset-status\b|\bupdate[-_]status\b|\bmark[-_](?:done|complete)\b"
+        r"|\btask[-_](?:done|complete)\b|--mode\s+complete\b",
+        re.I,
+    ),
+    *("--status", "set-status", "update-status", "update_status", "mark-", "mark_"),
+    *("task-", "task_", "--mode"),
+)
+_STORE_FIELD = Gated(
+    lazy(
+        # a status field set as the work moves on
+        r"\b(?:set|sets|update|updates|mark|marks|change|changes|flip|flips)\b[^.\n]{0,40}?\bstatus\b"
+        r"[^.\n]{0,30}?\b(?:to|as)\s+[`'\"]?(?:done|complete[d]?|in[-_ ]?progress|finished|fixed|failed|shipped)\b"
+        r"|\bstatus\b[^.\n]{0,20}?(?:→|->)\s*[`'\"]?(?:done|complete[d]?|fixed|failed)",
+        re.I,
+    ),
+    "status",
+)
+_STORE_LOG = Gated(
+    lazy(
+        # a progress log the run appends to
+        r"\b(?:append|appends|appended|emit|emits|write|writes)\b[^.\n]{0,60}?\.(?:jsonl|log)\b",
+        re.I,
+    ),
+    ".jsonl",
+    ".log",
+)
+STATE_STORE = AnyOf(_STORE_DB, _STORE_MEMORY, _STORE_COMMAND, _STORE_FIELD, _STORE_LOG)
 # state in any form: what CM003, CM004 and CM007 read as the orchestrator's state
-STATE_ANY = AnyOf(_STATE_NAMED, _STATE_MARKED, STATE_STORE)
+STATE_ANY = AnyOf(_STATE_NAMED, _STATE_MARKED, *STATE_STORE.parts)
 # a run that can be resumed keeps its state somewhere, even when the rule cannot tell where
 RESUME_TALK = Gated(
     lazy(
@@ -960,8 +990,8 @@ class Analysis:
 
     @cached_property
     def spawn_evidence(self) -> tuple[Evidence, ...]:
-        """Where the file spawns sub-agents, the surest readings first: each mark's line and
-        what it says, for findings and for the JSON report."""
+        """Where the file spawns sub-agents, the surest readings first: the first few marks'
+        lines and what they say, for findings and for the JSON report."""
         ranked = sorted(
             self.marks,
             key=lambda m: (_family_tier(m.family) != DEFAULT, m.family not in _STRONG, m.line),
@@ -973,6 +1003,8 @@ class Analysis:
             )
         seen: set[int] = set()
         for m in ranked:
+            if len(out) >= _SHOWN_SPAWNS:
+                break  # a long file has thousands of spawn steps; findings show two or three
             if m.line not in seen:
                 seen.add(m.line)
                 out.append(Evidence(m.line, f"spawns sub-agents: {quote(m.text)}"))
@@ -1330,24 +1362,24 @@ def analyse(doc: Document) -> Analysis:
     hinted = _hinted(body, with_prompt=True) or _hinted(body.lower(), with_prompt=True)
     if not hinted and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
+    guides: dict[tuple[str, ...], bool] = {}  # section -> under a guide-like heading
+
+    def mark(
+        block: Block, line: int, family: str, text: str, header: bool = False, tool: bool = False
+    ) -> None:
+        if family != PROMPT_HEADER:
+            if block.kind == "heading" and family in _STRONG:
+                family = HEADING  # a title over the steps, not a step
+            else:
+                guide = guides.get(block.section)
+                if guide is None:
+                    guide = guides[block.section] = _in_guide(block.section)
+                if guide:
+                    family = GUIDE if family in _STRONG else GUIDE_WEAK
+        result.add_mark(line, family, text, header, tool, block.section)
+
     for _, blocks in result.groups:
         for block in blocks:
-            guide = _in_guide(block.section)
-
-            def mark(
-                line: int,
-                family: str,
-                text: str,
-                block: Block = block,
-                guide: bool = guide,
-                **kwargs: bool,
-            ) -> None:
-                if family != PROMPT_HEADER:
-                    if block.kind == "heading" and family in _STRONG:
-                        family = HEADING  # a title over the steps, not a step
-                    elif guide:
-                        family = GUIDE if family in _STRONG else GUIDE_WEAK
-                result.add_mark(line, family, text, section=block.section, **kwargs)
 
             def line_for(line: int, block: Block = block) -> int:
                 return doc.sibling_line(block.source) if block.source else line
@@ -1362,15 +1394,20 @@ def analyse(doc: Document) -> Analysis:
                     or any(k in block.text for k in V.SPAWN_CALL_KEYS)
                 ):
                     at, said = _code_call(block)
-                    mark(line_for(at), CODE_CALL, said)
+                    mark(block, line_for(at), CODE_CALL, said)
                 elif result.granted and block.info not in _SHELL_INFO and _TOOL.search(block.text):
                     # a sketch that names the granted spawn tool ("Task tool を並列起動:")
-                    mark(line_for(block.start), CODE_CALL, block.text.strip().split("\n", 1)[0])
+                    mark(
+                        block,
+                        line_for(block.start),
+                        CODE_CALL,
+                        block.text.strip().split("\n", 1)[0],
+                    )
                 continue
             if block.kind in ("quote", "tag"):
                 continue
             if block.kind == "heading" and _hands_prompt(plain(block.text)):
-                mark(line_for(block.start), PROMPT_HEADER, block.text, header=True)
+                mark(block, line_for(block.start), PROMPT_HEADER, block.text, header=True)
                 continue
             if not _hinted(block.lower, with_prompt=True):
                 continue  # no sentence of the block can hold a key word the block lacks
@@ -1380,16 +1417,16 @@ def analyse(doc: Document) -> Analysis:
                 hits = spawn_hits(s, result.granted)
                 if hits:
                     tool = result.unlisted and bool(_TOOL.search(s.text))
-                    mark(line_for(s.line), hits[0][1], s.text, tool=tool)
+                    mark(block, line_for(s.line), hits[0][1], s.text, tool=tool)
                 elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
-                    mark(line_for(s.line), PROMPT_HEADER, s.text, header=True)
+                    mark(block, line_for(s.line), PROMPT_HEADER, s.text, header=True)
                 elif cjk_spawn(s.lower):
-                    mark(line_for(s.line), CJK, s.text)
+                    mark(block, line_for(s.line), CJK, s.text)
                 elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
                     if not _calls_itself(doc, s.text):
-                        mark(line_for(s.line), PROSE_CALL, s.text, tool=True)
+                        mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)
                 elif _WEAK.search(s.text, s.lower):
-                    mark(line_for(s.line), WEAK, s.text)
+                    mark(block, line_for(s.line), WEAK, s.text)
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
                     result.self_negated = True
     return result

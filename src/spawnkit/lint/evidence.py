@@ -56,7 +56,8 @@ _SPACE_BEFORE_STOP = re.compile(r" ([,;:.!?)])(?=\s|$)")
 def quote(text: str, limit: int = _QUOTE_LIMIT) -> str:
     """``text`` as a short quotation for evidence: whitespace folded, Markdown marks dropped,
     cut at a word with an ellipsis when longer than ``limit`` characters."""
-    words = " ".join(text.replace("`", " ").replace("*", " ").split())
+    # only the start can be shown: a 2,000-character sentence need not be folded whole
+    words = " ".join(text[: limit * 3].replace("`", " ").replace("*", " ").split())
     words = _SPACE_BEFORE_STOP.sub(r"\1", words).rstrip(" ,;:")
     if len(words) > limit:
         cut = words.rfind(" ", 0, limit)

@@ -19,23 +19,28 @@ from spawnkit.lint.rules.base import (
 )
 
 
-def state_places(a: Analysis) -> list[Evidence]:
+def state_places(a: Analysis) -> list[tuple[int, str]]:
     """Where the orchestrator's own prose or shell names its state, in line order (computed
-    once): each line with the words that name it."""
+    once): each line with the words that name it (quoted only when shown: a long file names
+    its state file thousands of times)."""
     cached = a.memo.get("state_places")
     if cached is None:
         out = []
         for s in a.prose_where(STATE_ANY):
-            m = STATE_ANY.search(s.text, s.lower)
-            if m:
-                out.append(Evidence(a.report_line(s.block, s.line), _note(s.text)))
+            if STATE_ANY.search(s.text, s.lower):
+                out.append((a.report_line(s.block, s.line), s.text))
         for b in a.shell_blocks:
             m = STATE_ANY.search(b.text, b.lower)
             if m:
                 line = b.text[b.text.rfind("\n", 0, m.start()) + 1 :].split("\n", 1)[0]
-                out.append(Evidence(a.report_line(b, b.line_of(m.start())), _note(line)))
-        cached = a.memo["state_places"] = sorted(out)
+                out.append((a.report_line(b, b.line_of(m.start())), line))
+        cached = a.memo["state_places"] = sorted(out, key=lambda place: place[0])
     return cached  # type: ignore[return-value]
+
+
+def state_evidence(places: list[tuple[int, str]], limit: int = 2) -> tuple[Evidence, ...]:
+    """The first ``limit`` places as evidence."""
+    return tuple(Evidence(line, _note(text)) for line, text in places[:limit])
 
 
 def _note(text: str) -> str:
@@ -67,7 +72,7 @@ def resume_talk(a: Analysis) -> Evidence | None:
 
 def state_lines(a: Analysis) -> list[int]:
     """Lines where the orchestrator's own prose or shell names a state file."""
-    return [e.line for e in state_places(a)]
+    return [line for line, _ in state_places(a)]
 
 
 def runs_steps(a: Analysis) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from spawnkit.lint.patterns import Gated, lazy
 from spawnkit.lint.rules.base import DEFAULT, PREVIEW, Context, Family, Finding, Rule
-from spawnkit.lint.rules.cm003_state_file import runs_steps, state_places
+from spawnkit.lint.rules.cm003_state_file import runs_steps, state_evidence, state_places
 
 _RESUME = Gated(
     lazy(
@@ -86,10 +86,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         ):
             return
         yield Finding(
-            places[0].line,
+            places[0][0],
             "the state file is never checked at start-up to resume an unfinished run",
             family=NO_RESUME,
-            evidence=tuple(places[:2]),
+            evidence=state_evidence(places),
             looked_for='a start-up step that resumes an unfinished run ("resume", "pick up '
             'where it left off", "skip completed steps", "continue from")',
         )

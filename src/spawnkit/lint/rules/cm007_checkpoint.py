@@ -27,7 +27,7 @@ from spawnkit.lint.rules.base import (
     Rule,
     quote,
 )
-from spawnkit.lint.rules.cm003_state_file import runs_steps, state_places
+from spawnkit.lint.rules.cm003_state_file import runs_steps, state_evidence, state_places
 from spawnkit.standard import protocol
 
 _UPDATE = Gated(
@@ -186,10 +186,10 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         yield from bad
         if not good and not bad and not a.references_standard:
             yield Finding(
-                places[0].line,
+                places[0][0],
                 "the skill never says when the state file is updated; update it after every step",
                 family=NEVER,
-                evidence=tuple(places[:2]),
+                evidence=state_evidence(places),
                 looked_for=LOOKED_FOR,
             )
 
