@@ -15,7 +15,10 @@ from skill_render import split_skill, template_copy
 
 from spawnkit.cli import cli
 from spawnkit.hosts import paths
+from spawnkit.standard import protocol
 from spawnkit.template import scaffold
+
+WORKFLOW_MIN_BUDGET = protocol.load()["workflow"]["min_return_budget"]
 
 
 def tree(root: Path) -> list[str]:
@@ -231,6 +234,15 @@ BAD_DATA = [
     (["-d", "novalue"], "KEY=VALUE"),
     (["--dest", "wrong-folder"], "must equal the skill name"),
     (["--dest", "x/new-skill", "--scope", "user"], "either --dest or --scope"),
+    (["--engine", "workflow", "--host", "codex"], "needs Claude Code's Workflow tool"),
+    (["-d", "engine=workflow", "--host", "codex", "--scope", "user"], "Codex CLI lacks"),
+    (["--engine", "workflow", "--dest", ".agents/skills/new-skill"], "Codex CLI lacks"),
+    (["--engine", "workflow", "-d", "engine=prompt"], "disagree"),
+    (["-d", "engine=script"], "choose one of prompt, workflow"),
+    (
+        ["--engine", "workflow", "-d", f"return_budget={WORKFLOW_MIN_BUDGET - 1}"],
+        f"at least {WORKFLOW_MIN_BUDGET} tokens",
+    ),
 ]
 
 
@@ -329,3 +341,21 @@ def test_an_answer_whose_question_is_not_asked_is_refused(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "hooks" in split_skill(tmp_path / "x")[0]
     assert yaml.safe_load((tmp_path / "x" / ".copier-answers.yml").read_text())["skill_hooks"]
+
+
+def test_the_workflow_engine_adds_workflow_js_and_its_lowest_budget_is_allowed(runner, tmp_path):
+    budget = f"return_budget={WORKFLOW_MIN_BUDGET}"
+    args = ["new", "wf-skill", "--defaults", "--engine", "workflow", "-d", budget]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    skill = tmp_path / ".claude" / "skills" / "wf-skill"
+    assert tree(skill) == [
+        ".copier-answers.yml",
+        "SKILL.md",
+        "scripts",
+        "scripts/state.py",
+        "workflow.js",
+    ]
+    assert yaml.safe_load((skill / ".copier-answers.yml").read_text())["engine"] == "workflow"
+    assert runner.invoke(cli, ["new", "plain", "--defaults"]).exit_code == 0
+    assert not (tmp_path / ".claude" / "skills" / "plain" / "workflow.js").exists()

@@ -48,6 +48,9 @@ def rendered_blocks(data: dict[str, Any]) -> dict[str, str]:
             format=data["status_only_format"],
         ),
         "status_only_format": data["status_only_format"],
+        "workflow_return_block": "\n".join(data["workflow"]["return_block"]).format(
+            budget=budget, report=DEFAULT_REPORT
+        ),
     }
 
 
@@ -162,6 +165,7 @@ def test_every_rule_heading_is_parseable_and_complete():
         lambda d: d["return_format"].append("SCORE: <0-100>"),
         lambda d: d["handoff_block"].pop(),
         lambda d: d.update(status_only_format="STATUS: <status>"),
+        lambda d: d["workflow"]["return_block"].append("3. Be brief."),
     ],
 )
 def test_a_change_to_the_data_alone_is_caught(mutate):

@@ -66,6 +66,7 @@ Template questions (answer with -d/--data KEY=VALUE):
   purpose           what the skill orchestrates, one line
   description       frontmatter description, 1-{description_max_length} characters, no < >
   steps             YAML list of {{name, job}}, e.g. '[{{name: scan, job: Scan the code}}]'
+  engine            prompt (default) or workflow: the same as --engine
   return_budget     token budget per sub-agent reply (default and maximum: {return_budget})
   max_parallel      1 (strictly sequential, default) to {max_parallel}
   checkpoint_every  1 to {checkpoint_every} completed steps between checkpoints
@@ -90,6 +91,16 @@ Where the skill goes:
     + _QUESTIONS
     + """
 \b
+Which engine:
+  prompt            the orchestrating model starts every sub-agent itself with
+                    its sub-agent tool; works in Claude Code and Codex
+  workflow          Claude Code only: workflow.js runs the steps through the
+                    Workflow tool, caps parallel agents in code and hands the
+                    model only statuses, counts and report paths (the least
+                    context); SKILL.md keeps the prompt steps as its fallback
+                    for when workflows are turned off
+
+\b
 Questions are asked on a terminal; with --defaults, or when stdin is not a
 terminal, the defaults are used. Nothing is written when an answer is refused.
 """
@@ -112,6 +123,11 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
     help="Whose skills folder --scope means (default: claude-code). The skill works on both.",
 )
 @click.option(
+    "--engine",
+    type=click.Choice(["prompt", "workflow"]),
+    help="How the steps run (default: prompt); workflow is for Claude Code only.",
+)
+@click.option(
     "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
@@ -123,6 +139,7 @@ def new(
     dest: str | None,
     scope: str | None,
     host: str | None,
+    engine: str | None,
     data: tuple[str, ...],
     defaults: bool,
     force: bool,
@@ -130,7 +147,7 @@ def new(
     """Create the agent-spawning skill NAME from spawnkit's template."""
     from spawnkit.commands import new as command
 
-    sys.exit(command.run(name, dest, scope, data, defaults, force, host))
+    sys.exit(command.run(name, dest, scope, data, defaults, force, host, engine=engine))
 
 
 # --- tokens (issue 3) --------------------------------------------------------

@@ -214,6 +214,19 @@ class ClaudeSandbox(Sandbox):
 
     # --- running ------------------------------------------------------------------------------
 
+    def start(self, prompt: str, *, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        """``claude -p PROMPT`` started in a process group of its own and not waited for: a test
+        ends it midway with ``os.killpg``, as a crash or a closed terminal would."""
+        return subprocess.Popen(
+            [self.binary, "-p", prompt, "--dangerously-skip-permissions"],
+            cwd=self.project,
+            env={**self.env, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
     def run(
         self,
         prompt: str,

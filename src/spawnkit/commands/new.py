@@ -16,9 +16,18 @@ def run(
     defaults: bool,
     force: bool,
     host: str | None = None,
+    *,
+    engine: str | None = None,
 ) -> int:
     made = new_skill(
-        name, dest=dest, scope=scope, data=data, defaults=defaults, force=force, host=host
+        name,
+        dest=dest,
+        scope=scope,
+        data=data,
+        defaults=defaults,
+        force=force,
+        host=host,
+        engine=engine,
     )
     click.echo(f"Created skill {name} in {made.path}")
     if made.backup is not None:

@@ -29,6 +29,8 @@ from spawnkit.template.store import Target, provisional_target
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
+ENGINE_QUESTION = "engine"
+WORKFLOW_ENGINE = "workflow"  # runs through Claude Code's Workflow tool: no other host has one
 
 
 @dataclass(frozen=True)
@@ -84,11 +86,12 @@ def new_skill(
     force: bool = False,
     cwd: str | os.PathLike[str] | None = None,
     host: str | None = None,
+    engine: str | None = None,
 ) -> NewSkill:
     """Create the skill NAME; asks the template's questions only on a terminal without --defaults.
 
     ``host`` (default Claude Code) picks the skills folder ``scope`` means; the skill itself
-    is the same for every host."""
+    is the same for every host, except that the workflow ``engine`` needs Claude Code."""
     answers.check_name(name)
     if host is not None and dest is not None:
         raise SpawnkitError("give either --dest or --host, not both (--host picks the folder)")
@@ -96,7 +99,9 @@ def new_skill(
     base = Path(cwd) if cwd is not None else Path.cwd()
     target = resolve_dest(name, dest, scope, base, chosen)
     _check_target(target, force)
-    given = answers.parse(data)
+    given = with_engine(answers.parse(data), engine)
+    home = host_of_skills_dir(target.parent)
+    check_engine(given.get(ENGINE_QUESTION), home or chosen)
     interactive = not defaults and sys.stdin.isatty() and sys.stdout.isatty()
     # Rendered through the template store, so the answers file records _src_path and _commit;
     # what that adds to the store is taken back if the command is refused or fails.
@@ -106,11 +111,33 @@ def new_skill(
     ):
         staging = Path(tmp) / name
         _render(source, staging, {answers.NAME_QUESTION: name, **given}, interactive)
-        answers.check_applied(given, answers.recorded(staging / answers_filename()))
+        recorded = answers.recorded(staging / answers_filename())
+        answers.check_applied(given, recorded)
+        check_engine(recorded.get(ENGINE_QUESTION), home or chosen)  # answered at a question
         with interrupts.writing():
             backup = _place(staging, target)
-    home = host_of_skills_dir(target.parent)
     return NewSkill(path=target, backup=backup, in_skills_dir=home is not None, host=home or chosen)
+
+
+def with_engine(given: dict[str, str], engine: str | None) -> dict[str, str]:
+    """``--engine`` as the answer to the template's engine question (``-d engine=`` says the same)."""
+    if engine is None:
+        return given
+    if given.get(ENGINE_QUESTION, engine) != engine:
+        raise SpawnkitError(
+            f"--engine {engine} and --data {ENGINE_QUESTION}={given[ENGINE_QUESTION]} disagree; "
+            "give one of them"
+        )
+    return {**given, ENGINE_QUESTION: engine}
+
+
+def check_engine(engine: object, host: hosts.Host) -> None:
+    """Refuse the workflow engine for a skill another host than Claude Code reads."""
+    if engine == WORKFLOW_ENGINE and host.name != hosts.CLAUDE_CODE.name:
+        raise SpawnkitError(
+            f"the workflow engine needs Claude Code's Workflow tool, which {host.label} lacks; "
+            "use --engine prompt for it, or create the skill for Claude Code"
+        )
 
 
 def host_of_skills_dir(folder: Path) -> hosts.Host | None:
