@@ -23,13 +23,17 @@ import jsonschema
 from spawnkit import tokens
 from spawnkit.standard import protocol
 
-from .fake_api import tool_use
+from .fake_api import agent, tool_use
+from .scenarios import compact_return
 from .workflow_scenarios import (
     WIDE_OPEN,
     Overlap,
+    bash,
     notification,
     orchestrate,
     result_of,
+    skill_body,
+    state_command,
     unguarded_script,
     workflow_agents,
 )
@@ -80,8 +84,8 @@ def test_the_generated_workflow_runs_capped_answers_by_schema_and_returns_little
     # Every step's agent ran once, got StructuredOutput with the script's bounded schema, and
     # ended its turn with it.
     schema = _answer_schema(skill_dir)
-    for name, agent in agents.items():
-        conv = agent.conversation
+    for name, scripted in agents.items():
+        conv = scripted.conversation
         assert len(conv.requests) == 3, f"{name}: {len(conv.requests)} requests"
         [tool] = [t for t in conv.first.body["tools"] if t["name"] == "StructuredOutput"]
         assert tool["input_schema"] == schema
@@ -189,3 +193,67 @@ def test_a_second_session_skips_the_steps_the_state_file_marks_done(claude, fake
     assert state["status"] == "complete"
     assert [s["attempts"] for s in state["steps"]] == [1, 1, 1, 1]
     assert re.search(r"\[4/4\] summarize", second.conversation.last.text)
+
+
+def test_with_workflows_turned_off_the_skill_falls_back_to_sub_agents(claude, fake_api):
+    """CLAUDE_CODE_DISABLE_WORKFLOWS takes the Workflow tool away; the orchestrator reads
+    fallback.md and runs the first step with the Agent tool, as the prompt engine would."""
+    skill_dir = _new(claude)
+    calls: dict[str, dict] = {}
+
+    def remember(name: str, block: dict) -> dict:
+        calls[name] = block
+        return block
+
+    def fallback(req) -> str:
+        # Read numbers the lines it returns ("    12\t..."): the text is after the tab.
+        lines = req.tool_result(calls["read"]["id"]).text.split("\n")
+        return "\n".join(line.split("\t", 1)[-1] for line in lines)
+
+    def first_prompt(req) -> str:
+        found = re.search(r"~~~text\n(You are the \"survey\".*?)\n~~~", fallback(req), re.S)
+        assert found, "fallback.md holds no prompt for the first step"
+        return found.group(1)
+
+    def record(req) -> str:
+        """fallback.md's record command, with SKILL_DIR the folder SKILL.md names for it."""
+        folder = re.search(r"this skill's folder, `(\S+)`, as `SKILL_DIR`", skill_body(req))
+        line = re.search(r"Record it on disk: `(python3 SKILL_DIR/\S+ step) STEP ", fallback(req))
+        assert folder and line, "SKILL.md or fallback.md lost the record command"
+        return line.group(1).replace("SKILL_DIR", folder.group(1))
+
+    main = fake_api.conversation(
+        "WF-OFF",
+        tool_use("Skill", {"skill": SKILL}),
+        lambda req: remember("resume", bash(state_command(req, "resume"))),
+        lambda req: remember("init", bash(state_command(req, "init"))),
+        lambda req: remember(
+            "read",
+            tool_use(
+                "Read", {"file_path": re.search(r"`(\S+/fallback\.md)`", skill_body(req)).group(1)}
+            ),
+        ),
+        lambda req: remember("agent", agent(first_prompt(req), f"{SKILL}: survey")),
+        lambda req: remember(
+            "step",
+            bash(
+                f"{record(req)} survey --status complete "
+                f"--report .{SKILL}-reports/survey.md --metric findings=2"
+            ),
+        ),
+        "Survey recorded.",
+    )
+    report = claude.project / f".{SKILL}-reports" / "survey.md"
+    sub = fake_api.conversation(
+        'You are the "survey" sub-agent',
+        tool_use("Write", {"file_path": str(report), "content": "# survey\n"}),
+        compact_return("survey", str(report)),
+    )
+    claude.run(f"WF-OFF: run the {SKILL} skill", env={"CLAUDE_CODE_DISABLE_WORKFLOWS": "1"})
+
+    assert "Workflow" not in main.first.tools
+    assert calls["read"]["input"]["file_path"] == f"{skill_dir}/fallback.md"
+    assert protocol.load()["return_block"][0] in sub.first.last_user_text
+    assert report.is_file()
+    recorded = main.request_with_result(calls["step"]["id"]).tool_result(calls["step"]["id"])
+    assert not recorded.is_error and "[1/4] survey" in recorded.text

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .fake_api import Block, Conversation, FakeAnthropic, Request, text, tool_use
+from .fake_api import Block, Conversation, FakeAnthropic, Request, _content_text, text, tool_use
 
 #: The client runs at most min(16, CPUs - 2) workflow agents at once: one on a 2-core machine.
 #: Raised here so that only the skill's own limiter can hold a workflow to its cap.
@@ -29,9 +29,13 @@ _NOTE = re.compile(r"<task-notification>(\s*<task-id>.*?)</task-notification>", 
 
 
 def skill_body(req: Request) -> str:
-    """The skill body as the model received it (the Skill tool's follow-up message)."""
-    found = req.text
-    return found[found.index("Base directory for this skill:") :]
+    """The skill body as the model received it: the Skill tool's follow-up message alone."""
+    marker = "Base directory for this skill:"
+    for message in req.messages:
+        found = _content_text(message.get("content"))
+        if marker in found:
+            return found[found.index(marker) :]
+    raise AssertionError("the skill body never reached the model")
 
 
 def state_command(req: Request, verb: str) -> str:
