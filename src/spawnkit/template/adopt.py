@@ -23,6 +23,7 @@ from spawnkit.files import interrupts, reading
 from spawnkit.files.atomic import atomic_write, why_not_writable
 from spawnkit.template import answers, conflicts, copier_run, fsutil, managed
 from spawnkit.template.retrofit import retrofit as add_protocol
+from spawnkit.template.scaffold import ENGINE_QUESTION, WORKFLOW_ENGINE, WORKFLOW_FILE
 from spawnkit.template.store import Store, Target, bundle_refs, provisional_target, store_dir
 
 SKILL_FILE = "SKILL.md"
@@ -92,6 +93,17 @@ def _previous(path: Path, config_dir: Path) -> managed.Skill | None:
     return existing
 
 
+def _check_engine(path: Path, data: dict[str, Any]) -> None:
+    """The workflow engine runs the skill's steps from its workflow.js: a skill without one
+    (hand-written) cannot take it; adopt writes only the answers file, never the script."""
+    if data.get(ENGINE_QUESTION) == WORKFLOW_ENGINE and not os.path.lexists(path / WORKFLOW_FILE):
+        raise SpawnkitError(
+            f"{path} has no {WORKFLOW_FILE}, which the workflow engine runs; adopt it with the "
+            f"prompt engine, or make a workflow skill with `spawnkit new {path.name} --engine "
+            "workflow` and move your steps into it"
+        )
+
+
 def known_versions(config_dir: Path) -> set[str]:
     """Template versions ``spawnkit update`` can start from: in the store or shipped."""
     return set(Store(store_dir(config_dir)).tags()) | set(bundle_refs())
@@ -150,6 +162,7 @@ def adopt(
         interrupts.temporary_folder("spawnkit-adopt-") as tmp,
     ):
         data = {**seeds(text, previous), **given}
+        _check_engine(path, data)
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
         answers_file = rendered / answers_name
         answers.check_applied(given, answers.recorded(answers_file))

@@ -31,6 +31,7 @@ SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
 ENGINE_QUESTION = "engine"
 WORKFLOW_ENGINE = "workflow"  # runs through Claude Code's Workflow tool: no other host has one
+WORKFLOW_FILE = "workflow.js"  # the script the workflow engine's SKILL.md hands to that tool
 
 
 @dataclass(frozen=True)
