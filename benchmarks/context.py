@@ -4,6 +4,8 @@
     python benchmarks/context.py --no-others     # only the context figures
     python benchmarks/context.py --client codex  # one client only (default: both)
     python benchmarks/context.py --json          # machine-readable figures on stdout
+    python benchmarks/context.py --engines-only  # only the engine comparison; updates its
+                                                 # section of docs/benchmarks.md in place
 
 An orchestrator spawns 6 sub-agents (the standard's cap per batch), each of which answers ~3,000
 tokens first. The real ``claude -p`` (Agent tool, foreground) and ``codex exec`` (spawn_agent and
@@ -16,6 +18,18 @@ parent received it (Codex hands each result over twice: in wait_agent's output a
 notification; both copies are counted). Medians over ``--repeats`` runs; ratios are
 off / enforce in the same run.
 
+The engine comparison (Claude Code only) runs a skill made by ``spawnkit new`` with each engine, and
+a workflow written without spawnkit, at two step counts, and measures what the orchestrator's
+request grows by from just before the first launch (the first Agent call, or the Workflow call) to
+just after the last step's result arrived (the last ``state.py step`` output, or the
+``<task-notification>``): per step at the larger count, per added step (the slope between the two
+counts) and the fixed rest (for a workflow: its launch record and notification). "prompt engine":
+``--engine prompt``, one sub-agent at a time, each writing its report and replying within the
+contract, each reply recorded with ``state.py step``. "workflow engine": ``--engine workflow``,
+its agents writing their reports, recording their steps and answering through the schema.
+"unguarded workflow": every step's agent at once, no schema, each answering ~3,000 tokens, and
+the script returning those answers.
+
 It then runs the other ``benchmarks/*.py`` scripts and gathers their output, and writes
 ``docs/benchmarks.md`` with the machine it ran on and the command to rerun.
 """
@@ -26,6 +40,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -40,10 +55,20 @@ sys.path[:0] = [str(REPO / "src"), str(REPO)]
 from spawnkit import tokens  # noqa: E402
 from spawnkit.standard import protocol  # noqa: E402
 from tests.e2e.codex_sandbox import CODEX_HINT, CodexSandbox, find_codex  # noqa: E402
-from tests.e2e.fake_api import FakeAnthropic  # noqa: E402
+from tests.e2e.fake_api import FakeAnthropic, tool_use  # noqa: E402
 from tests.e2e.fake_responses import FakeResponses  # noqa: E402
 from tests.e2e.sandbox import INSTALL_HINT, ClaudeSandbox, find_claude  # noqa: E402
-from tests.e2e.scenarios import FanOut, codex_fan_out, fan_out  # noqa: E402
+from tests.e2e.scenarios import FanOut, codex_fan_out, fan_out, long_answer  # noqa: E402
+from tests.e2e.workflow_scenarios import (  # noqa: E402
+    WIDE_OPEN,
+    Overlap,
+    orchestrate,
+    prompt_agents,
+    prompt_orchestrate,
+    result_of,
+    unguarded_script,
+    workflow_agents,
+)
 
 CLIENTS = {
     "claude": ("Claude Code", find_claude, INSTALL_HINT),
@@ -136,6 +161,191 @@ def context_figures(
     }
 
 
+ENGINES = ("prompt", "workflow", "unguarded")
+ENGINE_LABELS = {
+    "prompt": "prompt engine",
+    "workflow": "workflow engine",
+    "unguarded": "unguarded workflow",
+}
+ENGINE_SKILL = "bench-skill"
+PER_STEP_TARGET = 100  # issue 23: what the workflow engine should cost per step, at most
+
+
+def engine_run(binary: str, engine: str, steps: int, answer_tokens: int) -> dict[str, float]:
+    """One orchestrated run of ``steps`` steps with ``engine``; sizes of what the model read."""
+    names = [f"part-{i}" for i in range(1, steps + 1)]
+    with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp, FakeAnthropic() as api:
+        box = ClaudeSandbox(Path(tmp), binary, api)
+        if engine == "unguarded":
+            script = box.project / "unguarded.js"
+            script.write_text(unguarded_script(names, schema=False), encoding="utf-8")
+            main = api.conversation(
+                "BENCH-ENGINE",
+                tool_use("Workflow", {"scriptPath": str(script)}),
+                "Waiting.",
+                "Done.",
+            )
+            for name in names:
+                api.conversation(
+                    f'You are the "{name}" sub-agent', long_answer(name, answer_tokens)
+                )
+            run = box.run("BENCH-ENGINE: run it", output_format="json", env=WIDE_OPEN)
+            before, (after, note) = main.requests[0], result_of(main)
+        else:
+            jobs = [{"name": n, "job": f"Audit {n} of the repository."} for n in names]
+            box.spawnkit(
+                "new", ENGINE_SKILL, "--defaults", "--scope", "user", "--engine", engine,
+                "-d", "steps=" + json.dumps(jobs),
+            )  # fmt: skip
+            prompt = f"BENCH-ENGINE: run the {ENGINE_SKILL} skill"
+            if engine == "workflow":
+                orchestrator = orchestrate(api, "BENCH-ENGINE", ENGINE_SKILL)
+                workflow_agents(api, box.project, names, Overlap())
+                run = box.run(prompt, output_format="json", env=WIDE_OPEN)
+                launch = orchestrator.calls["workflow"]["id"]
+                after, note = result_of(orchestrator)
+            else:
+                orchestrator = prompt_orchestrate(api, "BENCH-ENGINE", ENGINE_SKILL)
+                prompt_agents(api, box.project, names)
+                run = box.run(prompt, output_format="json")
+                launch = orchestrator.launches[0]["id"]
+                last = orchestrator.records[-1]["id"]
+                after, note = orchestrator.conversation.request_with_result(last), None
+            before = next(
+                r for r in orchestrator.conversation.requests
+                if any(b.get("id") == launch for b in r.reply or [])
+            )  # fmt: skip
+        return {
+            "growth_tokens": model_tokens(after) - model_tokens(before),
+            "growth_bytes": after.size - before.size,
+            "notification_tokens": tokens.estimate(note["text"]) if note else 0,
+            "result_tokens": tokens.estimate(note["result"]) if note else 0,
+            "full_result_tokens": tokens.estimate(full_result(note)) if note else 0,
+            "seconds": run.seconds,
+        }
+
+
+def full_result(note: dict[str, str]) -> str:
+    """The workflow's whole result: the client cuts a long one in the notification (about 8,000
+    characters) and names the file that holds all of it, which the model may read back."""
+    cut = re.search(r"\(truncated [\d,]+ chars, full result in (\S+?)\)", note["result"])
+    return Path(cut.group(1)).read_text(encoding="utf-8") if cut else note["result"]
+
+
+def engine_figures(binary: str, sizes: tuple[int, int], repeats: int, answer_tokens: int) -> dict:
+    """Medians per engine and step count; per step, per added step and the fixed rest."""
+    figures: dict = {"sizes": list(sizes), "repeats": repeats, "budget": protocol.return_budget()}
+    for engine in ENGINES:
+        medians = {}
+        for steps in sizes:
+            runs = []
+            for i in range(repeats):
+                runs.append(engine_run(binary, engine, steps, answer_tokens))
+                print(
+                    f"  engines: {engine} {steps} steps, run {i + 1}/{repeats}: "
+                    f"+{runs[-1]['growth_tokens']:,} tokens",
+                    file=sys.stderr,
+                )
+            medians[steps] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        small, large = medians[sizes[0]], medians[sizes[1]]
+        slope = (large["growth_tokens"] - small["growth_tokens"]) / (sizes[1] - sizes[0])
+        figures[engine] = {
+            "growth_tokens": large["growth_tokens"],
+            "per_step": large["growth_tokens"] / sizes[1],
+            "per_added_step": slope,
+            "fixed": large["growth_tokens"] - slope * sizes[1],
+            "notification_tokens": large["notification_tokens"],
+            "result_tokens": large["result_tokens"],
+            "full_result_tokens": large["full_result_tokens"],
+            "full_per_added_step": (large["full_result_tokens"] - small["full_result_tokens"])
+            / (sizes[1] - sizes[0]),
+            "seconds": large["seconds"],
+        }
+    return figures
+
+
+ENGINE_ROWS = [
+    ("context growth for {large} steps, est. tokens", "growth_tokens", ",.0f"),
+    ("per step at {large} steps", "per_step", ",.0f"),
+    ("per added step ({small} → {large} steps)", "per_added_step", ",.0f"),
+    ("fixed rest of a run (launch record, notification)", "fixed", ",.0f"),
+    ("the workflow's result as received, est. tokens", "result_tokens", ",.0f"),
+    ("its whole result (the file a cut result points to)", "full_result_tokens", ",.0f"),
+    ("the whole notification around it, est. tokens", "notification_tokens", ",.0f"),
+    ("wall time of one run at {large} steps, s", "seconds", ".1f"),
+]
+ENGINES_START, ENGINES_END = "<!-- generated:engines -->", "<!-- /generated:engines -->"
+
+
+def render_engines(figures: dict) -> str:
+    """The engine comparison section of docs/benchmarks.md, between its markers."""
+    small, large = figures["sizes"]
+    table = [
+        "| measure | " + " | ".join(ENGINE_LABELS[e] for e in ENGINES) + " |",
+        "|---|" + "---:|" * len(ENGINES),
+    ]
+    for label, key, fmt in ENGINE_ROWS:
+        cells = []
+        for engine in ENGINES:
+            value = figures[engine][key]
+            empty = engine == "prompt" and "tokens" in key and key != "growth_tokens"
+            cells.append("–" if empty else format(value, fmt))
+        table.append(f"| {label.format(small=small, large=large)} | " + " | ".join(cells) + " |")
+    prompt, wf, unguarded = (figures[e] for e in ENGINES)
+    verdict = "meets" if wf["per_added_step"] <= PER_STEP_TARGET else "misses"
+    summary = textwrap.fill(
+        f"Each added step grows the orchestrator's context by {wf['per_added_step']:,.0f} tokens "
+        f"with the workflow engine, {prompt['per_added_step']:,.0f} with the prompt engine "
+        f"({prompt['per_added_step'] / max(wf['per_added_step'], 1):.0f}x more) and "
+        f"{unguarded['per_added_step']:,.0f} with a workflow that returns its agents' answers, "
+        "but only because Claude Code cuts a workflow's result at about 8,000 characters and "
+        "names a file holding all of it: that file grows by "
+        f"{unguarded['full_per_added_step']:,.0f} tokens per step, and a model that reads it "
+        f"back gets them all. The workflow engine {verdict} the target of at most "
+        f"{PER_STEP_TARGET} tokens per step. "
+        f"What it does cost is fixed: {wf['fixed']:,.0f} tokens per run for the launch record "
+        "and the client's notification (ids, paths, usage), so at "
+        f"{large} steps it averages {wf['per_step']:,.0f} per step. The result itself, the only "
+        f"part the script decides, took {wf['result_tokens']:,.0f} of the "
+        f"{figures['budget']}-token budget.",
+        100,
+    )
+    setup = textwrap.fill(
+        "Claude Code runs a skill made by `spawnkit new` with each engine (the orchestrator "
+        "scripted to do what its SKILL.md says), and a workflow written without spawnkit, at "
+        f"{small} and {large} steps. Growth: the orchestrator's request just after the last "
+        "step's result arrived (the last `state.py step` output; the `<task-notification>`) "
+        "minus the one just before the first launch (the first Agent call; the Workflow call); "
+        "tokens by `spawnkit.tokens.estimate`, of everything the model reads. Prompt engine: one "
+        "sub-agent at a time, each replying within the contract. Workflow engine: its agents "
+        "write their reports, record their steps and answer through the schema. Unguarded "
+        "workflow: no schema, every agent at once, each answering ~3,000 tokens, and the script "
+        f"returning the answers. Medians of {figures['repeats']} runs; no spawnkit hooks "
+        "installed.",
+        100,
+    )
+    return "\n\n".join(
+        [
+            ENGINES_START,
+            "## Orchestrator context per step: prompt engine, workflow engine (Claude Code)",
+            setup,
+            "\n".join(table),
+            summary,
+            ENGINES_END,
+        ]
+    )
+
+
+def splice_engines(doc: str, section: str) -> str:
+    """``doc`` with its engine section replaced (or added after the context section)."""
+    if ENGINES_START in doc and ENGINES_END in doc:
+        head, rest = doc.split(ENGINES_START, 1)
+        return head + section + rest.split(ENGINES_END, 1)[1]
+    at = doc.find("\n## `benchmarks/")
+    at = len(doc) if at < 0 else at + 1
+    return doc[:at] + section + "\n\n" + doc[at:]
+
+
 def other_benchmarks() -> list[tuple[str, str]]:
     """Run every other benchmarks/*.py and keep its output (their own headline figures)."""
     found = []
@@ -198,7 +408,12 @@ ROWS = [
 ]
 
 
-def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[str, str]]) -> str:
+def render(
+    figures: dict[str, dict],
+    host: dict[str, str],
+    others: list[tuple[str, str]],
+    engines: dict | None = None,
+) -> str:
     """docs/benchmarks.md: one column pair per client measured."""
     names = {c: CLIENTS[c][0] for c in figures}
     head = "| measure |" + "".join(
@@ -272,6 +487,8 @@ def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[st
         )
         + "\n"
     )
+    if engines:
+        doc += "\n" + render_engines(engines) + "\n"
     for name, out in others:
         doc += f"\n## `benchmarks/{name}`\n\nRerun: `python benchmarks/{name}`\n\n```\n{out}\n```\n"
     return doc
@@ -286,11 +503,26 @@ def main(argv: list[str] | None = None) -> int:
         "--client", choices=[*CLIENTS, "all"], default="all", help="which client (default: all)"
     )
     parser.add_argument("--no-others", action="store_true", help="skip the other benchmarks")
+    parser.add_argument(
+        "--engines-only",
+        action="store_true",
+        help="only the engine comparison (Claude Code); rewrites its section of --output",
+    )
+    parser.add_argument(
+        "--engine-steps",
+        type=int,
+        nargs=2,
+        default=(3, 6),
+        metavar=("SMALL", "LARGE"),
+        help="the two step counts of the engine comparison (default: 3 6)",
+    )
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "benchmarks.md")
     parser.add_argument("--no-write", action="store_true", help="print only, write no file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
+    if args.engines_only:
+        return engines_main(args)
     binaries = {}
     for client in CLIENTS if args.client == "all" else [args.client]:
         label, find, hint = CLIENTS[client]
@@ -305,16 +537,51 @@ def main(argv: list[str] | None = None) -> int:
         client: context_figures(client, binary, args.agents, args.repeats, args.answer_tokens)
         for client, binary in binaries.items()
     }
+    engines = None
+    if "claude" in binaries:
+        print("engines: prompt, workflow, unguarded workflow ...", file=sys.stderr)
+        engines = engine_figures(
+            binaries["claude"], tuple(args.engine_steps), args.repeats, args.answer_tokens
+        )
     others = [] if args.no_others else other_benchmarks()
-    doc = render(figures, host, others)
+    doc = render(figures, host, others, engines)
     if args.json:
-        print(json.dumps({"machine": host, "context": figures, "others": dict(others)}, indent=2))
+        print(
+            json.dumps(
+                {"machine": host, "context": figures, "engines": engines, "others": dict(others)},
+                indent=2,
+            )
+        )
     else:
         section = doc[doc.index("## Orchestrator context") :]
         print(section.split("\n## ", 1)[0])
     if not args.no_write and args.client == "all":
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(doc, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def engines_main(args: argparse.Namespace) -> int:
+    """``--engines-only``: measure the engines and rewrite their section of the document."""
+    binary = find_claude()
+    if not binary:
+        print(f"context.py: error: Claude Code CLI not found; {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    small, large = args.engine_steps
+    if not 1 <= small < large:
+        print("context.py: error: --engine-steps needs 1 <= SMALL < LARGE", file=sys.stderr)
+        return 2
+    print(f"engines: {small} and {large} steps x {args.repeats} runs ...", file=sys.stderr)
+    engines = engine_figures(binary, (small, large), args.repeats, args.answer_tokens)
+    section = render_engines(engines)
+    if args.json:
+        print(json.dumps({"machine": machine({"claude": binary}), "engines": engines}, indent=2))
+    else:
+        print(section)
+    if not args.no_write:
+        doc = args.output.read_text(encoding="utf-8") if args.output.exists() else "# Benchmarks\n"
+        args.output.write_text(splice_engines(doc, section), encoding="utf-8")
         print(f"wrote {args.output}", file=sys.stderr)
     return 0
 

@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .fake_api import Block, Conversation, FakeAnthropic, Request, _content_text, text, tool_use
+from .fake_api import (
+    Block,
+    Conversation,
+    FakeAnthropic,
+    Request,
+    _content_text,
+    agent,
+    text,
+    tool_use,
+)
+from .scenarios import compact_return
 
 #: The client runs at most min(16, CPUs - 2) workflow agents at once: one on a 2-core machine.
 #: Raised here so that only the skill's own limiter can hold a workflow to its cap.
@@ -219,9 +229,82 @@ def unguarded_script(steps: list[str], schema: bool) -> str:
     )
 
 
-def result_of(orchestrator: Orchestrator) -> tuple[Request, dict[str, str]]:
+@dataclass
+class PromptOrchestrator:
+    """The main thread of a ``--engine prompt`` skill with one sub-agent at a time, as its
+    SKILL.md says: resume check, init, then per step the Agent call with the step's prompt from
+    the body and ``state.py step`` after its reply, then ``finish``."""
+
+    conversation: Conversation
+    skill: str
+    calls: dict[str, Block] = field(default_factory=dict)
+    launches: list[Block] = field(default_factory=list)
+    records: list[Block] = field(default_factory=list)
+
+    def move(self, req: Request) -> Block | str:
+        if "skill" not in self.calls:
+            return self._call("skill", tool_use("Skill", {"skill": self.skill}))
+        if "resume" not in self.calls:
+            return self._call("resume", bash(state_command(req, "resume")))
+        if "init" not in self.calls:
+            return self._call("init", bash(state_command(req, "init")))
+        prompts = re.findall(
+            r"^### Step \d+/\d+: (\S+)\n\n~~~text\n(.*?)\n~~~$", skill_body(req), re.S | re.M
+        )
+        if len(self.records) < len(self.launches):
+            name = prompts[len(self.records)][0]
+            command = (
+                f"{state_command(req, 'step')} {name} --status complete "
+                f"--report .{self.skill}-reports/{name}.md --metric findings=3"
+            )
+            self.records.append(bash(command))
+            return self.records[-1]
+        if len(self.launches) < len(prompts):
+            name, prompt = prompts[len(self.launches)]
+            self.launches.append(agent(prompt, f"{self.skill}: {name}"))
+            return self.launches[-1]
+        if "finish" not in self.calls:
+            return self._call("finish", bash(state_command(req, "finish")))
+        return f"{self.skill} finished."
+
+    def _call(self, name: str, block: Block) -> Block:
+        self.calls[name] = block
+        return block
+
+
+def prompt_orchestrate(api: FakeAnthropic, tag: str, skill: str) -> PromptOrchestrator:
+    """Script the main thread of a prompt-engine skill for ``f"{tag}: run the {skill} skill"``."""
+    conv = api.conversation(tag)
+    orchestrator = PromptOrchestrator(conv, skill)
+    conv.when(lambda req: True, orchestrator.move)
+    return orchestrator
+
+
+def prompt_agents(api: FakeAnthropic, project: Path, steps: list[str]) -> list[Conversation]:
+    """The prompt engine's sub-agents: each writes its report, then replies within the contract."""
+
+    def write(req: Request) -> Block:
+        report = re.search(r"Write your full output .*? to (\S+) before you reply", req.text)
+        assert report, "the prompt names no report file"
+        return tool_use(
+            "Write", {"file_path": str(project / report.group(1)), "content": "# report\n"}
+        )
+
+    def reply(name: str):
+        return lambda req: compact_return(
+            name, re.search(r"to (\S+) before you reply", req.text).group(1)
+        )
+
+    return [
+        api.conversation(f'You are the "{name}" sub-agent', write, reply(name), name=name)
+        for name in steps
+    ]
+
+
+def result_of(orchestrator: Orchestrator | Conversation) -> tuple[Request, dict[str, str]]:
     """The orchestrator's first request carrying the workflow's notification, and the note."""
-    for req in orchestrator.conversation.requests:
+    conv = orchestrator if isinstance(orchestrator, Conversation) else orchestrator.conversation
+    for req in conv.requests:
         note = notification(req)
         if note is not None:
             return req, note
@@ -232,6 +315,9 @@ __all__ = [
     "WIDE_OPEN",
     "Orchestrator",
     "Overlap",
+    "PromptOrchestrator",
+    "prompt_agents",
+    "prompt_orchestrate",
     "WorkflowAgent",
     "notification",
     "orchestrate",
