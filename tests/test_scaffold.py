@@ -349,9 +349,11 @@ def test_the_workflow_engine_adds_workflow_js_and_its_lowest_budget_is_allowed(r
     result = runner.invoke(cli, args)
     assert result.exit_code == 0, result.output
     skill = tmp_path / ".claude" / "skills" / "wf-skill"
+    assert f"adjust the step jobs in {skill}/workflow.js (and fallback.md)" in result.output
     assert tree(skill) == [
         ".copier-answers.yml",
         "SKILL.md",
+        "fallback.md",
         "scripts",
         "scripts/state.py",
         "workflow.js",

@@ -33,6 +33,10 @@ def run(
     if made.backup is not None:
         click.echo(f"Replaced files were backed up to {made.backup}")
     skill_md = made.path / "SKILL.md"
+    if (
+        made.engine == "workflow"
+    ):  # the jobs live in the script and, for the fallback, in fallback.md
+        skill_md = made.path / "workflow.js (and fallback.md)"
     if made.in_skills_dir and made.host.name == "codex":
         click.echo(
             f"Next: adjust the step jobs in {skill_md}, then start Codex: it lists the skill as "

@@ -40,6 +40,7 @@ class NewSkill:
     backup: Path | None  # where replaced files went (only with --force over an existing skill)
     in_skills_dir: bool  # already where the host looks for skills
     host: hosts.Host  # the host whose skills folder it went into (or was asked for)
+    engine: str = "prompt"  # the answer to the engine question
 
 
 def template_source() -> Path:
@@ -117,7 +118,13 @@ def new_skill(
         check_engine(recorded.get(ENGINE_QUESTION), home or chosen)  # answered at a question
         with interrupts.writing():
             backup = _place(staging, target)
-    return NewSkill(path=target, backup=backup, in_skills_dir=home is not None, host=home or chosen)
+    return NewSkill(
+        path=target,
+        backup=backup,
+        in_skills_dir=home is not None,
+        host=home or chosen,
+        engine=str(recorded.get(ENGINE_QUESTION, "prompt")),
+    )
 
 
 def with_engine(given: dict[str, str], engine: str | None) -> dict[str, str]:
