@@ -41,6 +41,7 @@ from .workflow_scenarios import (
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import workflow_node  # noqa: E402
 
+TOOLS = Path(__file__).resolve().parent.parent / "fixtures" / "claude-code-tools"
 SKILL = "wf-audit"
 STEPS = ["survey", "analyze", "verify", "summarize"]
 BUDGET = protocol.return_budget()
@@ -72,6 +73,15 @@ def test_the_generated_workflow_runs_capped_answers_by_schema_and_returns_little
 
     run = claude.run(f"WF-ORCH: run the {SKILL} skill", env=WIDE_OPEN)
 
+    # The client's Workflow tool is the one the skill was written for: scriptPath, args and
+    # resumeFromRunId as captured, and a skill's instructions count as the user's opt-in.
+    [live] = [t for t in main.conversation.first.body["tools"] if t["name"] == "Workflow"]
+    captured = json.loads((TOOLS / "Workflow.json").read_text(encoding="utf-8"))
+    assert live["input_schema"] == captured["input_schema"]
+    opt_in = (
+        "The user invoked a skill or slash command whose instructions tell you to call Workflow"
+    )
+    assert opt_in in live["description"] and opt_in in captured["description"]
     # The orchestrator called Workflow by script path, with the args the body spells out.
     call = main.calls["workflow"]["input"]
     assert call == {
@@ -84,11 +94,13 @@ def test_the_generated_workflow_runs_capped_answers_by_schema_and_returns_little
     # Every step's agent ran once, got StructuredOutput with the script's bounded schema, and
     # ended its turn with it.
     schema = _answer_schema(skill_dir)
+    structured_output = json.loads((TOOLS / "StructuredOutput.json").read_text(encoding="utf-8"))
     for name, scripted in agents.items():
         conv = scripted.conversation
         assert len(conv.requests) == 3, f"{name}: {len(conv.requests)} requests"
         [tool] = [t for t in conv.first.body["tools"] if t["name"] == "StructuredOutput"]
         assert tool["input_schema"] == schema
+        assert tool["description"] == structured_output["description"]
         assert conv.last.reply[0]["name"] == "StructuredOutput"
         assert not conv.last.tool_results(last_only=True)[0].is_error  # the state script ran
     # No more than the skill's cap ran at once, and the cap was reached: overlap could show.
