@@ -298,6 +298,7 @@ ENGINES_START, ENGINES_END = "<!-- generated:engines -->", "<!-- /generated:engi
 def render_engines(figures: dict) -> str:
     """The engine comparison section of docs/benchmarks.md, between its markers."""
     small, large = figures["sizes"]
+    measured = figures.get("machine")
     table = [
         "| measure | " + " | ".join(ENGINE_LABELS[e] for e in ENGINES) + " |",
         "|---|" + "---:|" * len(ENGINES),
@@ -342,7 +343,13 @@ def render_engines(figures: dict) -> str:
         "write their reports, record their steps and answer through the schema. Unguarded "
         "workflow: no schema, every agent at once, each answering ~3,000 tokens, and the script "
         f"returning the answers. Medians of {figures['repeats']} runs; no spawnkit hooks "
-        "installed.",
+        "installed."
+        + (
+            f" Measured on {measured['date']}: {measured['cores']} cores, Claude Code "
+            f"{measured.get('claude', '?')}, load average at the start {measured['load']}."
+            if measured
+            else ""
+        ),
         100,
     )
     return "\n\n".join(
@@ -564,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
         engines = engine_figures(
             binaries["claude"], tuple(args.engine_steps), args.repeats, args.answer_tokens
         )
+        engines["machine"] = host
     others = [] if args.no_others else other_benchmarks()
     doc = render(figures, host, others, engines)
     if args.json:
@@ -594,10 +602,12 @@ def engines_main(args: argparse.Namespace) -> int:
         print("context.py: error: --engine-steps needs 1 <= SMALL < LARGE", file=sys.stderr)
         return 2
     print(f"engines: {small} and {large} steps x {args.repeats} runs ...", file=sys.stderr)
+    host = machine({"claude": binary})
     engines = engine_figures(binary, (small, large), args.repeats, args.answer_tokens)
+    engines["machine"] = host
     section = render_engines(engines)
     if args.json:
-        print(json.dumps({"machine": machine({"claude": binary}), "engines": engines}, indent=2))
+        print(json.dumps({"engines": engines}, indent=2))
     else:
         print(section)
     if not args.no_write:
