@@ -81,6 +81,10 @@ def lint_document(
         raise ValueError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
     select = list(select) if select is not None else None
     ignore = list(ignore) if ignore is not None else None
+    if path.endswith(".js"):  # a workflow script: JavaScript, its own rules (WF…)
+        from spawnkit.lint.workflow.engine import lint_workflow
+
+        return lint_workflow(text, path, profile, select, ignore)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -105,6 +109,8 @@ def _lint(
     rules = ALL if select is None and ignore is None else _selected_rules(select, ignore)
     found: list[Diagnostic] = []
     for rule in rules:
+        if rule.files != "markdown":
+            continue
         if rule.protocol_rule and not orchestrator:
             continue
         if (

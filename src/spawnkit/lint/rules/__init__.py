@@ -25,6 +25,15 @@ from spawnkit.lint.rules.spec_frontmatter import (
 )
 from spawnkit.lint.rules.spec_keys import CompatibilityLength, UnknownKey
 from spawnkit.lint.rules.spec_name import NameFolderMismatch, NameFormat, NameLength, NameMissing
+from spawnkit.lint.rules.wf001_script_syntax import ScriptSyntax
+from spawnkit.lint.rules.wf002_meta_first import MetaFirst
+from spawnkit.lint.rules.wf003_meta_literal import MetaLiteral
+from spawnkit.lint.rules.wf004_phase_titles import PhaseTitles
+from spawnkit.lint.rules.wf005_deterministic import Deterministic
+from spawnkit.lint.rules.wf006_bounded_result import BoundedResult
+from spawnkit.lint.rules.wf007_no_whole_answers import NoWholeAnswers
+from spawnkit.lint.rules.wf008_parallel_cap import ParallelCap
+from spawnkit.lint.rules.wf009_report_file import ReportFile
 
 ALL: tuple[Rule, ...] = (
     FrontmatterMissing(),
@@ -49,6 +58,16 @@ ALL: tuple[Rule, ...] = (
     NoFullReportReads(),
     Checkpoint(),
     LeanProgress(),
+    # workflow scripts (.js): Claude Code's format, then the protocol in code
+    ScriptSyntax(),
+    MetaFirst(),
+    MetaLiteral(),
+    PhaseTitles(),
+    Deterministic(),
+    BoundedResult(),
+    NoWholeAnswers(),
+    ParallelCap(),
+    ReportFile(),
 )
 BY_CODE = {rule.code: rule for rule in ALL}
 BY_NAME = {rule.name: rule for rule in ALL}
