@@ -5,36 +5,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.rules.base import Finding
+from spawnkit.lint.rules.cm002_results_on_disk import written_paths
 from spawnkit.lint.workflow.rule import WorkflowContext, WorkflowRule
 from spawnkit.lint.workflow.values import text_of
 
-HOLE = "\x00"
-# a file path in prose: a name with an extension reports use, or a path into a reports folder
-_FILE = re.compile(
-    r"(?:[\w.\-~$\x00{}]*/)*[\w.\-$\x00{}]+\.(?:md|markdown|json|jsonl|txt|ya?ml|csv|html?|log|xml|sarif|tsv)\b"
-    r"|[\w.\-\x00]*reports?/[\w.\-\x00/{}]*",
-    re.I,
-)
-# ... named as where the agent puts its result (not a file it reads)
-_WRITES = re.compile(
-    r"\b(?:writ\w*|wrote|sav\w*|record\w*|stor\w*|put|dump\w*|append\w*|persist\w*|"
-    r"output\w*|report\w*|creat\w*|log\w*)\b",
-    re.I,
-)
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\x00])|\n+")
+HOLE = "{x}"  # stands for a part of the prompt the linter cannot read (a placeholder to CM002)
+# a path into a reports folder, or a file named as a report, counts without a verb
+_REPORT_PATH = re.compile(r"[\w.\-{}$/~]*reports?[\w.\-{}$]*/[\w.\-{}$/]*|\breport\w*\.(?:md|json|txt)\b", re.I)
 _NAMED = re.compile(r"report|out(?:put)?_?(?:file|path|dir)|dest", re.I)
 
 
 def names_report_file(text: str) -> bool:
-    """Whether a prompt text names a file for the agent's result: a path in a sentence that says
-    to write (save, record …) or report, or a path into a reports folder."""
-    for sentence in _SENTENCE.split(text):
-        for match in _FILE.finditer(sentence):
-            token = match.group(0)
-            if "report" in token.lower() or _WRITES.search(sentence):
-                return True
-    return False
+    """Whether a prompt tells the agent to write its result to a file (CM002's reading of a
+    sub-agent prompt), or names a path in a reports folder."""
+    if any(not STATE_FILE.search(where) for where in written_paths(text)):
+        return True
+    return _REPORT_PATH.search(text) is not None
 
 
 class ReportFile(WorkflowRule):
@@ -43,9 +31,10 @@ class ReportFile(WorkflowRule):
     what = """
         Reads each `agent()` prompt — a string, a template, a concatenation, a constant or a
         helper function's result, in every context the call runs in — and reports a prompt
-        that names no file: no path with an extension such as `.md` or `.json`, no reports
-        folder, and no interpolated value named like a report path. A prompt the linter cannot
-        read at all (one passed in through `args`) is not judged.
+        that does not tell the agent to write its result to a file: no "write … to <path>"
+        (read as CM002 reads a sub-agent prompt), no path into a reports folder, and no
+        interpolated value named like a report path. A prompt the linter cannot read at all
+        (one passed in through `args`) is not judged.
     """
     why = """
         A schema keeps an answer short; the full result has to go somewhere else or it is

@@ -15,6 +15,8 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
+from spawnkit.errors import SpawnkitError
+
 MAX_BYTES = 16 * 1024 * 1024  # beyond the CLI's default file limit (4 MB) on purpose
 DEFAULT_SECONDS = 20.0
 _CHUNK = 64 * 1024
@@ -22,7 +24,7 @@ _CHUNK = 64 * 1024
 _parser: Any = None
 
 
-class Unavailable(Exception):
+class Unavailable(SpawnkitError):
     """tree-sitter or its JavaScript grammar cannot be imported."""
 
 
