@@ -75,10 +75,10 @@ class ParallelCap(WorkflowRule):
                     continue
                 reported.add(culprit.node.id)
                 line, col = script.position(culprit.node)
+                sight = "" if culprit.what == "limiter" else " and no limiter is in sight"
                 yield Finding(
                     line,
-                    f"{message}; the cap is {cap} and no limiter is in sight (agent() on line "
-                    f"{script.line(site.node)})",
+                    f"{message}; the cap is {cap}{sight} (agent() on line {script.line(site.node)})",
                     col=col,
                 )
 
@@ -86,7 +86,9 @@ class ParallelCap(WorkflowRule):
 def _culprit(script, fan, total, cap):  # type: ignore[no-untyped-def]
     limit = fan.limit
     if limit is not None and limit.count is not None and limit.count > cap and not fan.factors:
-        return limit, f"this limiter lets {limit.count} agents run at once"
+        return limit, f"the limiter this agent runs through lets {limit.count} agents run at once"
+    if any(f.count is None and f.opaque for f in fan.factors):
+        return None, ""  # a list from code the linter cannot read: not judged
     for factor in fan.factors:
         if factor.count is None:
             return factor, f"{_describe(script, factor)} starts one agent per item of a list of unknown length"
@@ -119,5 +121,5 @@ def _describe(script, factor) -> str:  # type: ignore[no-untyped-def]
                 text = text[:37] + "…"
             return f"{what}() over `{text}`"
     if node.type == "array":
-        return f"{what} of an array of thunks"
+        return f"{what}() over an array of {factor.count} functions"
     return f"{what}()"

@@ -36,6 +36,8 @@ from spawnkit.lint.workflow.values import (
     count_of,
     elem,
     get_prop,
+    is_opaque,
+    origin_of,
     to_python,
     union,
 )
@@ -52,6 +54,7 @@ class Factor(NamedTuple):
     node: Node  # the construct that fans out (map, pipeline, parallel, array of thunks, limiter)
     count: int | None  # how many at once; None: as many as a list of unknown length holds
     what: str  # "pipeline", "parallel", "map", "Promise.all", "limiter"
+    opaque: bool = False  # the count is unknown because the list's source cannot be read
 
 
 class Fan(NamedTuple):
@@ -87,6 +90,7 @@ class Site(NamedTuple):
 class Leaf(NamedTuple):
     answer: Ans
     site: Site
+    count_only: bool = False  # a list mapped from this answer array: only its length matters
 
 
 class Flow:
@@ -171,7 +175,7 @@ class Flow:
                 elif name in ("then", "catch", "finally"):
                     out.append(Inv(inv.ctx.enter(Frame(fn, (value,))), inv.fan, inv.fan))
                 else:
-                    factor = Factor(call, count_of(value), name)
+                    factor = Factor(call, count_of(value), name, is_opaque(value))
                     out.append(
                         Inv(
                             inv.ctx.enter(Frame(fn, (elem(value), Unknown("index"), value))),
@@ -186,7 +190,7 @@ class Flow:
                 items = self.ev.value(args[0], inv.ctx) if args else Arr(items=())
                 item = elem(items)
                 prev = item if index == 1 else Unknown("stage")
-                factor = Factor(call, count_of(items), "pipeline")
+                factor = Factor(call, count_of(items), "pipeline", is_opaque(items))
                 out.append(Inv(inv.ctx.enter(Frame(fn, (prev, item, Unknown("index")))), inv.fan.times(factor), inv.fan))
             return out
         if callee is not None and callee.type == "member_expression" and name == "from":
@@ -306,7 +310,7 @@ class Flow:
             if inv.iterated is not None:
                 call, value = inv.iterated
                 if self.consumed_concurrently(call):
-                    fan = fan.times(Factor(call, count_of(value), "parallel"))
+                    fan = fan.times(Factor(call, count_of(value), "parallel", is_opaque(value)))
             else:
                 fan = inv.fan
             out.append(Inv(inv.ctx.enter(Frame(fn, ())), fan, inv.base))
@@ -436,6 +440,12 @@ class Flow:
                 stack.extend(value.spreads)
             elif isinstance(value, Arr):
                 stack.extend(value.items if value.items is not None else (value.elem,))
+                origin = value.origin
+                if origin is not None and value.items is None:
+                    key = (origin.site, origin.path + ("#",))
+                    if key not in seen:
+                        seen.add(key)
+                        found.append(Leaf(origin, self.sites[origin.site], True))
             elif isinstance(value, Str):
                 stack.extend(value.parts)
             # Cut: bounded by the cut; Lit, Prim, Unknown, Fn, Global: no answer in them
@@ -456,7 +466,13 @@ class Flow:
             part = schemas.subschema(schema, leaf.answer.path)
             if part is None:
                 continue
-            why = schemas.unbounded(part, ".".join(leaf.answer.path))
+            where = ".".join(leaf.answer.path)
+            if leaf.count_only:
+                if isinstance(part, dict) and part.get("type") == "array":
+                    if not isinstance(part.get("maxItems"), int):
+                        verdicts.append(("unbounded", f"array field `{where}` has no maxItems"))
+                continue
+            why = schemas.unbounded(part, where)
             if why:
                 verdicts.append(("unbounded", why))
             elif not leaf.answer.path:

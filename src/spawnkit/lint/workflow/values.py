@@ -91,16 +91,28 @@ class Ans(Value):
 
 
 class Arr(Value):
-    """An array: its items when known, else an element value and a count (None: unknown)."""
+    """An array: its items when known, else an element value and a count (None: unknown).
 
-    __slots__ = ("items", "elem", "count")
+    ``origin`` is the agent answer (an array field) it was mapped or filtered from: its length
+    is then the agent's to choose, bounded only by the schema's ``maxItems``. ``opaque`` says
+    the count is unknown because the linter cannot see where the list comes from (a function it
+    cannot read), as opposed to a list whose length is up to the input (``args``)."""
+
+    __slots__ = ("items", "elem", "count", "origin", "opaque")
 
     def __init__(
-        self, items: tuple[Value, ...] | None = None, elem: Value | None = None, count: int | None = None
+        self,
+        items: tuple[Value, ...] | None = None,
+        elem: Value | None = None,
+        count: int | None = None,
+        origin: Ans | None = None,
+        opaque: bool = False,
     ) -> None:
         self.items = items
         self.elem = elem if elem is not None else (union(items) if items else NOTHING)
         self.count = len(items) if items is not None else count
+        self.origin = origin
+        self.opaque = opaque and self.count is None
 
     def __repr__(self) -> str:
         return f"Arr(count={self.count}, elem={self.elem!r})"
@@ -728,10 +740,10 @@ class Evaluator:
         if method in ("map", "flatMap"):
             mapped = self.call_value(first, (elem(base), Prim("number"), base))
             if method == "flatMap":
-                return Arr(elem=flat1(mapped), count=None)
-            return Arr(elem=mapped, count=count_of(base))
+                return Arr(elem=flat1(mapped), count=None, origin=origin_of(base), opaque=is_opaque(base))
+            return Arr(elem=mapped, count=count_of(base), origin=origin_of(base), opaque=is_opaque(base))
         if method in _SAME_ARRAY:
-            return Arr(elem=elem(base), count=count_of(base))
+            return Arr(elem=elem(base), count=count_of(base), origin=origin_of(base), opaque=is_opaque(base))
         if method in ("flat",):
             return Arr(elem=flat1(elem(base)), count=None)
         if method in ("slice", "substring", "substr", "splice"):
@@ -743,6 +755,13 @@ class Evaluator:
                 return Arr(elem=union([elem(base)] + [elem(a) if isinstance(a, Arr) else a for a in args]), count=total)
             return Str((base,) + args)
         if method == "join":
+            known = _known_items(base)
+            if known is not None:
+                separator = args[:1] or (Lit(","),)
+                parts: list[Value] = []
+                for i, item in enumerate(known):
+                    parts += ([*separator] if i else []) + [item]
+                return Str(tuple(parts))
             return Str((elem(base),) + args[:1])
         if method in ("find", "findLast", "at", "pop", "shift"):
             return elem(base)
@@ -921,6 +940,28 @@ def elem(value: Value) -> Value:
 
 def flat1(value: Value) -> Value:
     return union([elem(o) if isinstance(o, (Arr, Ans)) else o for o in options(value)])
+
+
+def origin_of(value: Value) -> Ans | None:
+    """The agent answer array ``value`` comes from (see :class:`Arr`)."""
+    for option in options(value):
+        if isinstance(option, Ans):
+            return option
+        if isinstance(option, Arr) and option.origin is not None:
+            return option.origin
+    return None
+
+
+def is_opaque(value: Value) -> bool:
+    """The value's length is unknown because the linter cannot see where it comes from (a
+    function it cannot read, a parameter of a call it did not follow) — unlike ``args``, whose
+    length is the caller's to choose."""
+    for option in options(value):
+        if isinstance(option, Arr) and option.opaque:
+            return True
+        if isinstance(option, Unknown) and option.origin != "args":
+            return True
+    return False
 
 
 def count_of(value: Value) -> int | None:
