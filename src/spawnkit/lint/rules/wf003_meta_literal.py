@@ -30,9 +30,13 @@ def pure_value(script: Script, node: Node, depth: int = 0) -> Any:
     t = node.type
     if t == "string":
         return string_value(script, node)
-    if t in ("number", "true", "false", "null", "regex"):
+    if t == "number":
+        return _number(script.text(node))
+    if t in ("true", "false", "null", "regex"):
         text = script.text(node)
         return {"true": True, "false": False, "null": None}.get(text, text)
+    if t == "undefined":
+        raise NotPure(node, "`undefined` is a variable, not a literal")
     if t == "template_string":
         if any(c.type == "template_substitution" for c in node.named_children):
             raise NotPure(node, "template interpolation is not allowed in meta")
@@ -41,7 +45,7 @@ def pure_value(script: Script, node: Node, depth: int = 0) -> Any:
         op = node.child_by_field_name("operator")
         arg = unwrap(node.child_by_field_name("argument"))
         if op is not None and op.type == "-" and arg is not None and arg.type == "number":
-            return "-" + script.text(arg)
+            return -_number(script.text(arg))
         raise NotPure(node, "only a negative number may use an operator in meta")
     if t == "array":
         out = []
@@ -83,6 +87,13 @@ def pure_value(script: Script, node: Node, depth: int = 0) -> Any:
     if t in ("call_expression", "new_expression"):
         raise NotPure(node, "a call is not a literal")
     raise NotPure(node, f"{t.replace('_', ' ')} is not a literal")
+
+
+def _number(text: str) -> float:
+    try:
+        return float(int(text, 0)) if text[:2].lower() in ("0x", "0o", "0b") else float(text.replace("_", "").rstrip("n"))
+    except ValueError:
+        return 0.0
 
 
 def meta_data(ctx: WorkflowContext) -> dict[str, Any] | None:

@@ -72,9 +72,12 @@ def parse(text: str, seconds: float = DEFAULT_SECONDS, max_bytes: int = MAX_BYTE
     def too_slow(*_state: object) -> bool:
         return time.monotonic() > deadline
 
+    js = parser()
     try:
-        tree = parser().parse(read, progress_callback=too_slow)
+        tree = js.parse(read, progress_callback=too_slow)
     except ValueError:  # the progress callback cancelled it
+        # a cancelled parser resumes the same parse on its next call: start the next file afresh
+        js.reset()
         return Parsed(None, source, f"parsing it took longer than {seconds:g} s")
     if tree is None:  # pragma: no cover - only without a language
         return Parsed(None, source, "the parser gave no tree")
