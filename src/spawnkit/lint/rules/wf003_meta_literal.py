@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from spawnkit.lint.rules.base import Finding
-from spawnkit.lint.workflow.rule import WorkflowContext, WorkflowRule
+from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule
 from spawnkit.lint.workflow.script import Node, Script, key_name, unwrap
 from spawnkit.lint.workflow.values import string_value
 

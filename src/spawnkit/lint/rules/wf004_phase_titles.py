@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from spawnkit.lint.rules.base import Finding
 from spawnkit.lint.rules.wf003_meta_literal import meta_data
-from spawnkit.lint.workflow.rule import WorkflowContext, WorkflowRule
+from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule
 from spawnkit.lint.workflow.script import call_arguments
 from spawnkit.lint.workflow.values import Lit, Obj, get_prop, options
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from spawnkit.lint.rules.base import Finding
-from spawnkit.lint.workflow.rule import WorkflowContext, WorkflowRule
+from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule
 from spawnkit.lint.workflow.script import call_arguments, unwrap
 from spawnkit.lint.workflow.values import string_value
 

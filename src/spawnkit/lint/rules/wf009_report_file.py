@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.rules.base import Finding
 from spawnkit.lint.rules.cm002_results_on_disk import written_paths
-from spawnkit.lint.workflow.rule import WorkflowContext, WorkflowRule
+from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule
 from spawnkit.lint.workflow.values import text_of
 
 HOLE = "{x}"  # stands for a part of the prompt the linter cannot read (a placeholder to CM002)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from spawnkit.lint.engine import Diagnostic, FileResult, _dedupe, _diagnostic, selected
 from spawnkit.lint.rules import ALL
-from spawnkit.lint.workflow.rule import WORKFLOW, WorkflowContext
+from spawnkit.lint.rules.wf_base import WORKFLOW, WorkflowContext
 
 # rules that still run when the script could not be analysed (not parsed, syntax errors)
 _ALWAYS = ("WF001",)

@@ -175,7 +175,7 @@ class Flow:
                 elif name in ("then", "catch", "finally"):
                     out.append(Inv(inv.ctx.enter(Frame(fn, (value,))), inv.fan, inv.fan))
                 else:
-                    factor = Factor(call, count_of(value), name, is_opaque(value))
+                    factor = Factor(call, self.count(value), name, is_opaque(value))
                     out.append(
                         Inv(
                             inv.ctx.enter(Frame(fn, (elem(value), Unknown("index"), value))),
@@ -190,7 +190,7 @@ class Flow:
                 items = self.ev.value(args[0], inv.ctx) if args else Arr(items=())
                 item = elem(items)
                 prev = item if index == 1 else Unknown("stage")
-                factor = Factor(call, count_of(items), "pipeline", is_opaque(items))
+                factor = Factor(call, self.count(items), "pipeline", is_opaque(items))
                 out.append(Inv(inv.ctx.enter(Frame(fn, (prev, item, Unknown("index")))), inv.fan.times(factor), inv.fan))
             return out
         if callee is not None and callee.type == "member_expression" and name == "from":
@@ -310,7 +310,7 @@ class Flow:
             if inv.iterated is not None:
                 call, value = inv.iterated
                 if self.consumed_concurrently(call):
-                    fan = fan.times(Factor(call, count_of(value), "parallel", is_opaque(value)))
+                    fan = fan.times(Factor(call, self.count(value), "parallel", is_opaque(value)))
             else:
                 fan = inv.fan
             out.append(Inv(inv.ctx.enter(Frame(fn, ())), fan, inv.base))
@@ -365,6 +365,26 @@ class Flow:
                 count = len([c for c in parent.named_children if c.type != "comment"])
                 return fan.times(Factor(parent, count, concurrent))
         return fan
+
+    def count(self, value: Any) -> int | None:
+        """The most items ``value`` can hold: known from the script, or from the schema's
+        ``maxItems`` when the list is (mapped from) an agent's answer."""
+        n = count_of(value)
+        if n is not None:
+            return n
+        origin = origin_of(value)
+        if origin is None:
+            return None
+        limits = []
+        for schema in self.site_schemas(self.sites[origin.site]):
+            if not isinstance(schema, dict):
+                return None
+            part = schemas.subschema(schema, origin.path)
+            limit = part.get("maxItems") if isinstance(part, dict) else None
+            if not isinstance(limit, int):
+                return None
+            limits.append(limit)
+        return max(limits) if limits else None
 
     # --- agent sites -----------------------------------------------------------------------
 

@@ -779,7 +779,7 @@ class Evaluator:
         if method in _STRING_KEEP:
             return Str((base,)) if not isinstance(base, Lit) else Prim("string")
         if method == "split":
-            return Arr(elem=Str((base,)), count=None)
+            return Arr(elem=Str((base,)), count=None, opaque=is_opaque(base))
         if method in ("keys", "values", "entries"):
             return Arr(elem=elem(base), count=count_of(base))
         if method in ("charAt",):
