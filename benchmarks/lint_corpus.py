@@ -69,9 +69,7 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-def table(
-    scores: dict[str, Score], detection: Score, files: int, workflows: bool = False
-) -> str:
+def table(scores: dict[str, Score], detection: Score, files: int, workflows: bool = False) -> str:
     rows = ["| rule | name | positives | precision | recall |", "|---|---|---|---|---|"]
     for rule in ALL:
         if rule.code not in scores:

@@ -252,9 +252,10 @@ def lint_command(
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
     SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
     config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
-    workflow.js (WF rules; a .js file named on the command line is linted as one). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and
-    devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
-    1 problems found, 2 usage or I/O error (also when no file could be checked).
+    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
+    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and devices are never read;
+    files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage
+    or I/O error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 

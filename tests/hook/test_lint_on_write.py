@@ -255,7 +255,9 @@ def test_workflow_locations(path, kind):
     assert file_kind(path, DIRS) == kind
 
 
-@pytest.mark.parametrize("where", [".claude/workflows/stamp.js", ".claude/skills/stamp/workflow.js"])
+@pytest.mark.parametrize(
+    "where", [".claude/workflows/stamp.js", ".claude/skills/stamp/workflow.js"]
+)
 def test_a_written_workflow_script_is_linted_with_the_real_engine(hook, where):
     answer = hook(write(hook, where, WF_BAD))
     context = answer["hookSpecificOutput"]["additionalContext"]

@@ -56,7 +56,11 @@ def test_hook_definition_matches_skills_commands_and_agents():
 
 def test_pre_commit_try_repo_runs_the_hook_offline(tmp_path):
     wheels = tmp_path / "wheels"
-    build(wheels, ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"])
+    build(
+        wheels,
+        ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"]
+        + ["tomlkit", "tree-sitter", "tree-sitter-javascript"],
+    )
     project = tmp_path / "project"
     for rel, text in {
         "skills/notes/SKILL.md": CLEAN,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spawnkit.lint.rules.wf001_script_syntax import MAX_SCRIPT_BYTES
+from spawnkit.lint.rules.wf_format import MAX_SCRIPT_BYTES
 from spawnkit.lint.workflow.engine import lint_workflow
 
 META = "export const meta = { name: 'demo', description: 'A demo workflow' }\n"

@@ -23,8 +23,11 @@ def test_an_undeclared_title_and_the_declared_one_left_empty(wf_found):
     found = wf_found(text, "WF004", meta=False)
     assert found == [
         (1, "meta.phases declares 'Fix', but no phase() call or agent uses it"),
-        (3, "phase 'fix' is not in meta.phases (did you mean 'Fix'?): its agents get a progress "
-         "group of their own"),
+        (
+            3,
+            "phase 'fix' is not in meta.phases (did you mean 'Fix'?): its agents get a progress "
+            "group of their own",
+        ),
     ]
 
 

@@ -24,7 +24,12 @@ def test_clock_and_randomness_are_found(wf_found, expr):
 
 @pytest.mark.parametrize(
     "expr",
-    ["new Date(args.startedAt)", "new Date(0).toISOString()", "Date.parse('2026-01-01')", "Math.max(1, 2)"],
+    [
+        "new Date(args.startedAt)",
+        "new Date(0).toISOString()",
+        "Date.parse('2026-01-01')",
+        "Math.max(1, 2)",
+    ],
 )
 def test_deterministic_uses_pass(wf_found, expr):
     assert wf_found(f"const x = {expr}\nreturn {{ x }}\n", "WF005") == []

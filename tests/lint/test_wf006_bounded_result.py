@@ -47,12 +47,24 @@ def test_bounded_or_unreadable_returns_pass(wf_found, body):
     [
         ("const t = await agent(P)\nreturn `done: ${t}`", "free text"),
         ("const t = await agent(P)\nreturn { text: t.trim() }", "free text"),
-        ("const r = await agent(P, { schema: S })\nreturn { notes: r.notes }", "`notes` has no maxLength"),
-        ("const r = await agent(P, { schema: S })\nreturn { d: r.nested.deep }", "`nested.deep` has no maxLength"),
+        (
+            "const r = await agent(P, { schema: S })\nreturn { notes: r.notes }",
+            "`notes` has no maxLength",
+        ),
+        (
+            "const r = await agent(P, { schema: S })\nreturn { d: r.nested.deep }",
+            "`nested.deep` has no maxLength",
+        ),
         ("const r = await agent(P, { schema: S })\nreturn r.items", "`items` has no maxItems"),
-        ("const r = await agent(P, { schema: S })\nreturn r.items.map((i) => i.toUpperCase())", "`items` has no maxItems"),
+        (
+            "const r = await agent(P, { schema: S })\nreturn r.items.map((i) => i.toUpperCase())",
+            "`items` has no maxItems",
+        ),
         ("const r = await agent(P, { schema: S })\nreturn { a: r.any }", "`any` accepts any value"),
-        ("const { notes } = await agent(P, { schema: S })\nreturn { notes }", "`notes` has no maxLength"),
+        (
+            "const { notes } = await agent(P, { schema: S })\nreturn { notes }",
+            "`notes` has no maxLength",
+        ),
         (
             "const rs = await parallel([1, 2].map((i) => () => agent(P, { schema: S })))\n"
             "return rs.map((r) => r.notes).join('\\n')",

@@ -83,7 +83,9 @@ def test_nested_fan_outs_multiply(wf):
     )
     assert codes(wf, body.format(outer=items(1), inner=items(CAP))) == []
     found = wf(HEAD + body.format(outer=items(2), inner=items(2))).diagnostics
-    assert [d.message.split(";")[0] for d in found] == ["nested fan-outs start 2 × 2 = 4 agents at once"]
+    assert [d.message.split(";")[0] for d in found] == [
+        "nested fan-outs start 2 × 2 = 4 agents at once"
+    ]
 
 
 def test_lists_of_unknown_length(wf):

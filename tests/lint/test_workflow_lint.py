@@ -48,7 +48,9 @@ def test_discovery_finds_what_claude_code_loads(tmp_path, monkeypatch):
         put(tmp_path, "config/workflows/mine.js"),
         put(tmp_path, "plugin/workflows/shipped.js"),
     ]
-    put(tmp_path, "proj/.claude/skills/audit/SKILL.md", "---\nname: audit\ndescription: x\n---\nx\n")
+    put(
+        tmp_path, "proj/.claude/skills/audit/SKILL.md", "---\nname: audit\ndescription: x\n---\nx\n"
+    )
     put(tmp_path, "plugin/.claude-plugin/plugin.json", "{}")
     ignored = [
         put(tmp_path, "proj/.claude/workflows/nested/deeper.js"),  # not read by Claude Code
@@ -117,7 +119,9 @@ def test_rule_command_explains_wf_rules():
     ],
 )
 def test_suppression_comments(comment, silenced):
-    text = "export const meta = { name: 'a', description: 'b' }\n" + comment + "\nreturn { started }\n"
+    text = (
+        "export const meta = { name: 'a', description: 'b' }\n" + comment + "\nreturn { started }\n"
+    )
     codes = [d.code for d in lint_document(text, "w.js").diagnostics]
     assert codes == ([] if silenced else ["WF005"])
 
@@ -128,18 +132,21 @@ PROBE = (
     "try:\n"
     "    runpy.run_module('spawnkit', run_name='__main__')\n"
     "except SystemExit as exc:\n"
-    "    print('EXIT', exc.code, 'tree_sitter' in sys.modules, file=sys.stderr)\n"
+    "    wf = any(m.startswith(('spawnkit.lint.workflow', 'spawnkit.lint.rules.wf_')) for m in sys.modules)\n"
+    "    print('EXIT', exc.code, 'tree_sitter' in sys.modules, wf, file=sys.stderr)\n"
 )
 
 
-def test_tree_sitter_is_loaded_only_for_workflow_scripts(tmp_path):
-    skill = put(tmp_path, "skills/notes/SKILL.md", "---\nname: notes\ndescription: Notes.\n---\nx\n")
+def test_tree_sitter_and_the_wf_rules_are_loaded_only_for_workflow_scripts(tmp_path):
+    skill = put(
+        tmp_path, "skills/notes/SKILL.md", "---\nname: notes\ndescription: Notes.\n---\nx\n"
+    )
     script = put(tmp_path, ".claude/workflows/good.js", GOOD)
     for path, loaded in ((skill, False), (script, True)):
         proc = subprocess.run(
             [sys.executable, "-c", PROBE, str(path)], cwd=tmp_path, capture_output=True, text=True
         )
-        assert f"EXIT 0 {loaded}" in proc.stderr, proc.stderr
+        assert f"EXIT 0 {loaded} {loaded}" in proc.stderr, proc.stderr
 
 
 def test_no_parser_is_one_line_and_exit_2(tmp_path, monkeypatch):
@@ -151,5 +158,8 @@ def test_no_parser_is_one_line_and_exit_2(tmp_path, monkeypatch):
     monkeypatch.setattr(parse, "parser", missing)
     result = run(["lint", ".claude"], tmp_path)
     assert result.exit_code == 2
-    assert "spawnkit: error: .claude/workflows/good.js: tree-sitter's JavaScript grammar" in result.output
+    assert (
+        "spawnkit: error: .claude/workflows/good.js: tree-sitter's JavaScript grammar"
+        in result.output
+    )
     assert "Traceback" not in result.output

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.patterns import lazy
-from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Finding, Rule
+from spawnkit.lint.rules import DEFAULT_PROFILE, MARKDOWN, PROFILES, Context, Finding, Rule
 
 _SUPPRESS = lazy(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
 _YAML_SUPPRESS = lazy(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
@@ -106,11 +106,9 @@ def _lint(
     ctx = Context(doc, profile)
     orchestrator = ctx.analysis.orchestrator
     frontmatter_broken = doc.front_error is not None
-    rules = ALL if select is None and ignore is None else _selected_rules(select, ignore)
+    rules = MARKDOWN if select is None and ignore is None else _selected_rules(select, ignore)
     found: list[Diagnostic] = []
     for rule in rules:
-        if rule.files != "markdown":
-            continue
         if rule.protocol_rule and not orchestrator:
             continue
         if (
@@ -129,7 +127,7 @@ def _lint(
 
 
 def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
-    return [rule for rule in ALL if selected(rule.code, select, ignore)]
+    return [rule for rule in MARKDOWN if selected(rule.code, select, ignore)]
 
 
 def lint_text(

@@ -16,12 +16,12 @@ import re
 from typing import Any, ClassVar
 
 from spawnkit.lint.memo import cached_property
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Rule
-from spawnkit.lint.workflow import parse as parsing
 
 WORKFLOW = "workflow"
-_SUPPRESS = re.compile(r"spawnkit:\s*(ignore-file|ignore)\b(.*)", re.I)
-_CODE = re.compile(r"\b[A-Z]{2}\d{0,3}\b")
+_SUPPRESS = lazy(r"spawnkit:\s*(ignore-file|ignore)\b(.*)", re.I)
+_CODE = lazy(r"\b[A-Z]{2}\d{0,3}\b")
 
 
 def is_workflow_path(path: str) -> bool:
@@ -45,7 +45,10 @@ class WorkflowContext:
     def __init__(self, path: str, text: str, profile: str, seconds: float | None = None) -> None:
         self.doc = WorkflowDoc(path, text)
         self.profile = profile
-        self.parsed = parsing.parse(text, seconds if seconds is not None else parsing.DEFAULT_SECONDS)
+        from spawnkit.lint.workflow import parse as parsing
+
+        limit = seconds if seconds is not None else parsing.DEFAULT_SECONDS
+        self.parsed = parsing.parse(text, limit)
 
     @cached_property
     def script(self) -> Any:

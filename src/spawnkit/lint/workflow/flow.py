@@ -43,7 +43,9 @@ from spawnkit.lint.workflow.values import (
 )
 
 MAX_CONTEXTS = 8
-_ITERATING = frozenset({"map", "flatMap", "forEach", "filter", "some", "every", "find", "findIndex"})
+_ITERATING = frozenset(
+    {"map", "flatMap", "forEach", "filter", "some", "every", "find", "findIndex"}
+)
 _CONCURRENT_GLOBALS = ("parallel",)
 _CONCURRENT_PROMISE = frozenset({"all", "allSettled", "race", "any"})
 NO_SCHEMA = "none"
@@ -156,7 +158,10 @@ class Flow:
             return []
         if call.type == "new_expression":
             outer = self.invocations(self.script.function_of(call))
-            return [Inv(i.ctx.enter(Frame(fn, (Unknown("resolve"), Unknown("reject")))), i.fan, i.fan) for i in outer]
+            return [
+                Inv(i.ctx.enter(Frame(fn, (Unknown("resolve"), Unknown("reject")))), i.fan, i.fan)
+                for i in outer
+            ]
         if call.type != "call_expression":
             return []
         args = call_arguments(call)
@@ -165,7 +170,11 @@ class Flow:
         name = callee_name(call)
         out: list[Inv] = []
         outer = self.invocations(self.script.function_of(call))
-        if callee is not None and callee.type == "member_expression" and name in _ITERATING | {"reduce", "then", "catch", "finally"}:
+        if (
+            callee is not None
+            and callee.type == "member_expression"
+            and name in _ITERATING | {"reduce", "then", "catch", "finally"}
+        ):
             receiver = callee.child_by_field_name("object")
             for inv in outer:
                 value = self.ev.value(receiver, inv.ctx)
@@ -191,7 +200,13 @@ class Flow:
                 item = elem(items)
                 prev = item if index == 1 else Unknown("stage")
                 factor = Factor(call, self.count(items), "pipeline", is_opaque(items))
-                out.append(Inv(inv.ctx.enter(Frame(fn, (prev, item, Unknown("index")))), inv.fan.times(factor), inv.fan))
+                out.append(
+                    Inv(
+                        inv.ctx.enter(Frame(fn, (prev, item, Unknown("index")))),
+                        inv.fan.times(factor),
+                        inv.fan,
+                    )
+                )
             return out
         if callee is not None and callee.type == "member_expression" and name == "from":
             base = callee.child_by_field_name("object")
@@ -201,9 +216,20 @@ class Flow:
                     n = count_of(source)
                     if isinstance(source, Obj):
                         length = get_prop(source, "length")
-                        n = length.value if isinstance(length, Lit) and isinstance(length.value, int) else None
+                        n = (
+                            length.value
+                            if isinstance(length, Lit) and isinstance(length.value, int)
+                            else None
+                        )
                     factor = Factor(call, n, "Array.from")
-                    out.append(Inv(inv.ctx.enter(Frame(fn, (Unknown("item"), Unknown("index")))), inv.fan.times(factor), inv.fan, (call, Arr(count=n))))
+                    out.append(
+                        Inv(
+                            inv.ctx.enter(Frame(fn, (Unknown("item"), Unknown("index")))),
+                            inv.fan.times(factor),
+                            inv.fan,
+                            (call, Arr(count=n)),
+                        )
+                    )
                 return out
         if callee is not None and (self.ev.is_global(callee) or _is_global_member(self, callee)):
             for inv in outer:  # setTimeout and the like: runs in the caller's fan-out
@@ -237,7 +263,11 @@ class Flow:
                 continue
             for arg in call_arguments(node):
                 value = self.ev.value(arg)
-                if isinstance(value, Lit) and isinstance(value.value, int) and not isinstance(value.value, bool):
+                if (
+                    isinstance(value, Lit)
+                    and isinstance(value.value, int)
+                    and not isinstance(value.value, bool)
+                ):
                     return value.value
             return None
         return None
@@ -258,7 +288,11 @@ class Flow:
             parent = _up(ident)
             if parent is None:
                 continue
-            if parent.type == "call_expression" and unwrap(parent.child_by_field_name("function")) is not None and _same(unwrap(parent.child_by_field_name("function")), ident):
+            if (
+                parent.type == "call_expression"
+                and unwrap(parent.child_by_field_name("function")) is not None
+                and _same(unwrap(parent.child_by_field_name("function")), ident)
+            ):
                 caller = self.script.function_of(parent)
                 for inv in self.invocations(caller):
                     args = self.ev.arguments(call_arguments(parent), inv.ctx)
@@ -296,7 +330,11 @@ class Flow:
         parent = _up(fn)
         if parent is None:
             return None
-        if parent.type in ("arrow_function",) and parent.child_by_field_name("body") is not None and _same(parent.child_by_field_name("body"), fn):
+        if (
+            parent.type in ("arrow_function",)
+            and parent.child_by_field_name("body") is not None
+            and _same(parent.child_by_field_name("body"), fn)
+        ):
             return parent
         if parent.type == "return_statement":
             owner = self.script.function_of(parent)
@@ -323,7 +361,11 @@ class Flow:
         parent = _up(node)
         if parent is not None and parent.type == "variable_declarator":
             name = parent.child_by_field_name("name")
-            binding = self.script.resolve(name) if name is not None and name.type == "identifier" else None
+            binding = (
+                self.script.resolve(name)
+                if name is not None and name.type == "identifier"
+                else None
+            )
             if binding is None:
                 return None
             for ref in self._references(binding):
@@ -350,7 +392,12 @@ class Flow:
         if callee.type == "member_expression":
             base = callee.child_by_field_name("object")
             prop = callee.child_by_field_name("property")
-            if base is not None and self.ev.is_global(base, "Promise") and prop is not None and self.script.text(prop) in _CONCURRENT_PROMISE:
+            if (
+                base is not None
+                and self.ev.is_global(base, "Promise")
+                and prop is not None
+                and self.script.text(prop) in _CONCURRENT_PROMISE
+            ):
                 return f"Promise.{self.script.text(prop)}"
         return None
 
@@ -486,7 +533,7 @@ class Flow:
             part = schemas.subschema(schema, leaf.answer.path)
             if part is None:
                 continue
-            where = ".".join(leaf.answer.path)
+            where = dotted(leaf.answer.path)
             if leaf.count_only:
                 if isinstance(part, dict) and part.get("type") == "array":
                     if not isinstance(part.get("maxItems"), int):
@@ -505,6 +552,14 @@ class Flow:
         return None
 
 
+def dotted(path: tuple[str, ...]) -> str:
+    """``("items", "[]", "name")`` -> ``items[].name``."""
+    out = ""
+    for step in path:
+        out += step if step == "[]" or not out else "." + step
+    return out
+
+
 def _up(node: Node) -> Node | None:
     """The parent of ``node``, past parentheses."""
     parent = node.parent
@@ -521,7 +576,23 @@ def _is_global_member(flow: Flow, callee: Node) -> bool:
     if callee.type != "member_expression":
         return False
     base = callee.child_by_field_name("object")
-    return base is not None and base.type == "identifier" and flow.ev.is_global(base) and flow.script.text(base) not in ("args",)
+    return (
+        base is not None
+        and base.type == "identifier"
+        and flow.ev.is_global(base)
+        and flow.script.text(base) not in ("args",)
+    )
 
 
-__all__ = ["Flow", "Fan", "Factor", "Leaf", "Site", "NO_SCHEMA", "UNKNOWN_SCHEMA", "Cut", "Str", "Unknown"]
+__all__ = [
+    "Flow",
+    "Fan",
+    "Factor",
+    "Leaf",
+    "Site",
+    "NO_SCHEMA",
+    "UNKNOWN_SCHEMA",
+    "Cut",
+    "Str",
+    "Unknown",
+]

@@ -83,7 +83,7 @@ def unbounded(schema: Any, where: str = "", depth: int = 0) -> str | None:
             items = schema.get("items")
             if items is None:
                 return f"the items of {label} have no schema"
-            found = unbounded(items, f"{where}[]" if where else "[]", depth + 1)
+            found = unbounded(items, f"{where}[]", depth + 1)
             if found:
                 return found
         elif kind == "object":

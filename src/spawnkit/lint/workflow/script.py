@@ -249,7 +249,11 @@ class Script:
         for assign in self.by_type["augmented_assignment_expression"]:
             left = assign.child_by_field_name("left")
             right = assign.child_by_field_name("right")
-            if left is not None and right is not None and left.type == "identifier":
+            if left is None or right is None:
+                continue
+            if left.type in ("member_expression", "subscript_expression"):
+                self._write_member(left, right)  # groups[key] ??= [], total.n += x
+            elif left.type == "identifier":
                 binding = self.resolve(left)
                 if binding is not None:
                     binding.writes.append(("augment", right))

@@ -284,7 +284,9 @@ _PRIM_METHODS = frozenset(
         "get_size",
     }
 )
-_SAME_ARRAY = frozenset({"filter", "sort", "reverse", "toSorted", "toReversed", "fill", "copyWithin"})
+_SAME_ARRAY = frozenset(
+    {"filter", "sort", "reverse", "toSorted", "toReversed", "fill", "copyWithin"}
+)
 
 
 class Evaluator:
@@ -393,7 +395,11 @@ class Evaluator:
             if raw.endswith("n"):
                 return Lit(int(raw[:-1]))
             number = float(raw)
-            return Lit(int(number) if number.is_integer() and "." not in raw and "e" not in raw.lower() else number)
+            return Lit(
+                int(number)
+                if number.is_integer() and "." not in raw and "e" not in raw.lower()
+                else number
+            )
         except ValueError:
             return Prim("number")
 
@@ -431,11 +437,17 @@ class Evaluator:
                     name = str(inner.value) if isinstance(inner, Lit) else "*"
                 else:
                     name = key_name(key)
-                fields[name] = union([fields[name], self.value(value, ctx)]) if name in fields else self.value(value, ctx)
+                fields[name] = (
+                    union([fields[name], self.value(value, ctx)])
+                    if name in fields
+                    else self.value(value, ctx)
+                )
             elif t == "shorthand_property_identifier":
                 fields[self.script.text(child)] = self._identifier(child, ctx)
             elif t == "spread_element":
-                spreads.append(self.value(child.named_children[0] if child.named_children else None, ctx))
+                spreads.append(
+                    self.value(child.named_children[0] if child.named_children else None, ctx)
+                )
             elif t == "method_definition":
                 name_node = child.child_by_field_name("name")
                 fields[key_name(name_node)] = Fn(child, ctx)
@@ -692,7 +704,11 @@ class Evaluator:
             if method == "from":
                 source = first
                 length = get_prop(source, "length") if isinstance(source, Obj) else None
-                n = length.value if isinstance(length, Lit) and isinstance(length.value, int) else None
+                n = (
+                    length.value
+                    if isinstance(length, Lit) and isinstance(length.value, int)
+                    else None
+                )
                 if isinstance(source, Obj):
                     item: Value = UNDEFINED
                     total = n
@@ -740,10 +756,19 @@ class Evaluator:
         if method in ("map", "flatMap"):
             mapped = self.call_value(first, (elem(base), Prim("number"), base))
             if method == "flatMap":
-                return Arr(elem=flat1(mapped), count=None, origin=origin_of(base), opaque=is_opaque(base))
-            return Arr(elem=mapped, count=count_of(base), origin=origin_of(base), opaque=is_opaque(base))
+                return Arr(
+                    elem=flat1(mapped), count=None, origin=origin_of(base), opaque=is_opaque(base)
+                )
+            return Arr(
+                elem=mapped, count=count_of(base), origin=origin_of(base), opaque=is_opaque(base)
+            )
         if method in _SAME_ARRAY:
-            return Arr(elem=elem(base), count=count_of(base), origin=origin_of(base), opaque=is_opaque(base))
+            return Arr(
+                elem=elem(base),
+                count=count_of(base),
+                origin=origin_of(base),
+                opaque=is_opaque(base),
+            )
         if method in ("flat",):
             return Arr(elem=flat1(elem(base)), count=None)
         if method in ("slice", "substring", "substr", "splice"):
@@ -752,7 +777,10 @@ class Evaluator:
             if isinstance(base, (Arr,)) or any(isinstance(a, Arr) for a in args):
                 counts = [count_of(base)] + [count_of(a) if isinstance(a, Arr) else 1 for a in args]
                 total = None if any(c is None for c in counts) else sum(counts)  # type: ignore[arg-type]
-                return Arr(elem=union([elem(base)] + [elem(a) if isinstance(a, Arr) else a for a in args]), count=total)
+                return Arr(
+                    elem=union([elem(base)] + [elem(a) if isinstance(a, Arr) else a for a in args]),
+                    count=total,
+                )
             return Str((base,) + args)
         if method == "join":
             known = _known_items(base)
@@ -799,7 +827,9 @@ class Evaluator:
             return self.call_value(target, args)
         return Unknown("method")
 
-    def _slice(self, base: Value, method: str, node: Node, arg_nodes: list[Node], ctx: Ctx) -> Value:
+    def _slice(
+        self, base: Value, method: str, node: Node, arg_nodes: list[Node], ctx: Ctx
+    ) -> Value:
         size = slice_size(self, arg_nodes, ctx, method)
         if isinstance(base, Arr) or (size is None and not isinstance(base, (Str, Lit, Ans))):
             return Arr(elem=elem(base), count=size if size is not None else count_of(base))
@@ -865,7 +895,9 @@ _HANDLERS: dict[str, Any] = {
     "subscript_expression": Evaluator._subscript,
     "call_expression": Evaluator._call,
     "new_expression": Evaluator._new,
-    "spread_element": lambda self, n, c: self.value(n.named_children[0] if n.named_children else None, c),
+    "spread_element": lambda self, n, c: self.value(
+        n.named_children[0] if n.named_children else None, c
+    ),
     **{t: Evaluator._function for t in FUNCTIONS if t not in ("function_declaration",)},
     "function_declaration": Evaluator._function,
 }
@@ -1002,7 +1034,11 @@ def _field_values(value: Value) -> Value:
 def _numeric(value: Value) -> bool:
     return all(
         (isinstance(o, Prim) and o.kind in ("number", "boolean"))
-        or (isinstance(o, Lit) and isinstance(o.value, (int, float)) and not isinstance(o.value, bool))
+        or (
+            isinstance(o, Lit)
+            and isinstance(o.value, (int, float))
+            and not isinstance(o.value, bool)
+        )
         for o in options(value)
     )
 
