@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Finding
 from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule
 
@@ -24,14 +25,9 @@ if TYPE_CHECKING:
 MAX_SCRIPT_BYTES = 524_288
 
 
-def _control(code: int, following: str) -> bool:
-    """Characters Claude Code refuses in a script: C0 controls but tab and newline (a carriage
-    return only when it is not part of CRLF), DEL and C1 controls."""
-    if code in (9, 10):
-        return False
-    if code == 13:
-        return following != "\n"
-    return code < 32 or 127 <= code <= 159
+# Characters Claude Code refuses in a script: C0 controls but tab and newline (a carriage return
+# only when it is not part of CRLF), DEL and C1 controls.
+_CONTROL = lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 
 
 class ScriptSyntax(WorkflowRule):
@@ -80,19 +76,18 @@ class ScriptSyntax(WorkflowRule):
                 "Split it: move a stage into a script of its own and run it with workflow().",
             )
         text = ctx.doc.text
-        for index, char in enumerate(text):
-            code = ord(char)
-            if (code < 32 or 127 <= code <= 159) and _control(code, text[index + 1 : index + 2]):
-                line = text.count("\n", 0, index) + 1
-                col = index - (text.rfind("\n", 0, index) + 1) + 1
-                yield Finding(
-                    line,
-                    f"the script holds a control character (U+{code:04X}); Claude Code refuses "
-                    "a script it cannot show in full in its approval prompt",
-                    "Remove the character (write it as an escape such as \\u001b inside a string).",
-                    col,
-                )
-                break
+        control = _CONTROL.search(text)
+        if control is not None:
+            index = control.start()
+            line = text.count("\n", 0, index) + 1
+            col = index - (text.rfind("\n", 0, index) + 1) + 1
+            yield Finding(
+                line,
+                f"the script holds a control character (U+{ord(text[index]):04X}); Claude Code "
+                "refuses a script it cannot show in full in its approval prompt",
+                "Remove the character (write it as an escape such as \\u001b inside a string).",
+                col,
+            )
         if parsed.tree is None:
             yield Finding(
                 1,
@@ -137,7 +132,7 @@ class ScriptSyntax(WorkflowRule):
                 line, col = script.position(call)
                 yield Finding(line, "import() is not available in workflow scripts", col=col)
         for node in script.by_type["export_statement"]:
-            if meta_declarator(node) is not None:
+            if meta_declarator(node, script.source) is not None:
                 continue  # meta's place is WF002's
             if node.parent is not None and node.parent.type == "program":
                 line, col = script.position(node)
@@ -190,10 +185,12 @@ class MetaFirst(WorkflowRule):
             yield Finding(1, "the script is empty: it needs `export const meta = {…}` first")
             return
         first = statements[0]
-        declarator = meta_declarator(first)
+        declarator = meta_declarator(first, script.source)
         if declarator is None:
             line, col = script.position(first)
-            elsewhere = next((s for s in statements[1:] if meta_declarator(s) is not None), None)
+            elsewhere = next(
+                (s for s in statements[1:] if meta_declarator(s, script.source) is not None), None
+            )
             if elsewhere is not None:
                 message = (
                     f"`export const meta` is on line {script.line(elsewhere)}, but the script "
@@ -295,7 +292,7 @@ def pure_value(script: Script, node: Node, depth: int = 0) -> Any:
             key = child.child_by_field_name("key")
             if key is not None and key.type == "computed_property_name":
                 raise NotPure(key, "computed keys are not allowed in meta")
-            name = key_name(key)
+            name = key_name(key, script.source)
             if name in RESERVED:
                 raise NotPure(key, f"the key `{name}` is reserved")
             out_obj[name] = pure_value(script, child.child_by_field_name("value"), depth + 1)

@@ -167,7 +167,7 @@ class Flow:
         args = call_arguments(call)
         index = next((i for i, a in enumerate(args) if a.id == at.id), -1)
         callee = unwrap(call.child_by_field_name("function"))
-        name = callee_name(call)
+        name = callee_name(call, self.script.source)
         out: list[Inv] = []
         outer = self.invocations(self.script.function_of(call))
         if (

@@ -80,6 +80,7 @@ class Script:
         self._walk()
         self.too_deep = self.depth > MAX_DEPTH
         self._scopes: dict[int, dict[str, Binding]] = {}
+        self._resolved: dict[int, Binding | None] = {}
         self._lines = source.split(b"\n")
         if not self.too_deep:
             self._declare()
@@ -133,7 +134,7 @@ class Script:
     def meta(self) -> Node | None:
         """The ``export const meta = {…}`` declarator's value, wherever it stands (or None)."""
         for stmt in self.statements:
-            declarator = meta_declarator(stmt)
+            declarator = meta_declarator(stmt, self.source)
             if declarator is not None:
                 return declarator.child_by_field_name("value")
         return None
@@ -172,7 +173,7 @@ class Script:
                 first = decl.child(0)
                 kind = first.type if first is not None else "let"
             scope = self._scope_of(declarator, kind)
-            for name_node in pattern_names(declarator.child_by_field_name("name")):
+            for name_node in pattern_names(declarator.child_by_field_name("name"), self.source):
                 self._bind(scope, self.text(name_node), kind, declarator)
         for fn in self._functions():
             if fn.type in ("function_declaration", "generator_function_declaration"):
@@ -184,7 +185,7 @@ class Script:
                 if name is not None:  # a named function expression sees its own name
                     self._bind(fn, self.text(name), "function", fn)
             for param in parameters(fn):
-                for name_node in pattern_names(param):
+                for name_node in pattern_names(param, self.source):
                     self._bind(fn, self.text(name_node), "param", param)
         for cls in self.by_type["class_declaration"]:
             name = cls.child_by_field_name("name")
@@ -192,7 +193,7 @@ class Script:
                 self._bind(self._scope_of(cls, "class"), self.text(name), "class", cls)
         for clause in self.by_type["catch_clause"]:
             param = clause.child_by_field_name("parameter")
-            for name_node in pattern_names(param):
+            for name_node in pattern_names(param, self.source):
                 self._bind(clause, self.text(name_node), "catch", clause)
         for loop in self.by_type["for_in_statement"]:
             left = loop.child_by_field_name("left")
@@ -200,7 +201,7 @@ class Script:
             kind = kind_node.type if kind_node is not None else None
             if kind in ("let", "const", "var"):
                 scope = loop if kind != "var" else self._scope_of(loop, "var")
-                for name_node in pattern_names(left):
+                for name_node in pattern_names(left, self.source):
                     self._bind(scope, self.text(name_node), kind, loop)
 
     def _functions(self) -> list[Node]:
@@ -208,6 +209,14 @@ class Script:
 
     def resolve(self, ident: Node) -> Binding | None:
         """The binding an identifier refers to; None for a global."""
+        key = ident.id
+        if key in self._resolved:
+            return self._resolved[key]
+        found = self._resolve(ident)
+        self._resolved[key] = found
+        return found
+
+    def _resolve(self, ident: Node) -> Binding | None:
         name = self.text(ident)
         current = ident.parent
         while current is not None:
@@ -286,7 +295,7 @@ class Script:
         """Record ``source`` (through the destructuring path) for each name in ``pattern``."""
         if pattern is None:
             return
-        for name_node, path in pattern_paths(pattern):
+        for name_node, path in pattern_paths(pattern, self.source):
             binding = self.resolve(name_node)
             if binding is not None:
                 binding.writes.append((source[0], (source[1], path)))
@@ -342,7 +351,7 @@ class Script:
 # --- helpers over nodes ---------------------------------------------------------------
 
 
-def meta_declarator(stmt: Node) -> Node | None:
+def meta_declarator(stmt: Node, source: bytes) -> Node | None:
     """The ``meta = {…}`` declarator when ``stmt`` is ``export const meta = …`` (any value)."""
     if stmt.type != "export_statement":
         return None
@@ -353,7 +362,7 @@ def meta_declarator(stmt: Node) -> Node | None:
         if declarator.type != "variable_declarator":
             continue
         name = declarator.child_by_field_name("name")
-        if name is not None and name.type == "identifier" and name.text == b"meta":
+        if name is not None and name.type == "identifier" and _raw(name, source) == b"meta":
             return declarator
     return None
 
@@ -365,16 +374,16 @@ def call_arguments(call: Node) -> list[Node]:
     return [a for a in args.named_children if a.type != "comment"]
 
 
-def callee_name(call: Node) -> str | None:
+def callee_name(call: Node, source: bytes) -> str | None:
     """``agent`` for ``agent(…)``, ``map`` for ``x.map(…)``; None for other callees."""
     fn = call.child_by_field_name("function")
     if fn is None:
         return None
     if fn.type == "identifier":
-        return fn.text.decode("utf-8", "replace")
+        return _raw(fn, source).decode("utf-8", "replace")
     if fn.type == "member_expression":
         prop = fn.child_by_field_name("property")
-        return prop.text.decode("utf-8", "replace") if prop is not None else None
+        return _raw(prop, source).decode("utf-8", "replace") if prop is not None else None
     return None
 
 
@@ -396,11 +405,11 @@ def unwrap(node: Node | None) -> Node | None:
     return node
 
 
-def pattern_names(pattern: Node | None) -> list[Node]:
-    return [name for name, _ in pattern_paths(pattern)] if pattern is not None else []
+def pattern_names(pattern: Node | None, source: bytes) -> list[Node]:
+    return [name for name, _ in pattern_paths(pattern, source)] if pattern is not None else []
 
 
-def pattern_paths(pattern: Node) -> list[tuple[Node, tuple[Any, ...]]]:
+def pattern_paths(pattern: Node, source: bytes) -> list[tuple[Node, tuple[Any, ...]]]:
     """Each identifier a (destructuring) pattern binds, with its path into the value.
 
     Path steps: ``("prop", name)``, ``("index", i)``, ``("rest",)``, ``("default", node)``.
@@ -412,7 +421,7 @@ def pattern_paths(pattern: Node) -> list[tuple[Node, tuple[Any, ...]]]:
         t = node.type
         if t in ("identifier", "shorthand_property_identifier_pattern"):
             if t == "shorthand_property_identifier_pattern":
-                path = path + (("prop", node.text.decode("utf-8", "replace")),)
+                path = path + (("prop", _raw(node, source).decode("utf-8", "replace")),)
             out.append((node, path))
         elif t == "assignment_pattern":
             left = node.child_by_field_name("left")
@@ -434,7 +443,7 @@ def pattern_paths(pattern: Node) -> list[tuple[Node, tuple[Any, ...]]]:
                 if child.type == "pair_pattern":
                     key = child.child_by_field_name("key")
                     value = child.child_by_field_name("value")
-                    name = _key_name(key)
+                    name = _key_name(key, source)
                     if value is not None:
                         stack.append((value, path + (("prop", name),)))
                 elif child.type != "comment":
@@ -452,16 +461,22 @@ def pattern_paths(pattern: Node) -> list[tuple[Node, tuple[Any, ...]]]:
     return out
 
 
-def _key_name(key: Node | None) -> str:
+def _key_name(key: Node | None, source: bytes) -> str:
     if key is None:
         return "*"
     if key.type in ("property_identifier", "identifier"):
-        return key.text.decode("utf-8", "replace")
+        return _raw(key, source).decode("utf-8", "replace")
     if key.type == "string":
-        return "".join(c.text.decode("utf-8", "replace") for c in key.named_children)
+        return "".join(_raw(c, source).decode("utf-8", "replace") for c in key.named_children)
     if key.type == "number":
-        return key.text.decode("utf-8", "replace")
+        return _raw(key, source).decode("utf-8", "replace")
     return "*"
 
 
 key_name = _key_name
+
+
+def _raw(node: Node, source: bytes) -> bytes:
+    """A node's bytes. Never ``node.text``: a tree parsed through a read callback (as here, for
+    the time limit) keeps no copy of the source, so ``text`` calls the callback again, slowly."""
+    return source[node.start_byte : node.end_byte]

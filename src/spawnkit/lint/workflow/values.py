@@ -436,7 +436,7 @@ class Evaluator:
                     inner = self.value(key.named_children[0] if key.named_children else None, ctx)
                     name = str(inner.value) if isinstance(inner, Lit) else "*"
                 else:
-                    name = key_name(key)
+                    name = key_name(key, self.script.source)
                 fields[name] = (
                     union([fields[name], self.value(value, ctx)])
                     if name in fields
@@ -450,7 +450,7 @@ class Evaluator:
                 )
             elif t == "method_definition":
                 name_node = child.child_by_field_name("name")
-                fields[key_name(name_node)] = Fn(child, ctx)
+                fields[key_name(name_node, self.script.source)] = Fn(child, ctx)
         return Obj(fields, tuple(spreads))
 
     def _identifier(self, node: Node, ctx: Ctx) -> Value:
@@ -511,7 +511,7 @@ class Evaluator:
             return Unknown("param")
         params = parameters(fn)
         for index, param in enumerate(params):
-            for name_node, path in pattern_paths(param):
+            for name_node, path in pattern_paths(param, self.script.source):
                 if self.script.text(name_node) != binding.name:
                     continue
                 if param.type == "rest_pattern":
