@@ -111,3 +111,30 @@ def test_the_cap_comes_from_the_standard(wf, monkeypatch):
     assert len(codes(wf, body)) == 1
     monkeypatch.setattr(protocol, "max_parallel", lambda: CAP + 1)
     assert codes(wf, body) == []
+
+
+HELPER = """function limiter(n) {{ return async (task) => task() }}
+const limit = limiter({n})
+async function step(name, ask) {{
+  const answer = await limit(ask)
+  return answer ? answer.ok : false
+}}
+await parallel([{thunks}])"""
+
+
+def test_a_callback_handed_through_a_helper_meets_the_limiter(wf):
+    """The shape spawnkit's generated workflow.js uses: step(name, () => agent()) -> limit(ask)."""
+    thunks = ", ".join(f"() => step('s{k}', () => agent(P({k}), {{ schema: S }}))" for k in range(3))
+    assert codes(wf, HELPER.format(n=CAP, thunks=thunks)) == []
+    found = wf(HEAD + HELPER.format(n=CAP + 1, thunks=thunks)).diagnostics
+    assert [(d.code, d.line) for d in found] == [("WF008", 5)]  # on `limiter(3)`, once
+
+
+def test_a_helper_that_only_calls_the_callback_is_no_limiter(wf):
+    body = (
+        "async function retry(task) { return (await task()) ?? (await task()) }\n"
+        "await parallel({items}.map((x) => () => retry(() => agent(P(x), {{ schema: S }}))))"
+    )
+    assert codes(wf, body.replace("{items}", items(CAP)).replace("{{", "{").replace("}}", "}")) == []
+    over = body.replace("{items}", items(CAP + 1)).replace("{{", "{").replace("}}", "}")
+    assert len(codes(wf, over)) == 1

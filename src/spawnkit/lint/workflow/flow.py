@@ -18,7 +18,14 @@ from typing import Any, NamedTuple
 
 from spawnkit.lint.memo import cached_property
 from spawnkit.lint.workflow import schema as schemas
-from spawnkit.lint.workflow.script import Node, Script, call_arguments, callee_name, unwrap
+from spawnkit.lint.workflow.script import (
+    Node,
+    Script,
+    call_arguments,
+    callee_name,
+    parameters,
+    unwrap,
+)
 from spawnkit.lint.workflow.values import (
     ROOT,
     Ans,
@@ -26,6 +33,7 @@ from spawnkit.lint.workflow.values import (
     Ctx,
     Cut,
     Evaluator,
+    Fn,
     Frame,
     Lit,
     NotLiteral,
@@ -235,26 +243,77 @@ class Flow:
             for inv in outer:  # setTimeout and the like: runs in the caller's fan-out
                 out.append(Inv(inv.ctx.enter(Frame(fn, ())), inv.fan, inv.fan))
             return out
-        # a function of the script's own (or an object's method) takes the callback: a limiter,
-        # a queue, a retry helper — it decides how many run at once
-        limit = Factor(call, self._limit_of(callee), "limiter")
+        # a function of the script's own (or an object's method) takes the callback. Built by a
+        # factory with a number (`limit = limiter(2)`, `new Semaphore(2)`): a limiter, that many
+        # at once. A plain helper (`step(name, ask)`): follow the callback into it — it may call
+        # it (the helper's own fan-out applies) or hand it on (to a limiter, say).
+        count, made = self._limit_of(callee)
+        helper = self._helper(callee) if count is None else None
+        if helper is not None and index >= 0:
+            passed = self._passed_on(fn, helper, index)
+            if passed is not None:
+                return passed
+        limit = Factor(made if made is not None else call, count, "limiter")
         for inv in outer:
             fan = Fan((), limit)
             out.append(Inv(inv.ctx.enter(Frame(fn, ())), fan, inv.fan))
         return out
 
-    def _limit_of(self, callee: Node | None) -> int | None:
-        """The number a limiter was built with: ``limit(2)``, ``new Semaphore(2)``, ``pLimit(2)``."""
-        if callee is None:
+    def _helper(self, callee: Node | None) -> Node | None:
+        """The function node a callee names, when it is one of the script's own functions."""
+        if callee is None or callee.type not in ("identifier", "member_expression"):
             return None
+        for option in (
+            self.ev.value(callee).options
+            if isinstance(self.ev.value(callee), Union)
+            else (self.ev.value(callee),)
+        ):
+            if isinstance(option, Fn):
+                return option.node
+        return None
+
+    def _passed_on(self, fn: Node, helper: Node, index: int) -> list[Inv] | None:
+        """How ``fn``, handed to ``helper`` as its ``index``-th argument, is run there; None when
+        the helper does something else with it (then it is taken for a limiter)."""
+        params = parameters(helper)
+        if index >= len(params) or params[index].type != "identifier":
+            return None
+        binding = self.script.resolve(params[index])
+        if binding is None:
+            return None
+        out: list[Inv] = []
+        for ref in self._references(binding):
+            parent = _up(ref)
+            if parent is None or ref.id == params[index].id:
+                continue
+            if parent.type == "call_expression" and _same(
+                unwrap(parent.child_by_field_name("function")), ref
+            ):
+                for inv in self.invocations(helper):  # called right there
+                    out.append(
+                        Inv(
+                            inv.ctx.enter(Frame(fn, ())), self._launch_fan(parent, inv.fan), inv.fan
+                        )
+                    )
+            elif parent.type == "arguments":
+                out += self._as_argument(fn, ref, parent.parent)
+            else:
+                return None  # stored or returned: the linter does not follow it
+        return out or None
+
+    def _limit_of(self, callee: Node | None) -> tuple[int | None, Node | None]:
+        """The number a limiter was built with (``limit(2)``, ``new Semaphore(2)``) and the call
+        that built it; (None, None) when ``callee`` was not built that way."""
+        if callee is None:
+            return None, None
         target = callee
         if callee.type == "member_expression":
             target = callee.child_by_field_name("object")
         if target is None or target.type != "identifier":
-            return None
+            return None, None
         binding = self.script.resolve(target)
         if binding is None:
-            return None
+            return None, None
         for kind, payload in binding.writes:
             if kind != "init":
                 continue
@@ -263,14 +322,11 @@ class Flow:
                 continue
             for arg in call_arguments(node):
                 value = self.ev.value(arg)
-                if (
-                    isinstance(value, Lit)
-                    and isinstance(value.value, int)
-                    and not isinstance(value.value, bool)
-                ):
-                    return value.value
-            return None
-        return None
+                if isinstance(value, Lit) and isinstance(value.value, int):
+                    if not isinstance(value.value, bool):
+                        return value.value, node
+            return None, None
+        return None, None
 
     def _in_array(self, fn: Node, array: Node) -> list[Inv]:
         outer = self.invocations(self.script.function_of(array))
