@@ -124,7 +124,9 @@ await parallel([{thunks}])"""
 
 def test_a_callback_handed_through_a_helper_meets_the_limiter(wf):
     """The shape spawnkit's generated workflow.js uses: step(name, () => agent()) -> limit(ask)."""
-    thunks = ", ".join(f"() => step('s{k}', () => agent(P({k}), {{ schema: S }}))" for k in range(3))
+    thunks = ", ".join(
+        f"() => step('s{k}', () => agent(P({k}), {{ schema: S }}))" for k in range(3)
+    )
     assert codes(wf, HELPER.format(n=CAP, thunks=thunks)) == []
     found = wf(HEAD + HELPER.format(n=CAP + 1, thunks=thunks)).diagnostics
     assert [(d.code, d.line) for d in found] == [("WF008", 5)]  # on `limiter(3)`, once
@@ -135,6 +137,8 @@ def test_a_helper_that_only_calls_the_callback_is_no_limiter(wf):
         "async function retry(task) { return (await task()) ?? (await task()) }\n"
         "await parallel({items}.map((x) => () => retry(() => agent(P(x), {{ schema: S }}))))"
     )
-    assert codes(wf, body.replace("{items}", items(CAP)).replace("{{", "{").replace("}}", "}")) == []
+    assert (
+        codes(wf, body.replace("{items}", items(CAP)).replace("{{", "{").replace("}}", "}")) == []
+    )
     over = body.replace("{items}", items(CAP + 1)).replace("{{", "{").replace("}}", "}")
     assert len(codes(wf, over)) == 1

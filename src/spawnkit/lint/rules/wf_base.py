@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import lazy
-from spawnkit.lint.rules.base import Rule
+from spawnkit.lint.rules.base import Finding, Rule
 
 WORKFLOW = "workflow"
 _SUPPRESS = lazy(r"spawnkit:\s*(ignore-file|ignore)\b(.*)", re.I)
@@ -115,3 +115,22 @@ class WorkflowRule(Rule):
 
     def severity_note(self) -> str:
         return ""
+
+
+def finding(
+    line: int,
+    message: str,
+    evidence: tuple[tuple[int, str], ...] = (),
+    fix: str | None = None,
+    col: int = 1,
+    severity: str | None = None,
+) -> Finding:
+    """A finding with the places it rests on (``(line, note)`` pairs), carried as evidence where
+    the lint engine shows evidence (text, JSON, SARIF related locations) and left out where it
+    does not yet."""
+    if evidence and "evidence" in Finding._fields:
+        from spawnkit.lint.evidence import Evidence  # type: ignore[import-not-found]
+
+        places = tuple(Evidence(at, note) for at, note in evidence)
+        return Finding(line, message, fix, col, severity, evidence=places)  # type: ignore[call-arg]
+    return Finding(line, message, fix, col, severity)

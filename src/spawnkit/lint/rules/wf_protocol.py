@@ -14,7 +14,7 @@ from spawnkit.lint.analysis import STATE_FILE
 from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules.base import Finding
 from spawnkit.lint.rules.cm002_results_on_disk import written_paths
-from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule
+from spawnkit.lint.rules.wf_base import WorkflowContext, WorkflowRule, finding
 from spawnkit.standard import protocol
 
 # --- WF006 bounded-result ----------------------------------------------------------------------
@@ -86,10 +86,15 @@ class BoundedResult(WorkflowRule):
             part = dotted(leaf.answer.path)
             what = f"field `{part}` of this agent's answer" if part else "this agent's answer"
             returns = ", ".join(str(script.line(r)) for r in script.top_returns[:3])
-            yield Finding(
+            evidence = [(line, f"agent() whose answer is unbounded: {verdict[1]}")]
+            evidence += [
+                (script.line(r), "the value the script returns") for r in script.top_returns[:3]
+            ]
+            yield finding(
                 line,
                 f"{what} reaches the returned value (return on line {returns}) with no size "
                 f"bound: {verdict[1]}",
+                tuple(evidence),
                 col=col,
             )
 
@@ -161,9 +166,14 @@ class NoWholeAnswers(WorkflowRule):
         calls = ", ".join(sorted({str(script.line(leaf.site.node)) for leaf, _ in whole}))
         sizes = sorted({s for _, s in whole if s})
         size = f" (up to {sizes[-1]} characters each)" if sizes else ""
-        yield Finding(
+        evidence = tuple(
+            (script.line(leaf.site.node), "agent() whose whole answer is returned")
+            for leaf, _ in whole
+        )
+        yield finding(
             line,
             f"the returned value holds whole agent answers{size}, from agent() on line {calls}",
+            ((line, "the value the script returns"), *evidence),
             col=col,
         )
 
@@ -238,11 +248,24 @@ class ParallelCap(WorkflowRule):
                 reported.add(culprit.node.id)
                 line, col = script.position(culprit.node)
                 sight = "" if culprit.what == "limiter" else " and no limiter is in sight"
-                yield Finding(
+                evidence = [
+                    (script.line(f.node), f"{f.what}: {_count(f)} at once") for f in fan.factors
+                ]
+                if fan.limit is not None:
+                    evidence.append(
+                        (script.line(fan.limit.node), f"limiter: {_count(fan.limit)} at once")
+                    )
+                evidence.append((script.line(site.node), "the agent() call it starts"))
+                yield finding(
                     line,
                     f"{message}; the cap is {cap}{sight} (agent() on line {script.line(site.node)})",
+                    tuple(evidence),
                     col=col,
                 )
+
+
+def _count(factor) -> str:  # type: ignore[no-untyped-def]
+    return "any number" if factor.count is None else str(factor.count)
 
 
 def _culprit(script, fan, total, cap):  # type: ignore[no-untyped-def]
@@ -366,8 +389,11 @@ class ReportFile(WorkflowRule):
                 shown = " ".join(missing[0].replace(HOLE, "…").split())
                 if len(shown) > 60:
                     shown = shown[:57] + "…"
-                yield Finding(
-                    line, f'this agent\'s prompt names no report file ("{shown}")', col=col
+                yield finding(
+                    line,
+                    f'this agent\'s prompt names no report file ("{shown}")',
+                    ((script.line(site.prompt), f'the prompt: "{shown}"'),),
+                    col=col,
                 )
 
 

@@ -6,8 +6,8 @@ report formats, the golden test and the lint-on-write hook all go through the on
 
 from __future__ import annotations
 
-from spawnkit.lint.engine import Diagnostic, FileResult, _dedupe, _diagnostic, selected
-from spawnkit.lint.rules import ALL
+from spawnkit.lint.engine import Diagnostic, FileResult, _dedupe, selected
+from spawnkit.lint.rules import ALL, Finding, Rule
 from spawnkit.lint.rules.wf_base import WORKFLOW, WorkflowContext
 
 # rules that still run when the script could not be analysed (not parsed, syntax errors)
@@ -40,7 +40,7 @@ def lint_workflow(
             if rule.protocol_rule and not orchestrator:
                 continue
             for finding in rule.check(ctx):
-                found.append(_diagnostic(rule, finding, path, ctx))  # type: ignore[arg-type]
+                found.append(_diagnostic(rule, finding, path))
         if found:
             suppressed = ctx.suppressions()
             found = [d for d in found if not _suppressed(d, suppressed)]
@@ -49,6 +49,25 @@ def lint_workflow(
     finally:
         if collecting:
             gc.enable()
+
+
+def _diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
+    """The diagnostic of a WF finding, with its evidence where the engine carries evidence."""
+    extra = {}
+    evidence = getattr(finding, "evidence", ())
+    if evidence and "evidence" in Diagnostic._fields:
+        extra["evidence"] = evidence
+    return Diagnostic(
+        path,
+        max(1, finding.line),
+        finding.col,
+        rule.code,
+        rule.name,
+        finding.severity or rule.severity,
+        " ".join(finding.message.split()),
+        " ".join((finding.fix or rule.fix).split()),
+        **extra,
+    )
 
 
 def _suppressed(d: Diagnostic, suppressed: dict[int, set[str]]) -> bool:
