@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from wheelhouse import build
+from wheelhouse import build, runtime_requirements
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN = (
@@ -62,11 +62,7 @@ WF_BAD = (
 
 def test_pre_commit_try_repo_runs_the_hook_offline(tmp_path):
     wheels = tmp_path / "wheels"
-    build(
-        wheels,
-        ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"]
-        + ["tomlkit", "tree-sitter", "tree-sitter-javascript"],
-    )
+    build(wheels, ["hatchling", *runtime_requirements()])
     project = tmp_path / "project"
     for rel, text in {
         "skills/notes/SKILL.md": CLEAN,
