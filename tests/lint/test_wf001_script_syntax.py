@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from spawnkit.lint.engine import lint_workflow
 from spawnkit.lint.rules.wf_format import MAX_SCRIPT_BYTES
-from spawnkit.lint.workflow.engine import lint_workflow
 
 META = "export const meta = { name: 'demo', description: 'A demo workflow' }\n"
 

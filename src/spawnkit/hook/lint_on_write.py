@@ -184,6 +184,6 @@ def _lint_workflow(text: str, path: str, profile: str) -> list[Any]:
 
     if not parse.available():
         return []
-    from spawnkit.lint.workflow.engine import lint_workflow
+    from spawnkit.lint.engine import lint_workflow
 
     return lint_workflow(text, path, profile, seconds=WORKFLOW_SECONDS).diagnostics

@@ -82,8 +82,6 @@ def lint_document(
     select = list(select) if select is not None else None
     ignore = list(ignore) if ignore is not None else None
     if path.endswith(".js"):  # a workflow script: JavaScript, its own rules (WF…)
-        from spawnkit.lint.workflow.engine import lint_workflow
-
         return lint_workflow(text, path, profile, select, ignore)
     collecting = gc.isenabled()
     gc.disable()
@@ -207,3 +205,72 @@ def _is_suppressed(d: Diagnostic, suppressed: dict[int, set[str]]) -> bool:
         if codes and (_ALL in codes or any(d.code.startswith(c) for c in codes)):
             return True
     return False
+
+
+# --- workflow scripts (.js) ----------------------------------------------------------------
+# The WF rules read a parsed script (spawnkit.lint.rules.wf_base), not a Markdown document;
+# selection, suppression comments (``// spawnkit: ignore WF005``) and the result are the same.
+
+# rules that still run when the script could not be analysed (not parsed, syntax errors)
+_WF_ALWAYS = ("WF001",)
+
+
+def lint_workflow(
+    text: str,
+    path: str,
+    profile: str,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    seconds: float | None = None,
+) -> FileResult:
+    """Every diagnostic for one workflow script; ``seconds`` bounds its parse (the hook's is
+    shorter than the command line's). tree-sitter is imported here, for .js files only."""
+    from spawnkit.lint.rules import ALL
+    from spawnkit.lint.rules.wf_base import WORKFLOW, WorkflowContext
+
+    select = list(select) if select is not None else None
+    ignore = list(ignore) if ignore is not None else None
+    collecting = gc.isenabled()
+    gc.disable()  # as for Markdown: the tree's objects live until the lint returns
+    try:
+        ctx = WorkflowContext(path, text, profile, seconds)
+        found: list[Diagnostic] = []
+        analysable = ctx.analysable
+        orchestrator = ctx.orchestrator
+        for rule in ALL:
+            if rule.files != WORKFLOW or not selected(rule.code, select, ignore):
+                continue
+            if (not analysable and rule.code not in _WF_ALWAYS) or (
+                rule.protocol_rule and not orchestrator
+            ):
+                continue
+            for finding in rule.check(ctx):  # type: ignore[arg-type]
+                found.append(_wf_diagnostic(rule, finding, path))
+        if found:
+            suppressed = ctx.suppressions()
+            found = [d for d in found if not _is_suppressed(d, suppressed)]
+            found.sort(key=lambda d: (d.line, d.code))
+        return FileResult(path, WORKFLOW, orchestrator, _dedupe(found))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _wf_diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
+    """The diagnostic of a WF finding (its severity does not depend on the file kind), with its
+    evidence where diagnostics carry evidence."""
+    extra = {}
+    evidence = getattr(finding, "evidence", ())
+    if evidence and "evidence" in Diagnostic._fields:
+        extra["evidence"] = evidence
+    return Diagnostic(
+        path,
+        max(1, finding.line),
+        finding.col,
+        rule.code,
+        rule.name,
+        finding.severity or rule.severity,
+        " ".join(finding.message.split()),
+        " ".join((finding.fix or rule.fix).split()),
+        **extra,
+    )
