@@ -37,6 +37,17 @@ ANSWER_SETS = {
             for i in range(1, 6)
         ],
     },
+    "workflow-engine": {"engine": "workflow"},
+    "workflow-engine-pairs-status-only": {
+        "engine": "workflow",
+        "max_parallel": 2,
+        "return_style": "status-only",
+        "profile": "claude-code",
+        "steps": [
+            {"name": f"part-{i}", "job": f"Audit part {i} of the code base and rate each issue."}
+            for i in range(1, 6)
+        ],
+    },
 }
 
 
