@@ -47,8 +47,9 @@ def figures(per_added_step: float) -> dict:
 @pytest.mark.parametrize("per_step, verdict", [(100, "meets"), (101, "misses")])
 def test_the_verdict_holds_at_the_target(context, per_step, verdict):
     section = context.render_engines(figures(per_step))
-    assert f"The workflow engine {verdict} the target of at most 100 tokens per added step" in " ".join(
-        section.split()
+    assert (
+        f"The workflow engine {verdict} the target of at most 100 tokens per added step"
+        in " ".join(section.split())
     )
     assert section.startswith(context.ENGINES_START) and section.endswith(context.ENGINES_END)
     assert "| per added step (3 → 6 steps) | 1,000 | " in section
