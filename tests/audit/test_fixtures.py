@@ -1,9 +1,11 @@
 """The audit of transcripts the real clients wrote agrees with what their fake API saw.
 
 Each fixture scenario (tests/fixtures/audit, made by its capture.py) holds the transcripts of a
-real Claude Code 2.1.330 or Codex 0.169.0 run and ``facts.json``: per sub-agent, the tokens of
-the words the orchestrator's requests carried, and the path spawnkit named when it held a
-longer answer back. Those come from the fake API's side, not from the transcripts.
+real Claude Code 2.1.330 or Codex 0.169.0 run and ``facts.json``: per sub-agent, the estimated
+tokens of the words the orchestrator's requests carried, and the path spawnkit named when it
+held a longer answer back. Those come from the fake API's side, not from the transcripts. What
+the returns cost by the recorded usage is held to an independent recomputation in
+test_recompute.py.
 """
 
 from __future__ import annotations
@@ -45,11 +47,12 @@ def test_returns_match_what_the_fake_api_received(name):
     assert set(got) == set(expected)
     for label, fact in expected.items():
         ret = got[label]
-        assert ret["tokens"] == fact["tokens"], label  # the same words, the same estimate
+        assert ret["estimated_tokens"] == fact["tokens"], label  # same words, same estimate
+        assert ret["tokens_source"] in ("usage", "usage-shared"), label  # the client recorded it
         assert ret["blocked"] is (fact["saved_path"] is not None), label
         assert ret["saved_path"] == fact["saved_path"], label
         if ret["blocked"]:
-            assert ret["full_tokens"] > BUDGET >= ret["tokens"]
+            assert ret["full_tokens"] > BUDGET >= ret["estimated_tokens"]
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -1,4 +1,4 @@
-"""The audit as JSON, version 1, described by ``standards/schemas/audit.schema.json``.
+"""The audit as JSON, version 2, described by ``standards/schemas/audit.schema.json``.
 
 Written as the sessions are read (the ``sessions`` array first, the summary after it), so
 the report of any number of sessions never has to be held whole. The HTML report draws each
@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from spawnkit import __version__
-from spawnkit.audit.model import Audit, Return, Session
+from spawnkit.audit.model import Audit, ContextPoint, Return, Session, WorkflowRun
 
-VERSION = 1
+VERSION = 2  # 2: a return's tokens come from the recorded usage where they can
 
 
 def iso(moment: float | None) -> str | None:
@@ -79,14 +79,14 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
         "started": iso(s.started),
         "ended": iso(s.ended),
         "context_window": s.context_window,
+        "context_window_source": s.context_window_source,
         "context_source": s.context_source,
-        "context": [
-            {"turn": i, "time": iso(p.time), "tokens": p.tokens} for i, p in enumerate(s.context)
-        ],
+        "context": [_point(i, p) for i, p in enumerate(s.context)],
         "peak_context": s.peak_context,
         "context_growth": (s.context[-1].tokens - first) if s.context else 0,
         "returns": [_return(r, budget) for r in s.returns],
         "return_tokens": s.return_tokens,
+        "workflows": [_workflow(w, budget) for w in s.workflows],
         "peak_parallel": s.peak_parallel,
         "denied_launches": s.denied_launches,
         "failed_launches": s.failed_launches,
@@ -108,14 +108,28 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
     }
 
 
+def _point(turn: int, p: ContextPoint) -> dict[str, Any]:
+    point: dict[str, Any] = {"turn": turn, "time": iso(p.time), "tokens": p.tokens}
+    if p.prompt is not None:
+        point.update(prompt=p.prompt, output=p.output)
+    if p.model:
+        point["model"] = p.model
+    return point
+
+
 def _return(r: Return, budget: int) -> dict[str, Any]:
     return {
         "agent_id": r.agent_id,
+        "kind": r.kind,
         "description": r.description,
         "agent_type": r.agent_type,
         "tool_use_id": r.tool_use_id,
         "background": r.background,
+        "status": r.status,
         "tokens": r.tokens,
+        "tokens_source": r.tokens_source,
+        "estimated_tokens": r.estimated_tokens,
+        "received_chars": r.chars,
         "deliveries": r.deliveries,
         "over_budget": r.tokens > budget,
         "blocked": r.blocked,
@@ -127,6 +141,37 @@ def _return(r: Return, budget: int) -> dict[str, Any]:
         "received": iso(r.received),
         "finished": iso(r.finished),
         "turn": r.turn,
+    }
+
+
+def _workflow(w: WorkflowRun, budget: int) -> dict[str, Any]:
+    result = w.result
+    return {
+        "run_id": w.run_id,
+        "name": w.name,
+        "tool_use_id": w.tool_use_id,
+        "status": w.status,
+        "launched": iso(w.launched),
+        "agents": [
+            {
+                "agent_id": a.agent_id,
+                "label": a.label,
+                "phase": a.phase,
+                "answer_tokens": a.answer_tokens,
+                "answer_chars": a.answer_chars,
+                "started": iso(a.started),
+                "finished": iso(a.finished),
+                "wrote_files": a.wrote_files,
+            }
+            for a in w.agents
+        ],
+        "agent_count": len(w.agents),
+        "reported_agent_count": w.reported_agents,
+        "answer_tokens": sum(a.answer_tokens or 0 for a in w.agents),
+        "peak_parallel": w.peak_parallel,
+        "result_tokens": result.tokens if result else None,
+        "result_tokens_source": result.tokens_source if result else None,
+        "result_over_budget": bool(result and result.tokens > budget),
     }
 
 
