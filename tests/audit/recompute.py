@@ -251,7 +251,8 @@ def codex(path: Path) -> Recomputed:
                     if isinstance(state, dict) and isinstance(state.get("completed"), str):
                         land(agent, state["completed"])
             elif inner == "message" and role == "user":
-                for note in _between(_text(payload.get("content")), "<subagent_notification>", "</subagent_notification>"):
+                text = _text(payload.get("content"))
+                for note in _between(text, "<subagent_notification>", "</subagent_notification>"):
                     try:
                         data = json.loads(note.strip())
                     except ValueError:
