@@ -72,9 +72,7 @@ class Group:
 def groups(corpus: Path = CORPUS) -> list[Group]:
     data = yaml.safe_load(corpus.read_text(encoding="utf-8"))
     return [
-        Group(
-            g["repo"], g["commit"], g["folder"], g["licence"], g["notes"], tuple(g["files"])
-        )
+        Group(g["repo"], g["commit"], g["folder"], g["licence"], g["notes"], tuple(g["files"]))
         for g in data["groups"]
     ]
 

@@ -226,7 +226,9 @@ def codex(path: Path) -> Recomputed:
                 totals = info["total_token_usage"]
             last = info.get("last_token_usage") or {}
             if last.get("input_tokens"):
-                out.points.append(Point(last["input_tokens"], last.get("output_tokens") or 0, model))
+                out.points.append(
+                    Point(last["input_tokens"], last.get("output_tokens") or 0, model)
+                )
                 waiting = False
         elif kind == "response_item":
             role = payload.get("role")

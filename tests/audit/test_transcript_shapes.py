@@ -230,7 +230,9 @@ def test_the_real_repeated_token_counts_of_codex_0_104():
 def test_a_rollout_without_token_counts_invents_no_window(tmp_path):
     root = _codex_root(tmp_path)
     for rollout in root.rglob("rollout-*.jsonl"):
-        _rewrite(rollout, lambda r: None if (r.get("payload") or {}).get("type") == "token_count" else r)
+        _rewrite(
+            rollout, lambda r: None if (r.get("payload") or {}).get("type") == "token_count" else r
+        )
     for session in audit_json(str(root))["sessions"]:
         assert session["context"] == [] and session["context_source"] == "none"
         assert session["context_window"] is None and session["context_window_source"] is None
