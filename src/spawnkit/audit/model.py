@@ -44,7 +44,9 @@ class Return:
     wrote_files: bool | None = None  # None: no sub-agent transcript to tell
     estimated_tokens: int = 0  # spawnkit's offline estimate of the words (what the hook judges)
     tokens_source: str = FROM_ESTIMATE  # FROM_USAGE, FROM_SHARED_USAGE or FROM_ESTIMATE
-    chars: int = 0  # characters the orchestrator received, the client's framing included
+    chars: int = 0  # characters of the words (what the budget is about)
+    delivered_chars: int = 0  # characters as delivered: the words in the client's framing
+    delivered_tokens: int | None = None  # the recorded growth's share of all of that
     kind: str = "agent"  # "agent", or "workflow" for a workflow's result
     status: str = "completed"  # or what the client's notification said: killed, failed...
 

@@ -155,6 +155,8 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
         note = f"blocked, {ret.full_tokens or 0:,} saved"
     elif ret.tokens > budget:
         note = f"{ret.tokens / budget:.1f}x budget"
+    elif ret.estimated_tokens > budget:  # what a hook, judging by the estimate, would say
+        note = f"estimate ~{ret.estimated_tokens:,}"
     else:
         note = ""
     mark = MARKS.get(ret.tokens_source, " ")

@@ -7,11 +7,12 @@ arrived in between, so the return cost the orchestrator
 
     growth = next prompt - (previous prompt + previous output)
 
-in the tokens of the model that read it, the client's framing of the return included. When
-other things arrived in the same gap (other tool results, a second return, a reminder), the
-growth is shared among them by characters; when nothing usable was recorded (no usage, a
-different model on either side, a compaction in between, no growth) the return keeps
-spawnkit's offline estimate. Each return says which (``Return.tokens_source``).
+in the tokens of the model that read it. The return's words get their share of it by
+characters: the client's framing (an ``agentId`` line, a notification's envelope) and anything
+else that arrived in the same gap (other tool results, a second return, a reminder) keep the
+rest. A return alone in its gap is ``usage``; one sharing it with other content, ``usage-shared``.
+When nothing usable was recorded (no usage, a different model on either side, a compaction in
+between, no growth) the return keeps spawnkit's offline estimate (``estimate``).
 
 The estimate stays what the hooks enforce with: it is calibrated never to under-count the
 tokenizer that counts the most, so it reads 1.4-1.9x the recorded growth on other models.
@@ -51,16 +52,18 @@ def attribute(session: Session) -> None:
     by_gap: dict[int, list[Return]] = defaultdict(list)
     for ret in session.returns:
         ret.tokens, ret.tokens_source = ret.estimated_tokens, FROM_ESTIMATE
+        ret.delivered_tokens = None
         by_gap[ret.turn].append(ret)
     for gap, returns in by_gap.items():
         growth = gap_growth(session.context, gap, session.breaks)
         if growth is None:
             continue
-        own = sum(r.chars for r in returns)
-        total = max(session.gap_chars.get(gap, 0), own)
+        delivered = sum(r.delivered_chars for r in returns)
+        total = max(session.gap_chars.get(gap, 0), delivered)
         if total <= 0:
             continue
-        alone = len(returns) == 1 and total == own
+        alone = len(returns) == 1 and total == delivered
         for ret in returns:
             ret.tokens = round(growth * ret.chars / total)
+            ret.delivered_tokens = round(growth * ret.delivered_chars / total)
             ret.tokens_source = FROM_USAGE if alone else FROM_SHARED_USAGE
