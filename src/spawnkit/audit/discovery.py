@@ -28,7 +28,7 @@ from spawnkit.audit.jsonl import first_record
 from spawnkit.audit.model import CLAUDE_CODE, CODEX, InputStats
 from spawnkit.hosts.paths import claude_config_dir
 
-MAX_DEPTH = 8
+MAX_DEPTH = 10  # a workflow agent sits 5 below a projects folder, 7 below a home
 MAX_FILES = 200_000
 _LONG_PROJECT = 200  # Claude Code shortens longer folder names; match on this prefix
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
