@@ -41,7 +41,9 @@ def test_text_shows_a_bar_per_return_and_the_findings():
     assert [int(re.search(r" ([\d,]+)\*  ", r).group(1).replace(",", "")) for r in rows] == shown
     assert "(* shared)" in out
     enforced = run_cli("audit", str(FIXTURES / "claude/fanout-enforce")).stdout
-    assert enforced.count("blocked, 1,545 saved") == 6
+    held = audit_json(str(FIXTURES / "claude/fanout-enforce"))["sessions"][0]["returns"]
+    assert {r["full_tokens"] for r in held} == {1552}  # the long answers, estimated
+    assert enforced.count("blocked, 1,552 saved") == 6
 
 
 def test_text_falls_back_to_ascii():
