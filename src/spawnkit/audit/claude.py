@@ -12,8 +12,16 @@ real client). ``<config>/projects/<project>/<session>.jsonl`` holds the orchestr
 - background returns arrive later as ``<task-notification>`` text in a ``queued_command``
   attachment (or a user message): ``<tool-use-id>`` and ``<result>``.
 
-``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent; a SubagentStop block shows
-there as a ``hook_blocking_error`` attachment after the answer it held back.
+``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent (2.0.x: ``agent-<id>.jsonl``
+beside the session); a SubagentStop block shows there as a ``hook_blocking_error`` attachment
+after the answer it held back. A ``Workflow`` call answers ``async_launched`` with a ``runId``;
+its result comes back in a notification and its files are read by ``workflows``.
+
+Older clients differ (see tests/fixtures/audit-real): 2.0.x writes a response streamed into
+several records with a provisional output count on all but the last; a resumed session
+replays its history (the same message ids and tool calls again); ``<synthetic>`` messages
+(API errors, interruptions) carry all-zero usage; 1.0.x keeps sub-agents' records
+(``isSidechain``) in the main file.
 """
 
 from __future__ import annotations
