@@ -237,6 +237,8 @@ def test_a_rollout_without_token_counts_invents_no_window(tmp_path):
         assert session["context"] == [] and session["context_source"] == "none"
         assert session["context_window"] is None and session["context_window_source"] is None
         assert all(r["tokens_source"] == "estimate" for r in session["returns"])
+    text = run_cli("audit", str(root)).stdout
+    assert "(~ estimated)" in text and "~" in text.split("(~ estimated)")[1].splitlines()[1]
     given = audit_json(str(root), "--context-window", "128000")["sessions"][0]
     assert given["context_window"] == 128000 and given["context_window_source"] == "option"
 
