@@ -11,6 +11,7 @@ the real files too.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -272,3 +273,27 @@ def test_a_copied_rollout_is_reported_not_dropped(tmp_path):
     assert f"session {ids[0]} is in two transcripts" in result.stderr
     for session in doc["sessions"]:  # each copy keeps its own two sub-agents
         assert session["subagent_transcripts"] == 2 and len(session["returns"]) == 2
+
+
+# --- background agents' notifications: a stopped agent ------------------------------------------
+
+
+def test_a_killed_background_agent_is_a_return_with_its_status(tmp_path):
+    root = copy_scenario("claude/mixed-off", tmp_path)
+    main = _main(root)
+    text = main.read_text(encoding="utf-8")
+    call = re.search(r"<tool-use-id>(\w+)</tool-use-id>", text).group(1)
+
+    def stopped(note: re.Match) -> str:  # what Claude Code says of an agent TaskStop ended
+        if call not in note.group(0):
+            return note.group(0)
+        body = note.group(0).replace("<status>completed</status>", "<status>killed</status>")
+        return re.sub(r"<result>.*?</result>", "", body, flags=re.S)
+
+    text = re.sub(r"<task-notification>.*?</task-notification>", stopped, text, flags=re.S)
+    main.write_text(text, encoding="utf-8")
+    session = audit_json(str(root))["sessions"][0]
+    statuses = sorted(r["status"] for r in session["returns"])
+    assert statuses == ["completed", "completed", "killed"]
+    killed = next(r for r in session["returns"] if r["status"] == "killed")
+    assert killed["chars"] == 0 and killed["estimated_tokens"] == 0 and killed["background"]
