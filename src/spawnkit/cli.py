@@ -558,20 +558,24 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
 
 _AUDIT_EPILOG = """\b
 Where it looks (without PATH):
-  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl
-               and <project>/<session>/subagents/agent-<id>.jsonl
+  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl,
+               <project>/<session>/subagents/agent-<id>.jsonl (2.0.x: beside the session)
+               and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
 
 \b
-Per session: every sub-agent return (tokens the orchestrator received, whether spawnkit
-blocked it and where it saved the full answer), the orchestrator's context after each
-response, peak parallel sub-agents, report read-backs, state-file writes, and the
-standard's rules broken (CM001 budget, CM002 results on disk, CM003/CM007 state file
-and checkpoints, CM005 parallel cap, CM006 report read-back).
+Per session: every sub-agent return (what it cost the orchestrator: its share of the
+growth of the next prompt as the client recorded it, else spawnkit's estimate, marked ~;
+whether spawnkit blocked it and where it saved the full answer), the orchestrator's
+context after each response, peak parallel sub-agents, workflow runs (their agents and
+the result received), report read-backs, state-file writes, and the standard's rules
+broken (CM001 budget, CM002 results on disk, CM003/CM007 state file and checkpoints,
+CM005 parallel cap, CM006 report read-back).
 
 \b
-Unreadable input (binary files, truncated or malformed lines, unknown record types) is
-counted and reported on stderr, never fatal. Symlinks under a root are not followed.
+Unreadable input (binary files, truncated or malformed lines, unknown record types),
+sub-agents without their session and duplicate sessions are counted and reported on
+stderr, never fatal. Symlinks under a root are not followed.
 Exit 0 no findings, 1 findings, 2 usage error (nothing written).
 
 \b
@@ -602,7 +606,7 @@ Examples:
     type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="text: a table per session; json: version 1 (standards/schemas/audit.schema.json); "
+    help="text: a table per session; json: version 2 (standards/schemas/audit.schema.json); "
     "html: one self-contained page with charts.",
 )
 @click.option(
@@ -617,7 +621,7 @@ Examples:
     type=click.IntRange(min=1),
     metavar="TOKENS",
     help="The model's context window, for 'closest to the limit' (default: what Codex "
-    "records; 200000 for Claude Code, whose transcripts do not say).",
+    "records, else unknown; 200000 for Claude Code, whose transcripts do not say).",
 )
 def audit_command(**options: Any) -> None:
     """Show what sub-agent returns cost the orchestrator, from the session transcripts.
