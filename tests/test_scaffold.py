@@ -267,7 +267,9 @@ def test_existing_folder_needs_force_and_replaced_files_are_backed_up(runner, tm
     assert (
         skill / "NOTES.md"
     ).read_text() == "mine"  # files the template does not write are left alone
-    [backup] = (tmp_path / ".spawnkit-backups").iterdir()
+    # the backup goes to the user's folder, as install's and update's do: a project keeps none
+    assert not (tmp_path / ".spawnkit-backups").exists()
+    [backup] = (tmp_path / "config" / ".spawnkit" / "backups").iterdir()
     assert backup.name.startswith("kept-") and f"backed up to {backup}" in forced.output
     assert "my notes" in (backup / "SKILL.md").read_text()
     assert sorted(p.name for p in backup.rglob("*") if p.is_file()) == [

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import bounded, reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
@@ -119,16 +119,20 @@ def run(
                 err.write(f"{ERROR_PREFIX}{problem}\n")
                 unreadable += 1
             continue
-        results.append(
-            lint_document(
-                text or "",
-                _display(path, cwd),
-                profile=profile or cfg.profile or location_profile(path),
-                select=select if select is not None else cfg.select,
-                ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
-                reader="pyyaml",
+        try:
+            results.append(
+                lint_document(
+                    text or "",
+                    _display(path, cwd),
+                    profile=profile or cfg.profile or location_profile(path),
+                    select=select if select is not None else cfg.select,
+                    ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
+                    reader="pyyaml",
+                )
             )
-        )
+        except bounded.TooDeep as exc:  # this file cannot be judged: one line, the rest go on
+            err.write(f"{ERROR_PREFIX}{exc}\n")
+            unreadable += 1
     if not results and not unreadable:
         if pre_commit:
             return EXIT_OK

@@ -31,6 +31,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from spawnkit.files import bounded
 from spawnkit.install.codex_trust import HASH_KEY
 
 CONFIG_NAME = "config.toml"
@@ -73,12 +74,14 @@ def parse(text: str | None, name: str = CONFIG_NAME) -> dict[str, Any]:
     if text is None or not text.strip():
         return {}
     try:
-        return tomlkit.parse(text).unwrap()
+        return bounded.parse(lambda t: tomlkit.parse(t).unwrap(), text, name)
     except TOMLKitError as exc:
         raise ConfigError(
             f"{name} is not valid TOML ({exc}); Codex cannot read it either: fix it, then run the"
             " command again"
         ) from None
+    except bounded.TooDeep as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def trust_entries(data: dict[str, Any]) -> dict[str, str]:

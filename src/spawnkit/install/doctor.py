@@ -27,6 +27,7 @@ from pathlib import Path
 
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import bounded
 from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
@@ -95,7 +96,7 @@ class Context:
     @cached_property
     def managed(self) -> list[sm.ManagedHook]:
         try:
-            return sm.managed_hooks(self.settings_text)
+            return sm.managed_hooks(self.settings_text, client=self.target.label)
         except sm.SettingsError:
             return []
 
@@ -119,8 +120,8 @@ def check_mode(ctx: Context) -> CheckResult:
     path = ctx.target.config_dir / ctx.target.config_name
     try:
         raw = guard.read_file(path, CONFIG_LIMIT)
-        data = None if raw is None else json.loads(raw.decode("utf-8"))
-    except (SpawnkitError, ValueError, RecursionError) as exc:
+        data = None if raw is None else bounded.json_loads(raw.decode("utf-8"), str(path))
+    except (SpawnkitError, ValueError) as exc:
         return CheckResult(
             "mode",
             BROKEN,
@@ -169,7 +170,7 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
     name = "hooks registered"
     path = ctx.target.settings_path
     try:
-        problems = sm.hook_problems(ctx.settings_text, str(path))
+        problems = sm.hook_problems(ctx.settings_text, str(path), ctx.target.label)
     except sm.SettingsError as exc:
         return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
     if ctx.target.host != hosts.DEFAULT:
@@ -401,8 +402,8 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     for path in dict.fromkeys(sources):
         try:
             raw = guard.read_file(path)
-            data = json.loads(raw.decode("utf-8")) if raw else None
-        except (SpawnkitError, ValueError, RecursionError):
+            data = bounded.json_loads(raw.decode("utf-8"), str(path)) if raw else None
+        except (SpawnkitError, ValueError):
             continue
         plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
         if isinstance(plugins, dict):

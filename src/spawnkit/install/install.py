@@ -17,7 +17,7 @@ from pathlib import Path
 
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import contain, reading
 from spawnkit.files.atomic import timestamp
 from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard
@@ -233,20 +233,12 @@ def check_paths(target: Target, plan: Plan) -> None:
     """
     for change in plan.all_pending:
         path = change.path
-        guard.check_link(path)
-        if target.trusted or path == target.trust_path:  # the user's own config.toml
-            continue
-        if path == target.settings_path:
-            bounds, ok = target.settings_bounds, guard.inside(path, target.settings_bounds)
-        else:
-            bounds = target.root
-            ok = not path.is_symlink() and guard.inside(path, bounds)
-        if not ok:
-            raise SpawnkitError(
-                f"{path} leads to {os.path.realpath(path)}, outside {bounds}: refused, nothing"
-                " was changed (a symlink in a project folder must not send spawnkit's writes"
-                " elsewhere); remove the link, then run the command again"
-            )
+        if target.trusted or path == target.trust_path:  # the user's own folder and config.toml
+            contain.check(path, path.parent, trusted=True)
+        else:  # no link on the way leaves the project (./.claude itself included) …
+            contain.check(path, target.settings_bounds)
+            if path != target.settings_path:  # … and below the root, files are never links
+                contain.check(path, target.root, final_link=False)
 
 
 def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
@@ -294,6 +286,7 @@ def _settings_change(
             regs.registrations(target.host),
             name=str(path),
             force=force,
+            client=target.label,
         )
         problems = sm.problems_of(result.value) if target.host == hosts.DEFAULT else []
     except sm.SettingsError as exc:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import bounded
 from spawnkit.hosts import paths
 from spawnkit.install import guard
 from spawnkit.install.settings_merge import MISSING
@@ -103,7 +104,7 @@ def read(config_dir: Path, local: bool = False) -> Manifest | None:
     if raw is None:
         return None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = bounded.json_loads(raw.decode("utf-8"), str(path))
         return _checked(data, path)
     except _Outside as exc:
         raise SpawnkitError(
@@ -111,7 +112,7 @@ def read(config_dir: Path, local: bool = False) -> Manifest | None:
             " changed. spawnkit never writes such a record; if you did not edit it, it came"
             " from elsewhere (a cloned repository?): delete it, then run the command again"
         ) from None
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+    except (ValueError, TypeError, KeyError, AttributeError, bounded.TooDeep):
         raise SpawnkitError(
             f"{path} is damaged; delete it and run `spawnkit install` again (uninstall then"
             " removes spawnkit's settings entries by their marker)"

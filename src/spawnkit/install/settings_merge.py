@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from spawnkit.files import bounded
 from spawnkit.install import registrations as regs
 from spawnkit.install.jsonspan import JSONSpanError, Node, parse
 
@@ -105,16 +106,27 @@ class ManagedHook:
 _EXPAND = frozenset({(), ("hooks",), ("hooks", "*")})
 
 
-def load(text: str | None, name: str = "settings.json") -> Node | None:
-    """Parse and check the shape spawnkit relies on; None for a missing or blank file."""
+CLAUDE = "Claude Code"  # the client whose reaction to a malformed file was observed
+
+
+def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) -> Node | None:
+    """Parse and check the shape spawnkit relies on; None for a missing or blank file.
+
+    ``client`` is the host reading the file; only Claude Code's reaction to a bad shape
+    was observed, so only for it does a refusal say what the client does."""
     if text is None or not text.strip():
         return None
     try:
-        root = parse(text, _EXPAND)
+        with bounded.parsing(name):
+            root = parse(text, _EXPAND)
+        bounded.checked(root.value, name)
     except JSONSpanError as exc:
         raise SettingsError(
             f"{name} is not valid JSON ({exc}); fix it or move it aside, then run the command again"
         ) from None
+    except bounded.TooDeep as exc:
+        raise SettingsError(str(exc)) from None
+    ignored = "; Claude Code ignores this file until it is fixed" if client == CLAUDE else ""
     if root.kind != "object":
         raise SettingsError(
             f"{name} must hold a JSON object, not {_kind(root)}; fix the file first"
@@ -125,30 +137,33 @@ def load(text: str | None, name: str = "settings.json") -> Node | None:
         return root
     if hooks.kind != "object":
         raise SettingsError(
-            f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)};'
-            " Claude Code ignores this file until it is fixed; fix it, then run the command again"
+            f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)}'
+            f"{ignored}; fix it, then run the command again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
     for member in hooks.members:
         if member.value.kind != "array":
             raise SettingsError(
                 f"{name}: hooks.{member.key} must be a list of matcher groups, not"
-                f" {_kind(member.value)}; Claude Code ignores this file until it is fixed; fix it,"
-                " then run the command again"
+                f" {_kind(member.value)}{ignored}; fix it, then run the command again"
             )
     return root
 
 
-def managed_hooks(text: str | None, name: str = "settings.json") -> list[ManagedHook]:
+def managed_hooks(
+    text: str | None, name: str = "settings.json", client: str = CLAUDE
+) -> list[ManagedHook]:
     """Every marked entry in a settings text, in file order (spawnkit's and changed ones)."""
-    root = load(text, name)
+    root = load(text, name, client)
     return [
         ManagedHook(m.event, m.matcher, m.command, _scalar(m.hook.get("timeout")))
         for m in _marked(root)
     ]
 
 
-def hook_problems(text: str | None, name: str = "settings.json") -> list[HookProblem]:
+def hook_problems(
+    text: str | None, name: str = "settings.json", client: str = CLAUDE
+) -> list[HookProblem]:
     """Hook entries Claude Code cannot use, and whether they cost the whole file.
 
     Observed with Claude Code 2.1.330 (tests/e2e/test_install_e2e.py keeps this
@@ -158,7 +173,7 @@ def hook_problems(text: str | None, name: str = "settings.json") -> list[HookPro
     other events only that entry is skipped. Unknown keys and unknown event
     names are tolerated, so they are not reported.
     """
-    root = load(text, name)
+    root = load(text, name, client)
     return problems_of(root.value if root is not None else None)
 
 
@@ -215,6 +230,7 @@ def install(
     name: str = "settings.json",
     *,
     force: bool = False,
+    client: str = CLAUDE,
 ) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
@@ -223,7 +239,7 @@ def install(
     ``force``. Running it again on its own output returns the same text.
     """
     table = list(regs.registrations() if table is None else table)
-    original = load(text, name)
+    original = load(text, name, client)
     created: list[str] = []
     if original is None:
         text = "{}" + ("\r\n" if text and "\r\n" in text else "\n")
@@ -284,6 +300,7 @@ def remove(
     *,
     command: str | None = None,
     force: bool = False,
+    client: str = CLAUDE,
 ) -> RemovalResult:
     """Remove every spawnkit entry, then the containers spawnkit itself created.
 
@@ -293,7 +310,7 @@ def remove(
     install when that was nothing useful ("" for an empty file); when only ``{}``
     is left it is restored. ``text`` None in the result: delete the file.
     """
-    root = load(text, name)
+    root = load(text, name, client)
     if root is None:
         return RemovalResult(text)
     assert text is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import contain
 from spawnkit.files.atomic import timestamp
 from spawnkit.install import codex_config, guard
 from spawnkit.install import manifest as mf
@@ -64,6 +65,7 @@ def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> P
             record.blank_original if record else None,
             name=str(path),
             force=force,
+            client=target.label,
         )
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
@@ -127,8 +129,11 @@ def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> P
 
 def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None:
     path = target.root / rel
-    if not target.trusted and (path.is_symlink() or not guard.inside(path, target.root)):
-        plan.notes.append(f"kept {path}: it leads outside {target.root}")
+    if not target.trusted and (
+        contain.problem(path, target.settings_bounds)
+        or contain.problem(path, target.root, final_link=False)
+    ):
+        plan.notes.append(f"kept {path}: it is a link, or a link on its way leads elsewhere")
         return
     current = read_bytes(path)
     if current is None:
