@@ -269,8 +269,8 @@ def _same_except(before: dict[str, Any], after: dict[str, Any], keys: set[str], 
                 state.pop(key, None)
             if not state:
                 data["hooks"].pop("state")
-            if not data["hooks"]:
-                data.pop("hooks")
+        if data.get("hooks") == {}:  # an empty [hooks] table says what no table says
+            data.pop("hooks")
         return data
 
     if strip(before) != strip(after):

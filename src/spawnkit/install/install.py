@@ -296,7 +296,8 @@ def _settings_change(
         blank = sm.MISSING if text is None else (text if not text.strip() else None)
         record = mf.SettingsRecord([], blank)
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
-    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
+    empty = {**result.empty_inner, **record.empty_inner}  # the first install saw the original
+    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original, empty)
     plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
         plan.warnings.append(

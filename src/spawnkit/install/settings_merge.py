@@ -65,6 +65,10 @@ class MergeResult:
     removed: tuple[Entry, ...] = ()  # stale or duplicate spawnkit entries taken out
     kept: tuple[Entry, ...] = ()  # marked entries a person changed: left as they are
     value: Any = None  # ``text`` parsed (for ``problems_of`` without parsing it again)
+    # containers this merge filled that were empty, with the blank between their brackets
+    # ("" the root, "hooks", "hooks.<Event>"): what ``remove`` needs to give them back as
+    # they were (only non-empty blanks)
+    empty_inner: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -289,7 +293,27 @@ def install(
         tuple(removed),
         tuple(kept),
         edits.applied_to(original.value),
+        _empty_blanks(text, original, {r.event for r in missing}),
     )
+
+
+def _empty_blanks(text: str, root: Node, events: set[str]) -> dict[str, str]:
+    """The blank text inside each empty container an install fills: the root, ``hooks``,
+    the lists of ``events``; only where it is not "" (``{}`` needs no record)."""
+    found: list[tuple[str, Node | None]] = [("", root)]
+    hooks = root.get("hooks")
+    if hooks is not None:
+        found.append(("hooks", hooks))
+        found += [(f"hooks.{m.key}", m.value) for m in hooks.members if m.key in events]
+    blanks = {}
+    for key, node in found:
+        if node is None or node.kind not in ("object", "array"):
+            continue
+        children = node.members if node.kind == "object" else node.items
+        inner = text[node.start + 1 : node.end - 1]
+        if not children and inner:
+            blanks[key] = inner
+    return blanks
 
 
 def remove(
@@ -301,6 +325,7 @@ def remove(
     command: str | None = None,
     force: bool = False,
     client: str = CLAUDE,
+    empty_inner: dict[str, str] | None = None,
 ) -> RemovalResult:
     """Remove every spawnkit entry, then the containers spawnkit itself created.
 
@@ -308,7 +333,9 @@ def remove(
     ``command``); a marked entry someone changed is kept and listed in ``kept``
     unless ``force``. ``blank_original`` is what the file held before the first
     install when that was nothing useful ("" for an empty file); when only ``{}``
-    is left it is restored. ``text`` None in the result: delete the file.
+    is left it is restored. ``empty_inner`` (``MergeResult.empty_inner``) gives a
+    container left empty the blank it held before install. ``text`` None in the
+    result: delete the file.
     """
     root = load(text, name, client)
     if root is None:
@@ -324,6 +351,7 @@ def remove(
         else:
             kept.append(found.entry)
     edits.drop_empty(set(created_keys))
+    edits.empty_inner = dict(empty_inner or {})
     result = edits.apply(text, root)
     if blank_original is not None and edits.root_left_empty:
         return RemovalResult(
@@ -434,6 +462,7 @@ class _Edits:
         self._group_sizes: dict[tuple[str, int], int] = {}
         self._drop_empty: set[str] | None = None
         self.root_left_empty = False
+        self.empty_inner: dict[str, str] = {}  # key -> blank for a container left empty
 
     def _event(self, name: str) -> _EventEdit:
         return self.events.setdefault(name, _EventEdit())
@@ -498,12 +527,22 @@ class _Edits:
                 root_remove.add(index)
             elif event_text or drop_members or appends:
                 root_replace[index] = render.render(
-                    hooks, remove=drop_members, replace=event_text, append=appends
+                    hooks,
+                    remove=drop_members,
+                    replace=event_text,
+                    append=appends,
+                    empty=self.empty_inner.get("hooks", ""),
                 )
         self.root_left_empty = len(root.members) == len(root_remove) and not root_append
         if not (root_remove or root_replace or root_append):
             return text
-        body = render.render(root, remove=root_remove, replace=root_replace, append=root_append)
+        body = render.render(
+            root,
+            remove=root_remove,
+            replace=root_replace,
+            append=root_append,
+            empty=self.empty_inner.get("", ""),
+        )
         return text[: root.start] + body + text[root.end :]
 
     def applied_to(self, settings: dict[str, Any]) -> dict[str, Any]:
@@ -547,7 +586,13 @@ class _Edits:
         appends: list[tuple[str | None, _Dump]] = [
             (None, _dumper(g, render.style)) for g in edit.add
         ]
-        return render.render(array, remove=edit.remove_groups, replace=groups, append=appends)
+        return render.render(
+            array,
+            remove=edit.remove_groups,
+            replace=groups,
+            append=appends,
+            empty=self.empty_inner.get(f"hooks.{event}", ""),
+        )
 
     @staticmethod
     def _new_hooks(style: _Style, new_events: list[tuple[str, list[Any]]]) -> _Dump:
@@ -605,6 +650,7 @@ class _Renderer:
         replace: dict[int, str] | None = None,  # child index -> new text of its value
         append: list[tuple[str | None, _Dump]] | None = None,
         replace_values: dict[int, _Dump] | None = None,  # child index -> dump in its place
+        empty: str = "",  # what stands between the brackets when no child is left
     ) -> str:
         text = self.text
         children: list[Any] = node.members if node.kind == "object" else node.items
@@ -613,7 +659,8 @@ class _Renderer:
         if not kept:
             if not children and not append:
                 return text[node.start : node.end]
-            return text[node.start] + self._fill_empty(node, append) + text[node.end - 1]
+            inner = self._fill_empty(node, append) if append else empty
+            return text[node.start] + inner + text[node.end - 1]
         cuts: list[tuple[int, int, str]] = []
         end_cut: tuple[int, int] | None = None  # a removed run at the end: after the last kept
         last = len(children) - 1

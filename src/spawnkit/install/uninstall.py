@@ -66,6 +66,7 @@ def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> P
             name=str(path),
             force=force,
             client=target.label,
+            empty_inner=record.empty_inner if record else None,
         )
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
@@ -180,7 +181,10 @@ def _trust_removal(
     except codex_config.ConfigError as exc:
         raise SpawnkitError(str(exc)) from None
     data = None if after is None else after.encode("utf-8")
-    return Change(path, before, data, "hook trust", backup_stamp=timestamp())
+    # a file install created and that holds nothing else now needs no backup (it would keep
+    # the folder alive that install created too)
+    stamp = None if after is None and record.created else timestamp()
+    return Change(path, before, data, "hook trust", backup_stamp=stamp)
 
 
 def _moved_user_hooks(source: str, before: str | None, after: str | None) -> list[str]:
