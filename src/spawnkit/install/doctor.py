@@ -43,6 +43,7 @@ from spawnkit.install.install import (
     Target,
     _own_trust,
     decode,
+    not_a_folder,
     read_bytes,
     resolve_target,
     skill_rel,
@@ -70,6 +71,7 @@ class Context:
 
     def __init__(self, target: Target, run_hook: bool = False) -> None:
         self.target = target
+        self.folder_problem = not_a_folder(target)
         self.install_hint = _install_command(target)
         # The user's own folder is trusted; a project's hook runs only when asked.
         self.run_hook = run_hook or target.scope == "user"
@@ -113,6 +115,8 @@ def check_config_dir(ctx: Context) -> CheckResult:
     folder = ctx.target.config_dir
     if folder.is_dir():
         return CheckResult("config folder", OK, f"{folder} ({ctx.target.scope} scope)")
+    if ctx.folder_problem:
+        return CheckResult("config folder", BROKEN, f"{folder} is not a folder", ctx.folder_problem)
     return CheckResult("config folder", BROKEN, f"{folder} does not exist", ctx.install_hint)
 
 
@@ -506,7 +510,10 @@ def run_checks(
 ) -> list[CheckResult]:
     ctx = Context(target, run_hook)
     results = []
-    for check in checks_for(target) if checks is None else checks:
+    chosen = checks_for(target) if checks is None else checks
+    if ctx.folder_problem:  # a file stands where the folder goes: nothing else can be checked
+        chosen = [c for c in chosen if c in (check_version, check_config_dir)]
+    for check in chosen:
         try:
             results.append(check(ctx))
         except SpawnkitError as exc:

@@ -147,6 +147,25 @@ def resolve_target(
     return Target(scope, base, base / desc.hooks_file, host, skills, trust)
 
 
+def not_a_folder(target: Target) -> str | None:
+    """Why ``target``'s config folder cannot be one (a file stands there), with the fix; None
+    when it is a folder or does not exist yet. Said by install, uninstall and doctor alike."""
+    folder = target.config_dir
+    if not os.path.lexists(folder) or folder.is_dir():
+        return None
+    variable = hosts.get(target.host).config_env
+    configured = os.environ.get(variable, "").strip()
+    if target.scope == "user" and configured and Path(configured).expanduser().absolute() == folder:
+        return (
+            f"{variable} names {folder}, which is not a folder: point {variable} at a folder"
+            " (or unset it), then run the command again"
+        )
+    return (
+        f"{folder} is not a folder (a file stands where the config folder goes): move it aside"
+        " or pass --config-dir a folder, then run the command again"
+    )
+
+
 def resolve_targets(
     scope: str = "user", config_dir: str | Path | None = None, host: str = hosts.DEFAULT
 ) -> list[Target]:

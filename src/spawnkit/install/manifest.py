@@ -77,7 +77,9 @@ class Manifest:
             "format": FORMAT,
             "spawnkit": self.version,
             "install_id": self.install_id,
-            "settings": {name: _encode_settings(rec) for name, rec in sorted(self.settings.items())},
+            "settings": {
+                name: _encode_settings(rec) for name, rec in sorted(self.settings.items())
+            },
             "files": {name: _encode_file(rec) for name, rec in sorted(self.files.items())},
             "dirs": sorted(set(self.dirs)),
         }
