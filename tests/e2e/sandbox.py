@@ -224,19 +224,18 @@ class ClaudeSandbox(Sandbox):
         env: dict[str, str] | None = None,
         timeout: float = RUN_TIMEOUT,
         check: bool = True,
+        skip_permissions: bool = True,
     ) -> ClaudeRun:
         """``claude -p PROMPT --dangerously-skip-permissions`` in the project dir.
 
         stream-json (the default) adds --verbose and --include-hook-events so hook outputs are kept.
+        ``skip_permissions=False`` leaves the client's permission checks on: in ``-p`` a tool
+        call nothing allows is refused instead of asked about.
         """
-        args = [
-            self.binary,
-            "-p",
-            prompt,
-            "--dangerously-skip-permissions",
-            "--output-format",
-            output_format,
-        ]
+        args = [self.binary, "-p", prompt]
+        if skip_permissions:
+            args.append("--dangerously-skip-permissions")
+        args += ["--output-format", output_format]
         if output_format == "stream-json":
             args += ["--verbose", "--include-hook-events"]
         for plugin in plugin_dirs:

@@ -145,7 +145,7 @@ def run(
         return EXIT_USAGE
     for skip in skips:
         err.write(f"spawnkit: warning: {skip}\n")
-    if results:
+    if results and not unreadable:  # exit 2 writes nothing, not even the cache
         from spawnkit.lint import regexcache
 
         regexcache.save()  # patterns compiled in this run, for the next one (see regexcache)
