@@ -29,9 +29,13 @@ def _bash(command: str) -> dict:
     return tool_use("Bash", {"command": command, "description": "state script"})
 
 
-@pytest.mark.parametrize("profile", ["portable", "claude-code"])
+@pytest.mark.parametrize("profile", ["portable", "claude-code", "portable+exact-rule"])
 def test_what_the_frontmatter_pre_approves(claude, fake_api, profile):
-    claude.spawnkit("new", SKILL, "--defaults", "--scope", "user", "-d", f"profile={profile}")
+    answer = profile.split("+")[0]
+    claude.spawnkit("new", SKILL, "--defaults", "--scope", "user", "-d", f"profile={answer}")
+    script = claude.config_dir / "skills" / SKILL / "scripts" / "state.py"
+    # what docs/skill.md advises for a headless run of a default skill: the exact path
+    extra = ("--allowedTools", f"Bash(python3 {script} *)") if "exact" in profile else ()
     # A skill with allowed-tools is itself approved once (in -p it would be refused: "Execute
     # skill: …. The user can add the allow rule Skill(…)"): the rule stands for that approval.
     claude.write_settings({"permissions": {"allow": [f"Skill({SKILL})"]}})
@@ -50,13 +54,17 @@ def test_what_the_frontmatter_pre_approves(claude, fake_api, profile):
         lambda req: remember("lookalike", _bash(f'python3 -c "{lookalike}" {_state(req)} resume')),
         "done",
     )
-    claude.run(f"PERM-ORCH: run the {SKILL} skill", skip_permissions=False)
+    claude.run(f"PERM-ORCH: run the {SKILL} skill", skip_permissions=False, extra_args=extra)
 
     resume = main.request_with_result(calls["resume"]["id"]).tool_result(calls["resume"]["id"])
     lookalike_ran = marker.exists()
     if profile == "portable":
         # no allowed-tools: the skill's own state script needs the user's approval
         assert resume.is_error and "approval" in resume.text.lower(), resume.text
+        assert not lookalike_ran
+    elif "exact" in profile:
+        # the exact path allowed for the run: the script runs, the look-alike does not
+        assert "Nothing to resume" in resume.text, resume.text
         assert not lookalike_ran
     else:
         # allowed-tools "Bash(python3 *scripts/state.py *)": the script runs unasked, and so

@@ -549,5 +549,9 @@ def format_text(outcome: Outcome, checking: bool) -> str:
             )
     if checking:
         n = sum(s.status == AVAILABLE for s in outcome.skills)
-        lines.append(f"{n} update(s) available" + (": run `spawnkit update --all`" if n else ""))
+        summary = f"{n} update(s) available" + (": run `spawnkit update --all`" if n else "")
+        attention = sum(s.needs_attention for s in outcome.skills)
+        if attention:  # the exit code is 1: say why on the last line too
+            summary += f"; {attention} skill(s) need attention (see above)"
+        lines.append(summary)
     return "\n".join(lines)
