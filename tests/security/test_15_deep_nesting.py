@@ -136,3 +136,14 @@ def test_a_deep_answers_file_is_one_line_for_update(project):
     for args in (("update", "--check"), ("update", "--all")):
         proc = spawnkit(*args, cwd=project)
         assert f"the answers file {answers} is nested more than" in one_line_error(proc)
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 5_000])
+def test_a_deep_spawnkit_json_is_one_line_for_install(tmp_path, levels):
+    config = tmp_path / "claude"
+    config.mkdir()
+    (config / "spawnkit.json").write_text('{"a": ' + flow(levels - 1) + "}\n")
+    before = snapshot(config)
+    proc = spawnkit("install", "--mode", "enforce", "--yes", "--config-dir", str(config))
+    assert f"spawnkit.json is nested more than {MAX_DEPTH}" in one_line_error(proc)
+    assert snapshot(config) == before

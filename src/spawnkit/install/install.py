@@ -269,7 +269,7 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
         return current
     text = decode(current, path)
     try:
-        return sm.set_top_level(text, "mode", mode).encode("utf-8")
+        return sm.set_top_level(text, "mode", mode, str(path)).encode("utf-8")
     except ValueError as exc:
         raise SpawnkitError(
             f"{path} is not a JSON object ({exc}); fix it or delete it, then run spawnkit"

@@ -360,9 +360,13 @@ def remove(
     return RemovalResult(result, tuple(removed), tuple(kept))
 
 
-def set_top_level(text: str, key: str, value: Any) -> str:
-    """Set one key of a JSON object text, in place if present, else appended."""
-    root = parse(text)
+def set_top_level(text: str, key: str, value: Any, name: str = "spawnkit.json") -> str:
+    """Set one key of a JSON object text, in place if present, else appended.
+
+    ``TooDeep`` (named ``name``) for a text nested beyond the one depth limit."""
+    with bounded.parsing(name):
+        root = parse(text)
+    bounded.checked(root.value, name)
     if root.kind != "object":
         raise SettingsError("expected a JSON object")
     node = root.get(key)
