@@ -116,7 +116,9 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
 @click.option(
-    "--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up)."
+    "--force",
+    is_flag=True,
+    help="Write over a non-empty folder (replaced files are backed up to <config>/.spawnkit/backups).",
 )
 def new(
     name: str,
