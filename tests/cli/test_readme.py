@@ -136,10 +136,10 @@ def test_the_tour_runs_as_written(sandbox: Sandbox):
 def _wheelhouse(dest: Path) -> Path:
     sys.path.insert(0, str(REPO / "tests" / "lint"))
     try:
-        from wheelhouse import build
+        from wheelhouse import build, runtime_requirements
     finally:
         sys.path.pop(0)
-    build(dest, ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"])
+    build(dest, ["hatchling", *runtime_requirements()])
     return dest
 
 
