@@ -14,6 +14,7 @@ from typing import Any
 
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
+COPILOT = "copilot"
 
 
 @dataclass
