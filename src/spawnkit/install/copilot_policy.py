@@ -30,6 +30,11 @@ from spawnkit.install import guard
 LIMIT = 1024 * 1024  # larger files are not read
 
 
+def policy_path(policy_file: str | None) -> Path | None:
+    """The device policy file a host reads (``Host.policy_file``), as a path."""
+    return Path(policy_file) if policy_file else None
+
+
 def read_jsonc(path: Path) -> dict[str, Any] | None:
     """The JSON object in ``path`` after its whole-line ``//`` comments; None when missing.
 

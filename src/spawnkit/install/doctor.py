@@ -337,8 +337,7 @@ def check_project_trusted(ctx: Context) -> CheckResult:
 def check_hooks_policy(ctx: Context) -> CheckResult:
     """Copilot CLI: a device policy that lets only managed hooks (or skills) load."""
     name = "policy"
-    policy_file = hosts.get(ctx.target.host).policy_file
-    path = Path(policy_file) if policy_file else None
+    path = copilot_policy.policy_path(hosts.get(ctx.target.host).policy_file)
     try:
         policy = copilot_policy.read_jsonc(path) if path is not None else None
     except SpawnkitError as exc:
