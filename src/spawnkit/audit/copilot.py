@@ -132,7 +132,8 @@ class _Root(Orchestrator):
             self.s.project = self.s.project or (cwd if isinstance(cwd, str) else "")
             self.s.client_version = string(data.get("copilotVersion"))[:40]
         elif kind == "assistant.message":
-            for call in data.get("toolRequests") or []:
+            calls = data.get("toolRequests")
+            for call in calls if isinstance(calls, list) else ():
                 if isinstance(call, dict):
                     self._call(call, stamp)
         elif kind == "tool.execution_complete":
