@@ -232,3 +232,73 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
                 assert not _leftovers(work), (verb, n, again)
             shutil.rmtree(killed)
         assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
+
+
+COPILOT_HOOKS = b'{\n  "version": 1,\n  "hooks": {"agentStop": [{"type": "command", "bash": "notify"}]}\n}\n'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_copilot_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope: str):
+    """Copilot CLI: spawnkit's own hooks/spawnkit-hooks.json beside a hook file of the user's
+    (user scope: ~/.copilot; project scope: ./.github, which already holds a workflow). A kill
+    after any write, then any run, ends in a clean state and the user's file is never touched."""
+    from spawnkit.install.journal import ABORT_ENV
+
+    work = tmp_path / "work"
+    copilot_home = work / "home" / ".copilot"
+    (copilot_home / "hooks").mkdir(parents=True)
+    (copilot_home / "hooks" / "mine.json").write_bytes(COPILOT_HOOKS)
+    (work / "proj" / ".github" / "workflows").mkdir(parents=True)
+    (work / "proj" / ".github" / "workflows" / "ci.yml").write_bytes(b"on: push\n")
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+
+    def keep(name: str) -> Path:
+        return _copy(work, snapshots / name)
+
+    def restore(snapshot: Path) -> None:
+        shutil.rmtree(work)
+        _copy(snapshot, work)
+
+    def run(*args: str, abort: int = 0) -> int:
+        env = {
+            **os.environ,
+            "HOME": str(work / "home"),
+            "COPILOT_HOME": str(copilot_home),
+            "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),  # the install id stays put
+        }
+        if abort:
+            env[ABORT_ENV] = str(abort)
+        proc = spawnkit(
+            *args, "--yes", "--host", "copilot", "--scope", scope, cwd=work / "proj", env=env
+        )
+        assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
+        return proc.returncode
+
+    original, base = _state(work), keep("base")
+    assert run("install") == 0
+    installed, installed_snap = _state(work), keep("installed")
+    where = copilot_home if scope == "user" else work / "proj" / ".github"
+    assert (where / "hooks" / "spawnkit-hooks.json").is_file()
+
+    for verb, start, done in (
+        ("install", base, installed),
+        ("uninstall", installed_snap, original),
+    ):
+        writes = 0
+        for n in range(1, 200):
+            restore(start)
+            if run(verb, abort=n) == 0:
+                assert _state(work) == done, (verb, n)
+                break
+            writes = n
+            assert (copilot_home / "hooks" / "mine.json").read_bytes() == COPILOT_HOOKS
+            killed = keep(f"{verb}-{n}")
+            for again, expect in (("install", installed), ("uninstall", original)):
+                restore(killed)
+                assert run(again) == 0
+                assert _state(work) == expect, (verb, n, again)
+                assert not _leftovers(work), (verb, n, again)
+            shutil.rmtree(killed)
+        assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
