@@ -205,6 +205,19 @@ def test_a_third_launch_in_one_message_is_denied_with_what_to_do(copilot):
     assert f"{CAP} sub-agents are already running" in reason and "(call read_agent)" in reason
 
 
+def test_launches_at_the_same_instant_from_two_processes_hold_two_slots(copilot, monkeypatch):
+    """Without a tool call id, a launch's slot is keyed by its hook process too: two hook
+    processes reading the same clock still hold a slot each."""
+    from spawnkit.hook import lightos
+
+    pids = iter([101, 102, 103])
+    monkeypatch.setattr(lightos.native, "getpid", lambda: next(pids))
+    for n in range(CAP):
+        assert copilot(launch(n), ENFORCE, event="preToolUse") is None  # same copilot.now
+    assert len(session_file(copilot, SESSION)["pending"]) == CAP
+    assert copilot(launch(CAP), ENFORCE, event="preToolUse")["permissionDecision"] == "deny"
+
+
 def test_a_slot_moves_from_launch_to_agent_and_frees_on_the_stop(copilot):
     for n in range(CAP):
         copilot(launch(n), ENFORCE, event="preToolUse")
