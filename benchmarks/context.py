@@ -212,7 +212,7 @@ def machine(binaries: dict[str, str]) -> dict[str, str]:
         version = subprocess.run(
             [binary, "--version"], capture_output=True, text=True, check=False
         ).stdout
-        numbered = [word for word in version.split() if word[:1].isdigit()]
+        numbered = [word.rstrip(".") for word in version.split() if word[:1].isdigit()]
         found[client] = (numbered or ["unknown"])[0]
     return found
 
