@@ -15,8 +15,8 @@ from tests.requires import unavailable
 
 from .codex_sandbox import CODEX_HINT, CodexSandbox, find_codex
 from .copilot_sandbox import COPILOT_HINT, CopilotSandbox, find_copilot
-from .fake_chat import FakeChat
 from .fake_api import FakeAnthropic
+from .fake_chat import FakeChat
 from .fake_responses import FakeResponses
 from .sandbox import INSTALL_HINT, ClaudeSandbox, ClientMisconfigured, find_claude
 

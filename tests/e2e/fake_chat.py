@@ -78,9 +78,7 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(
-            str(part.get("text", "")) for part in content if isinstance(part, dict)
-        )
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
     return ""
 
 
@@ -168,7 +166,9 @@ class Request(BaseRequest):
                     args = json.loads(function.get("arguments") or "{}")
                 except ValueError:
                     args = {}
-                found.append({"id": call.get("id"), "name": function.get("name"), "arguments": args})
+                found.append(
+                    {"id": call.get("id"), "name": function.get("name"), "arguments": args}
+                )
         return found
 
     def tool_results(self) -> list[ToolResult]:

@@ -11,9 +11,7 @@ import pytest
 def listed_skills(system_text: str) -> dict[str, str]:
     """name -> description from Copilot's ``<available_skills>`` listing in its system prompt."""
     block = system_text[system_text.index("<available_skills>") :]
-    return dict(
-        re.findall(r"<name>(.*?)</name>\s*<description>(.*?)</description>", block, re.S)
-    )
+    return dict(re.findall(r"<name>(.*?)</name>\s*<description>(.*?)</description>", block, re.S))
 
 
 @pytest.mark.parametrize("scope", ["user", "project"])

@@ -24,6 +24,7 @@ HOOK_STATE = (".spawnkit/sessions", ".spawnkit/hook.log")
 
 def _user_hooks(copilot) -> bytes:
     """A hook file of the user's own, in Copilot's documented flat format, on spawnkit's events."""
+
     def entry(event: str) -> str:
         return (
             f'      {{"type": "command", "bash": "{copilot.recorder("user", event)}",'

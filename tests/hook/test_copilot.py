@@ -239,7 +239,9 @@ def test_viewing_a_full_report_is_denied_in_enforce(copilot):
     report = copilot.project / ".audit-reports" / "scan.md"
     data["toolArgs"]["path"] = str(report)
     answer = copilot(data, ENFORCE, event="preToolUse")
-    assert answer["permissionDecision"] == "deny" and "(CM006)" in answer["permissionDecisionReason"]
+    assert (
+        answer["permissionDecision"] == "deny" and "(CM006)" in answer["permissionDecisionReason"]
+    )
     warned = copilot(data, event="preToolUse")
     assert set(warned) == {"additionalContext"} and "(CM006)" in warned["additionalContext"]
     assert copilot("preToolUse_view_main", ENFORCE) is None  # an ordinary file
@@ -267,7 +269,9 @@ def test_a_written_github_skill_is_linted_with_the_copilot_profile(copilot, even
         seen.append((path, profile))
         return []
 
-    copilot(written(copilot, event_file, ".github/skills/demo/SKILL.md"), event="postToolUse", lint=fake)
+    copilot(
+        written(copilot, event_file, ".github/skills/demo/SKILL.md"), event="postToolUse", lint=fake
+    )
     assert seen == [(str(copilot.project / ".github/skills/demo/SKILL.md"), "copilot")]
 
 

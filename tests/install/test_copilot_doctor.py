@@ -90,11 +90,11 @@ def test_a_missing_hook_file_is_broken_with_the_fix(installed):
 @pytest.mark.parametrize(
     ("text", "trusted"),
     [
-        ("// c\n// d\n{\"trustedFolders\": [\"{project}\"]}\n", True),
-        ("{\"trustedFolders\": [\"{parent}\"]}", True),
-        ("{\"trustedFolders\": [\"{project}-other\"]}", False),
-        ("{\"trustedFolders\": [\"{project}/sub\"]}", False),
-        ("{\"trustedFolders\": \"{project}\"}", False),
+        ('// c\n// d\n{"trustedFolders": ["{project}"]}\n', True),
+        ('{"trustedFolders": ["{parent}"]}', True),
+        ('{"trustedFolders": ["{project}-other"]}', False),
+        ('{"trustedFolders": ["{project}/sub"]}', False),
+        ('{"trustedFolders": "{project}"}', False),
         ("{}", False),
     ],
 )

@@ -28,7 +28,11 @@ FLAT = (
     ' "echo done"}]\n  }\n}\n'
 )
 NESTED_CRLF = json.dumps(
-    {"hooks": {"postToolUse": [{"matcher": "edit", "hooks": [{"type": "command", "command": "fmt"}]}]}},
+    {
+        "hooks": {
+            "postToolUse": [{"matcher": "edit", "hooks": [{"type": "command", "command": "fmt"}]}]
+        }
+    },
     indent="\t",
 ).replace("\n", "\r\n")
 

@@ -234,7 +234,9 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
         assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
 
 
-COPILOT_HOOKS = b'{\n  "version": 1,\n  "hooks": {"agentStop": [{"type": "command", "bash": "notify"}]}\n}\n'
+COPILOT_HOOKS = (
+    b'{\n  "version": 1,\n  "hooks": {"agentStop": [{"type": "command", "bash": "notify"}]}\n}\n'
+)
 
 
 @pytest.mark.slow

@@ -160,9 +160,7 @@ def discover(
     for source in named:
         _add_siblings(source, stats)
     sources = (
-        list(claude.values())
-        + _codex_sessions(rollouts, stats)
-        + _copilot_sessions(copilot, stats)
+        list(claude.values()) + _codex_sessions(rollouts, stats) + _copilot_sessions(copilot, stats)
     )
     if since is not None:
         sources = [s for s in sources if s.mtime >= since]
@@ -229,8 +227,10 @@ def _copilot_sessions(files: list[tuple[str, float]], stats: InputStats) -> list
         context = data.get("context")
         cwd = context.get("cwd") if isinstance(context, dict) else None
         session = data.get("sessionId")
-        name = session if isinstance(session, str) and session else os.path.basename(
-            os.path.dirname(path)
+        name = (
+            session
+            if isinstance(session, str) and session
+            else os.path.basename(os.path.dirname(path))
         )
         found.append(Source(COPILOT, name, path, mtime, cwd if isinstance(cwd, str) else ""))
     return found

@@ -2,9 +2,10 @@
 
 In flight = agents started and not yet stopped (``running``, by agent id) plus
 launches approved by PreToolUse whose SubagentStart has not arrived yet
-(``pending``, by tool_use_id; Copilot CLI names no tool call, so by hook process). The pending slots matter because the PreToolUse calls
-of parallel Agent launches in one message arrive before any of those agents
-start: without them every call of a burst would see zero running agents.
+(``pending``, by tool_use_id; Copilot CLI names no tool call, so by hook process).
+The pending slots matter because the PreToolUse calls of parallel Agent launches in
+one message arrive before any of those agents start: without them every call of a
+burst would see zero running agents.
 
 * PreToolUse Agent: at the cap → warn (``additionalContext``) or deny; otherwise
   (and in warn mode) reserve a pending slot.

@@ -43,9 +43,7 @@ def read_jsonc(path: Path) -> dict[str, Any] | None:
     if raw is None:
         return None
     text = raw.decode("utf-8", "replace")
-    body = "\n".join(
-        "" if line.lstrip().startswith("//") else line for line in text.splitlines()
-    )
+    body = "\n".join("" if line.lstrip().startswith("//") else line for line in text.splitlines())
     try:
         data = json.loads(body) if body.strip() else {}
     except (ValueError, RecursionError):
