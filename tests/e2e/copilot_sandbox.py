@@ -178,9 +178,5 @@ class CopilotSandbox(Sandbox):
                 except ValueError:
                     continue
         if check:
-            assert proc.returncode == 0, (
-                f"copilot exited {proc.returncode}\nstderr:\n{stderr[-3000:]}\n"
-                f"stdout:\n{stdout[-3000:]}"
-            )
-            assert not self.api.errors, f"fake API script errors: {self.api.errors}"
+            self.assert_ran("copilot", proc.returncode, stdout, stderr)
         return run

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from .fake_server import BaseRequest, FakeServer, Item, Turn
+from .fake_server import BaseRequest, FakeServer, Item, Turn, as_turn
 
 _ids = itertools.count(1)
 
@@ -59,16 +59,6 @@ def task(
         "mode": mode,
     }
     return tool_call("task", args, call_id)
-
-
-def _as_turn(step: Turn | Item | str | None) -> Turn | None:
-    if step is None:
-        return None
-    if isinstance(step, str):
-        return [say(step)]
-    if isinstance(step, dict):
-        return [step]
-    return list(step)
 
 
 # --- what the client sent ------------------------------------------------------------------------
@@ -265,7 +255,7 @@ class FakeChat(FakeServer):
     request_class = Request
 
     def as_turn(self, step: Turn | Item | str | None) -> Turn | None:
-        return _as_turn(step)
+        return as_turn(step, say)
 
     def is_side_request(self, req: Request) -> bool:
         return not req.body.get("tools")
