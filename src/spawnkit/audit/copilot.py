@@ -14,8 +14,10 @@ client). One file holds the whole session, sub-agents included: every record is
   is a launch a preToolUse hook refused (``error.message`` "Denied by preToolUse hook: …");
   a background ``task`` answers only "Agent started in background…", and the answer comes
   later in a ``read_agent`` result (``arguments.agent_id``);
-- ``session.usage_record`` of the orchestrator: ``inputTokens`` + ``outputTokens`` of each
-  model response (the context) and ``maxPromptTokens`` (the window);
+- ``session.usage_record`` of the orchestrator: each model response's prompt (``inputTokens``,
+  every input token), ``outputTokens`` and ``model``, and the window (``maxPromptTokens``); it
+  is written before the tool results of that response, so what arrives after it goes into the
+  next prompt;
 - in a sub-agent's records: ``assistant.message`` (its answers), a ``user.message`` with
   ``source: "system"`` right after one (a subagentStop block's reason, sent as its next
   message), ``tool.execution_start`` of ``create``/``edit``/``bash`` (files it wrote).
@@ -140,6 +142,8 @@ class _Root(Orchestrator):
             self._result(data, stamp)
         elif kind == "session.usage_record":
             self._usage(data.get("usage"), stamp)
+        elif kind == "session.compaction_complete":
+            self.compacted()
 
     def _call(self, call: dict[str, Any], stamp: Any) -> None:
         name = string(call.get("name"))
@@ -181,6 +185,7 @@ class _Root(Orchestrator):
             text = string(result.get("content")) if isinstance(result, dict) else ""
         else:
             text = string(error.get("message")) if isinstance(error, dict) else ""
+        self.arrived(text)
         self.read_result(call_id, text, refused=not ok)
         name, args = self.calls.get(call_id, ("", {}))
         launch = self.launches.get(call_id)
@@ -200,10 +205,18 @@ class _Root(Orchestrator):
         window = usage.get("maxPromptTokens")
         if isinstance(window, int) and not isinstance(window, bool) and window > 0:
             self.s.context_window = window
-        parts = [usage.get("inputTokens"), usage.get("outputTokens")]
-        numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool) and p >= 0]
-        if numbers:
-            self.s.context.append(ContextPoint(sum(numbers), timestamp(stamp)))
+            self.s.context_window_source = "recorded"
+        prompt, output = _count(usage.get("inputTokens")), _count(usage.get("outputTokens"))
+        if not prompt:
+            return  # nothing sent: no response
+        point = ContextPoint(prompt + (output or 0), timestamp(stamp), prompt, output or 0)
+        point.model = string(usage.get("model"))[:80]
+        self.s.context.append(point)
+
+    def close(self) -> None:
+        super().close()
+        if not self.s.context:
+            self.s.context_source = "none"  # no usage recorded: none invented
 
 
 class _Subagent(Child):
@@ -213,10 +226,12 @@ class _Subagent(Child):
 
     def __init__(self) -> None:
         super().__init__()
+        self.first: Any = None
         self.last: Any = None
 
     def take(self, rec: dict[str, Any], kind: str) -> None:
         if isinstance(rec.get("timestamp"), str):
+            self.first = self.first or rec["timestamp"]
             self.last = rec["timestamp"]
         self.feed(rec, kind)
 
@@ -242,5 +257,11 @@ class _Subagent(Child):
                     self.facts.wrote_files = True
 
     def finish(self):  # noqa: ANN201 - SubagentFacts
+        self.facts.started = timestamp(self.first)
         self.facts.finished = timestamp(self.last)
         return self.facts
+
+
+def _count(value: Any) -> int | None:
+    """A token count: a whole number not below 0 (a bool is not one)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
