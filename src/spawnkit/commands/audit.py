@@ -63,7 +63,8 @@ def run(
     if not roots:
         click.echo(
             "spawnkit: nothing to audit: no transcripts folder found (looked in "
-            f"{discovery.claude_projects()} and {discovery.codex_sessions()})",
+            f"{discovery.claude_projects()}, {discovery.codex_sessions()} and"
+            f" {discovery.copilot_sessions()})",
             err=True,
         )
     progress = _Progress() if sys.stderr.isatty() else None

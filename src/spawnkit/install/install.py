@@ -5,7 +5,8 @@ so a dry run, a confirmation prompt and a refusal all happen before any byte
 moves. Running it twice changes nothing the second time. The host description
 (``spawnkit.hosts``) says where each piece goes: Claude Code's hooks live in
 settings.json; Codex's in hooks.json, and each of them also needs a trust entry in
-the user's config.toml (``codex_config``), written in the same plan.
+the user's config.toml (``codex_config``), written in the same plan; Copilot CLI's in a
+file of spawnkit's own, hooks/spawnkit-hooks.json, beside the user's hook files.
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def resolve_target(
 ) -> Target:
     """Claude Code: user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude.
     Codex: user: $CODEX_HOME or ~/.codex; project: ./.codex (hooks) and ./.agents/skills.
-    --config-dir wins over the scope's folder."""
+    Copilot CLI: user: $COPILOT_HOME or ~/.copilot; project: ./.github (hooks/spawnkit-hooks.json,
+    skills). --config-dir wins over the scope's folder."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
     if host not in hosts.NAMES:
@@ -143,7 +145,12 @@ def resolve_target(
         name = "settings.local.json" if scope == "local" else "settings.json"
         return Target(scope, base, base / name)
     skills = None if scope == "user" else base.parent / desc.project_skill_dirs[0]
-    trust = base / desc.trust_file if scope == "user" else paths.config_dir(host) / desc.trust_file
+    if desc.trust_file is None:
+        trust = None
+    elif scope == "user":
+        trust = base / desc.trust_file
+    else:
+        trust = paths.config_dir(host) / desc.trust_file
     return Target(scope, base, base / desc.hooks_file, host, skills, trust)
 
 
@@ -301,7 +308,7 @@ def _settings_change(
     try:
         result = sm.install(
             text,
-            regs.installed_command(python, target.host),
+            regs.command_for(target.host, python),
             regs.registrations(target.host),
             name=str(path),
             force=force,
@@ -325,18 +332,8 @@ def _settings_change(
             + ": fix or remove that entry of yours, then start a new Claude Code session"
         )
     if target.scope == "project" and result.text != text:
-        if target.host == hosts.DEFAULT:
-            plan.notes.append(
-                f"{path.name} is usually committed: its hook command names this machine's Python"
-                " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
-                " --scope local)"
-            )
-        else:
-            plan.notes.append(
-                f"Codex reads {path} only in a project it trusts, and runs each hook only once"
-                f" {target.trust_path} trusts it (spawnkit writes that trust for this machine;"
-                " each teammate runs `spawnkit install --host codex --scope project`)"
-            )
+        note = hosts.get(target.host).project_hooks_note
+        plan.notes.append(note.format(name=path.name, path=path, trust=target.trust_path))
     return Change(
         path,
         before,

@@ -11,7 +11,8 @@ kept and reported unless ``force`` is given.
 Every edit of one call is planned on a single parse and applied in one pass,
 so the cost grows linearly with the file, however many entries there are.
 The same code serves any client file of this shape (Claude Code's settings.json
-``hooks``, Codex's hooks.json).
+``hooks``, Codex's hooks.json, the hooks/spawnkit-hooks.json spawnkit owns in Copilot CLI's
+folder).
 """
 
 from __future__ import annotations
@@ -229,7 +230,7 @@ def _hook_entry_problems(data: Any, where: str) -> list[str]:
 
 def install(
     text: str | None,
-    command: str,
+    command: str | Callable[[regs.Registration], str],
     table: Iterable[regs.Registration] | None = None,
     name: str = "settings.json",
     *,
@@ -238,8 +239,9 @@ def install(
 ) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
-    ``command`` is the marked hook command. A marked entry whose command spawnkit
-    did not write is kept (and holds its slot, so the hook never runs twice) unless
+    ``command`` is the marked hook command, or a function giving each registration's (a
+    host whose payloads name no event gets one command per event). A marked entry whose
+    command spawnkit did not write is kept (and holds its slot, so the hook never runs twice) unless
     ``force``. Running it again on its own output returns the same text.
     """
     table = list(regs.registrations() if table is None else table)
@@ -257,7 +259,9 @@ def install(
     for reg in table:
         if reg.event not in present and f"hooks.{reg.event}" not in created:
             created.append(f"hooks.{reg.event}")
-    wanted = {(r.event, r.matcher): regs.hook_entry(r, command) for r in table}
+    command_of = command if callable(command) else (lambda reg: command)
+    own = {command_of(r) for r in table}
+    wanted = {(r.event, r.matcher): regs.hook_entry(r, command_of(r)) for r in table}
 
     edits = _Edits()
     claimed: set[tuple[str, str | None]] = set()
@@ -267,7 +271,7 @@ def install(
     kept: list[Entry] = []
     for found in _marked(original):
         key = (found.event, found.matcher)
-        ours = found.command == command or regs.is_generated(found.command)
+        ours = found.command in own or regs.is_generated(found.command)
         if not ours and not force:
             claimed.add(key)  # a changed entry of ours still registers the hook: never run twice
             kept.append(found.entry)
@@ -282,8 +286,8 @@ def install(
         removed.append(found.entry)
     missing = [r for r in table if (r.event, r.matcher) not in claimed]
     for reg in missing:
-        edits.add_group(reg.event, regs.matcher_group(reg, command))
-        added.append(Entry(reg.event, reg.matcher, command))
+        edits.add_group(reg.event, regs.matcher_group(reg, command_of(reg)))
+        added.append(Entry(reg.event, reg.matcher, command_of(reg)))
     result = edits.apply(text, original)
     return MergeResult(
         result,
