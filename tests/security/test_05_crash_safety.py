@@ -165,23 +165,16 @@ CODEX_CONFIG = b'# mine\r\nmodel = "o3"\r\n[projects."/elsewhere"]\r\ntrust_leve
 CODEX_HOOKS = b'{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}\n'
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("scope", ["user", "project"])
-def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope: str):
-    """Codex: hooks.json and config.toml change together. Project scope writes the project
-    (./.codex, ./.agents) and then, under the user folder's own lock and journal, the user's
-    config.toml; a kill anywhere in either, then any run, ends in a clean state.
-
-    Every run happens in the same folder (restored from a snapshot before each): Codex keys
-    trust by the hooks file's absolute path, so a moved folder is a different install."""
+def _kill_at_every_write(
+    tmp_path: Path, work: Path, host: str, scope: str, env: dict[str, str], check=None
+) -> None:
+    """Install then uninstall ``host`` in ``work``, killed after every write in turn; after each
+    kill, a run of either verb must end in the clean installed or original state. Every run
+    happens in ``work`` itself (restored from a snapshot before each): Codex keys trust by the
+    hooks file's absolute path, so a moved folder would be a different install. ``check`` runs
+    after each kill."""
     from spawnkit.install.journal import ABORT_ENV
 
-    work = tmp_path / "work"
-    codex_home = work / "home" / ".codex"
-    codex_home.mkdir(parents=True)
-    (work / "proj").mkdir()
-    (codex_home / "config.toml").write_bytes(CODEX_CONFIG)
-    (codex_home / "hooks.json").write_bytes(CODEX_HOOKS)
     snapshots = tmp_path / "snapshots"
     snapshots.mkdir()
 
@@ -193,17 +186,16 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
         _copy(snapshot, work)
 
     def run(*args: str, abort: int = 0) -> int:
-        env = {
-            **os.environ,
-            "HOME": str(work / "home"),
-            "CODEX_HOME": str(codex_home),
-            # this machine's install id (in the Claude Code folder) stays put across restores
-            "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
-        }
-        if abort:
-            env[ABORT_ENV] = str(abort)
+        extra = {ABORT_ENV: str(abort)} if abort else {}
         proc = spawnkit(
-            *args, "--yes", "--host", "codex", "--scope", scope, cwd=work / "proj", env=env
+            *args,
+            "--yes",
+            "--host",
+            host,
+            "--scope",
+            scope,
+            cwd=work / "proj",
+            env={**os.environ, **env, **extra},
         )
         assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
         return proc.returncode
@@ -211,8 +203,6 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
     original, base = _state(work), keep("base")
     assert run("install") == 0
     installed, installed_snap = _state(work), keep("installed")
-    assert "hooks.state" in (codex_home / "config.toml").read_text()
-
     for verb, start, done in (
         ("install", base, installed),
         ("uninstall", installed_snap, original),
@@ -224,6 +214,8 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
                 assert _state(work) == done, (verb, n)
                 break
             writes = n
+            if check is not None:
+                check()
             killed = keep(f"{verb}-{n}")
             for again, expect in (("install", installed), ("uninstall", original)):
                 restore(killed)
@@ -232,3 +224,57 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
                 assert not _leftovers(work), (verb, n, again)
             shutil.rmtree(killed)
         assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
+    restore(installed_snap)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope: str):
+    """Codex: hooks.json and config.toml change together. Project scope writes the project
+    (./.codex, ./.agents) and then, under the user folder's own lock and journal, the user's
+    config.toml; a kill anywhere in either, then any run, ends in a clean state."""
+    work = tmp_path / "work"
+    codex_home = work / "home" / ".codex"
+    codex_home.mkdir(parents=True)
+    (work / "proj").mkdir()
+    (codex_home / "config.toml").write_bytes(CODEX_CONFIG)
+    (codex_home / "hooks.json").write_bytes(CODEX_HOOKS)
+    env = {
+        "HOME": str(work / "home"),
+        "CODEX_HOME": str(codex_home),
+        # this machine's install id (in the Claude Code folder) stays put across restores
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
+    }
+    _kill_at_every_write(tmp_path, work, "codex", scope, env)
+    assert "hooks.state" in (codex_home / "config.toml").read_text()
+
+
+COPILOT_HOOKS = (
+    b'{\n  "version": 1,\n  "hooks": {"agentStop": [{"type": "command", "bash": "notify"}]}\n}\n'
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_copilot_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope: str):
+    """Copilot CLI: spawnkit's own hooks/spawnkit-hooks.json beside a hook file of the user's
+    (user scope: ~/.copilot; project scope: ./.github, which already holds a workflow). A kill
+    after any write, then any run, ends in a clean state and the user's file is never touched."""
+    work = tmp_path / "work"
+    copilot_home = work / "home" / ".copilot"
+    (copilot_home / "hooks").mkdir(parents=True)
+    (copilot_home / "hooks" / "mine.json").write_bytes(COPILOT_HOOKS)
+    (work / "proj" / ".github" / "workflows").mkdir(parents=True)
+    (work / "proj" / ".github" / "workflows" / "ci.yml").write_bytes(b"on: push\n")
+    env = {
+        "HOME": str(work / "home"),
+        "COPILOT_HOME": str(copilot_home),
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),  # the install id stays put
+    }
+
+    def untouched() -> None:
+        assert (copilot_home / "hooks" / "mine.json").read_bytes() == COPILOT_HOOKS
+
+    _kill_at_every_write(tmp_path, work, "copilot", scope, env, untouched)
+    where = copilot_home if scope == "user" else work / "proj" / ".github"
+    assert (where / "hooks" / "spawnkit-hooks.json").is_file()

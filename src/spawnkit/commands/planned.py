@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import interrupts
 from spawnkit.hosts import paths
 from spawnkit.install import journal
@@ -27,7 +27,7 @@ from spawnkit.install.changes import (
     move_personal_backups,
     personal_backup_path,
 )
-from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target
+from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target, not_a_folder
 from spawnkit.install.lock import lock_folder, locked
 
 
@@ -39,6 +39,9 @@ def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
     from the same state. A dry run writes nothing: it only says that a real run
     would roll back first.
     """
+    problem = not_a_folder(target)
+    if problem:
+        raise SpawnkitError(problem)
     roots = [(target.root, target.trusted)]
     if target.trust_root is not None:  # a Codex project: its trust is in the user's folder
         roots.append((target.trust_root, True))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -182,17 +183,22 @@ def apply(plan: Plan) -> list[Path]:
             f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc}); every change"
             " already made was undone"
         ) from None
-    for folder in plan.prune_dirs:
-        try:
-            folder.rmdir()
-            steps.done()
-        except OSError:
-            pass  # not empty (the user keeps something there) or already gone
+    prune_empty(plan.prune_dirs, steps.done)
     where.unlink()
     steps.done()
     if plan.then is not None and plan.then.pending:
         made += apply(plan.then)  # its folder locked and recovered by the command
     return made
+
+
+def prune_empty(folders: list[Path], after_each: Callable[[], None] = lambda: None) -> None:
+    """Remove each of ``folders`` (deepest first) that is empty; keep the others."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+            after_each()
+        except OSError:
+            pass  # not empty (the user keeps something there) or already gone
 
 
 def personal_backups_dir(config_dir: Path) -> Path:

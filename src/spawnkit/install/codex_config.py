@@ -31,6 +31,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from spawnkit.files import bounded
 from spawnkit.install.codex_trust import HASH_KEY
 
 CONFIG_NAME = "config.toml"
@@ -73,12 +74,14 @@ def parse(text: str | None, name: str = CONFIG_NAME) -> dict[str, Any]:
     if text is None or not text.strip():
         return {}
     try:
-        return tomlkit.parse(text).unwrap()
+        return bounded.parse(lambda t: tomlkit.parse(t).unwrap(), text, name)
     except TOMLKitError as exc:
         raise ConfigError(
             f"{name} is not valid TOML ({exc}); Codex cannot read it either: fix it, then run the"
             " command again"
         ) from None
+    except bounded.TooDeep as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def trust_entries(data: dict[str, Any]) -> dict[str, str]:
@@ -266,8 +269,8 @@ def _same_except(before: dict[str, Any], after: dict[str, Any], keys: set[str], 
                 state.pop(key, None)
             if not state:
                 data["hooks"].pop("state")
-            if not data["hooks"]:
-                data.pop("hooks")
+        if data.get("hooks") == {}:  # an empty [hooks] table says what no table says
+            data.pop("hooks")
         return data
 
     if strip(before) != strip(after):
