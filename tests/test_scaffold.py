@@ -266,6 +266,7 @@ BAD_DATA = [
     (["--dest", "wrong-folder"], "must equal the skill name"),
     (["--dest", "x/new-skill", "--scope", "user"], "either --dest or --scope"),
     (["--engine", "workflow", "--host", "codex"], "needs Claude Code's Workflow tool"),
+    (["--engine", "workflow", "--host", "copilot"], "Copilot CLI lacks"),
     (["-d", "engine=workflow", "--host", "codex", "--scope", "user"], "Codex CLI lacks"),
     (["--engine", "workflow", "--dest", ".agents/skills/new-skill"], "Codex CLI lacks"),
     (["--engine", "workflow", "-d", "engine=prompt"], "disagree"),

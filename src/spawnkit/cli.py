@@ -95,7 +95,7 @@ Where the skill goes:
 \b
 Which engine:
   prompt            the orchestrating model starts every sub-agent itself with
-                    its sub-agent tool; works in Claude Code and Codex
+                    its sub-agent tool; works in every host
   workflow          Claude Code only: workflow.js runs the steps through the
                     Workflow tool, caps parallel agents in code and hands the
                     model only statuses, counts and report paths (the least
