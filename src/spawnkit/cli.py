@@ -247,13 +247,15 @@ def lint_command(
     max_file_size: str | None,
     pre_commit: bool,
 ) -> None:
-    """Check skills, commands and agents against the protocol and the skill spec.
+    """Check skills, commands, agents and workflow scripts against the protocol and the spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
     SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
-    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and
-    devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
-    1 problems found, 2 usage or I/O error (also when no file could be checked).
+    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
+    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
+    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and devices are never read;
+    files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage
+    or I/O error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -278,6 +280,38 @@ def rule_command(code: str | None, show_all: bool) -> None:
     from spawnkit.commands import rule as command
 
     sys.exit(command.run(code, show_all))
+
+
+# --- workflow check (issue 23) ----------------------------------------------
+
+
+@cli.group("workflow")
+def workflow_group() -> None:
+    """Claude Code workflow scripts (.js): check what a run would cost."""
+
+
+@workflow_group.command("check")
+@click.argument("script", type=click.Path(path_type=Path, readable=False))
+@click.option("--args", "args_json", metavar="JSON", help="The workflow's `args`, as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.1, max=600),
+    default=None,
+    help="Stop the run after this long (default 10).",
+)
+def workflow_check_command(
+    script: Path, args_json: str | None, as_json: bool, seconds: float | None
+) -> None:
+    """Run SCRIPT with stubbed agent() calls and print how many agents it starts, the most at
+    once, and the size of its result with the largest answers the schemas allow — before any
+    token is spent. Runs in an embedded JavaScript engine (QuickJS) with no file or network
+    access, under time and memory limits. Exit 0 within the standard's cap and return budget,
+    1 over either or when the script throws, 2 when it cannot run.
+    """
+    from spawnkit.commands import workflow as command
+
+    sys.exit(command.check(script, args_json, as_json, seconds))
 
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
