@@ -35,10 +35,10 @@ def _isolated_home(
     return home
 
 
-# Whole modules that spend seconds in real tools (pre-commit, copier over git tags, fuzzing).
+# Whole modules that spend seconds in real tools (pre-commit, copier over git tags); the long
+# fuzz runs are marked one by one (tests/hook/test_fuzz.py keeps a short quick one).
 SLOW_MODULES = {
     "test_precommit_hook.py",
-    "test_fuzz.py",
     "test_plain_copier.py",
     "test_update.py",
     "test_06_update_holds_back.py",

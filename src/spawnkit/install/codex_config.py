@@ -166,7 +166,9 @@ def install(
         record.keys.pop(key, None)
     nl = _newline(text)
     present = trust_entries(parse(text, name))
-    for key, value in wanted.items():
+    # Entries already there first, new ones appended after: a replaced table's span must be
+    # taken before anything is appended behind it (it would take the separator along).
+    for key, value in sorted(wanted.items(), key=lambda item: item[0] not in present):
         if key in present:
             if present[key] == value:
                 record.keys[key] = value
