@@ -43,7 +43,7 @@ def test_a_changed_number_shows_in_the_tables(tmp_path, monkeypatch):
     (other / "standards" / "protocol.json").write_text(json.dumps(data), encoding="utf-8")
     monkeypatch.setattr(readme_tables, "REPO", other)
     changed = readme_tables.questions_table()
-    assert "| `return_budget` | 350 |" in changed and "at most the standard's 350)" in changed
+    assert "| `return_budget` | 350 |" in changed and "at most the standard's 350;" in changed
     assert "at most 3)" in changed and "at most 2)" not in changed
     assert changed.replace("350", "500").replace("at most 3)", "at most 2)") == table
 
