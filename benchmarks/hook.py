@@ -6,9 +6,11 @@ Measures the median wall time of:
   * the same on the real PreToolUse Agent payload
   * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
     ``spawn_agent`` payloads
+  * ``… __main__.py --host copilot --event …`` on Copilot CLI's real subagentStop and
+    preToolUse ``task`` payloads
   * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
 interleaved round by round so machine load hits all of them alike, and prints the
-ratios hook / baseline (goal: <= 1.6). Runs in throw-away Claude and Codex folders.
+ratios hook / baseline (goal: <= 1.6). Runs in throw-away Claude, Codex and Copilot folders.
 
 Then a Read whose ``file_path`` is 15 MB long (issue 12: it took 11.6 s, over the client's
 10 s hook timeout), against the usual Read payload, and against what only moving and
@@ -35,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
+COPILOT_PAYLOADS = REPO / "tests" / "fixtures" / "copilot-payloads"
 GOAL = 1.6
 
 
@@ -68,6 +71,8 @@ def main() -> int:
             "CLAUDE_CONFIG_DIR": str(Path(tmp, "claude")),
             "CLAUDE_PROJECT_DIR": str(project),
             "CODEX_HOME": str(Path(tmp, "codex")),
+            "COPILOT_HOME": str(Path(tmp, "copilot")),
+            "COPILOT_PROJECT_DIR": str(project),
         }
 
         def stdin(name: str, folder: Path = PAYLOADS) -> bytes:
@@ -77,6 +82,7 @@ def main() -> int:
 
         hook = [args.python, "-I", "-S", str(SCRIPT)]
         codex = [*hook, "--host", "codex"]
+        copilot = [*hook, "--host", "copilot", "--event"]
         console = shutil.which("spawnkit-hook", path=str(Path(args.python).parent))
         cases = {
             "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
@@ -89,6 +95,14 @@ def main() -> int:
             "hook --host codex PreToolUse spawn_agent": (
                 codex,
                 stdin("run1__PreToolUse_00", CODEX_PAYLOADS),
+            ),
+            "hook --host copilot subagentStop": (
+                [*copilot, "subagentStop"],
+                stdin("subagentStop_after_block", COPILOT_PAYLOADS),
+            ),
+            "hook --host copilot preToolUse task": (
+                [*copilot, "preToolUse"],
+                stdin("preToolUse_task_main", COPILOT_PAYLOADS),
             ),
         }
         if console:

@@ -250,3 +250,32 @@ def test_adopt_refuses_a_name_that_differs_from_the_folder(env, skill):
     res = run_cli("adopt", str(skill))
     assert res.exit_code == 2 and "rename the folder or fix the name" in res.stderr
     assert not (skill / ANSWERS).exists()
+
+
+# --- issue 23: the workflow engine --------------------------------------------------------------
+
+
+def test_a_hand_written_skill_cannot_take_the_workflow_engine(env, skill):
+    before = fsutil.snapshot(skill)
+    res = run_cli("adopt", str(skill), "--data", "engine=workflow")
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "has no workflow.js" in res.stderr and "--engine workflow" in res.stderr
+    assert fsutil.snapshot(skill) == before
+    assert run_cli("adopt", str(skill), "--data", "engine=prompt").exit_code == 0
+
+
+def test_a_workflow_skill_made_with_plain_copier_is_adopted_and_up_to_date(env, tmp_path):
+    from skill_render import render, template_copy
+
+    source = template_copy(tmp_path / "clone")
+    skill = render(source, env.project / ".claude" / "skills" / "demo", engine="workflow")
+    before = fsutil.snapshot(skill)
+    adopted = run_cli("adopt", str(skill))
+    assert adopted.exit_code == 0, adopted.output
+    after = fsutil.snapshot(skill)
+    assert yaml.safe_load(after.pop(ANSWERS)[1])["engine"] == "workflow"
+    before.pop(ANSWERS)
+    assert after == before and "workflow.js" in after and "fallback.md" in after
+    update = run_cli("update", str(skill), "--json")
+    assert update.exit_code == 0, update.output
+    assert json.loads(update.stdout)["skills"][0]["status"] == "up-to-date"

@@ -15,7 +15,10 @@ from skill_render import split_skill, template_copy
 
 from spawnkit.cli import cli
 from spawnkit.hosts import paths
+from spawnkit.standard import protocol
 from spawnkit.template import scaffold
+
+WORKFLOW_MIN_BUDGET = protocol.load()["workflow"]["min_return_budget"]
 
 
 def tree(root: Path) -> list[str]:
@@ -143,6 +146,37 @@ def test_host_codex_user_scope_falls_back_to_dot_codex(runner, tmp_path, monkeyp
     assert (tmp_path / "home" / ".codex" / "skills" / "cx" / "SKILL.md").is_file()
 
 
+@pytest.mark.parametrize(
+    ("scope", "where"),
+    [("project", ".github/skills"), ("user", "copilot-home/skills"), (None, ".github/skills")],
+)
+def test_host_copilot_puts_the_skill_where_copilot_reads_skills(
+    runner, tmp_path, monkeypatch, scope, where
+):
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "copilot-home"))
+    args = ["new", "cp-skill", "--host", "copilot", "--defaults"]
+    result = runner.invoke(cli, args + (["--scope", scope] if scope else []))
+    assert result.exit_code == 0, result.output
+    skill = tmp_path / where / "cp-skill"
+    assert (skill / "SKILL.md").is_file() and (skill / "scripts" / "state.py").is_file()
+    assert "Copilot CLI: it lists the skill as cp-skill (type /cp-skill" in result.output
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / ".agents").exists()
+
+
+def test_host_copilot_user_scope_falls_back_to_dot_copilot(runner, tmp_path, monkeypatch):
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    result = runner.invoke(cli, ["new", "cp", "--host", "copilot", "--scope", "user", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "home" / ".copilot" / "skills" / "cp" / "SKILL.md").is_file()
+
+
+def test_a_dest_inside_a_github_skills_folder_is_recognised_as_copilots(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "cp", "--dest", ".github/skills/cp", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert "Copilot CLI: it lists the skill as cp" in result.output
+
+
 def test_host_and_dest_together_are_refused(runner, tmp_path):
     result = runner.invoke(cli, ["new", "x", "--host", "codex", "--dest", "x", "--defaults"])
     assert result.exit_code == 2 and "not both" in result.output
@@ -231,6 +265,16 @@ BAD_DATA = [
     (["-d", "novalue"], "KEY=VALUE"),
     (["--dest", "wrong-folder"], "must equal the skill name"),
     (["--dest", "x/new-skill", "--scope", "user"], "either --dest or --scope"),
+    (["--engine", "workflow", "--host", "codex"], "needs Claude Code's Workflow tool"),
+    (["--engine", "workflow", "--host", "copilot"], "Copilot CLI lacks"),
+    (["-d", "engine=workflow", "--host", "codex", "--scope", "user"], "Codex CLI lacks"),
+    (["--engine", "workflow", "--dest", ".agents/skills/new-skill"], "Codex CLI lacks"),
+    (["--engine", "workflow", "-d", "engine=prompt"], "disagree"),
+    (["-d", "engine=script"], "choose one of prompt, workflow"),
+    (
+        ["--engine", "workflow", "-d", f"return_budget={WORKFLOW_MIN_BUDGET - 1}"],
+        f"at least {WORKFLOW_MIN_BUDGET} tokens",
+    ),
 ]
 
 
@@ -267,7 +311,9 @@ def test_existing_folder_needs_force_and_replaced_files_are_backed_up(runner, tm
     assert (
         skill / "NOTES.md"
     ).read_text() == "mine"  # files the template does not write are left alone
-    [backup] = (tmp_path / ".spawnkit-backups").iterdir()
+    # the backup goes to the user's folder, as install's and update's do: a project keeps none
+    assert not (tmp_path / ".spawnkit-backups").exists()
+    [backup] = (tmp_path / "config" / ".spawnkit" / "backups").iterdir()
     assert backup.name.startswith("kept-") and f"backed up to {backup}" in forced.output
     assert "my notes" in (backup / "SKILL.md").read_text()
     assert sorted(p.name for p in backup.rglob("*") if p.is_file()) == [
@@ -329,3 +375,23 @@ def test_an_answer_whose_question_is_not_asked_is_refused(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "hooks" in split_skill(tmp_path / "x")[0]
     assert yaml.safe_load((tmp_path / "x" / ".copier-answers.yml").read_text())["skill_hooks"]
+
+
+def test_the_workflow_engine_adds_workflow_js_and_its_lowest_budget_is_allowed(runner, tmp_path):
+    budget = f"return_budget={WORKFLOW_MIN_BUDGET}"
+    args = ["new", "wf-skill", "--defaults", "--engine", "workflow", "-d", budget]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    skill = tmp_path / ".claude" / "skills" / "wf-skill"
+    assert f"adjust the step jobs in {skill}/workflow.js (and fallback.md)" in result.output
+    assert tree(skill) == [
+        ".copier-answers.yml",
+        "SKILL.md",
+        "fallback.md",
+        "scripts",
+        "scripts/state.py",
+        "workflow.js",
+    ]
+    assert yaml.safe_load((skill / ".copier-answers.yml").read_text())["engine"] == "workflow"
+    assert runner.invoke(cli, ["new", "plain", "--defaults"]).exit_code == 0
+    assert not (tmp_path / ".claude" / "skills" / "plain" / "workflow.js").exists()

@@ -57,6 +57,24 @@ ANSWER_SETS: dict[str, dict[str, Any]] = {
         "steps": make_steps(12),
     },
     "portable-summary-sequential-12": {"steps": make_steps(12)},
+    "workflow-defaults": {"engine": "workflow"},
+    "workflow-claude-code-status-only-parallel-12-hooks": {
+        "engine": "workflow",
+        "profile": "claude-code",
+        "return_style": "status-only",
+        "max_parallel": 2,
+        "steps": make_steps(12),
+        "skill_hooks": True,
+        "return_budget": P["workflow"]["min_return_budget"],
+    },
+    "workflow-summary-parallel-custom": {
+        "engine": "workflow",
+        "max_parallel": 2,
+        "checkpoint_every": 1,
+        "return_budget": 300,
+        "reports_dir": "out/audit-reports",
+        "steps": make_steps(5),
+    },
 }
 
 
@@ -64,6 +82,7 @@ def answers_for(name: str) -> dict[str, Any]:
     """The full answers of a set, defaults filled in the way the template fills them."""
     given = ANSWER_SETS[name]
     return {
+        "engine": "prompt",
         "profile": "portable",
         "return_style": "summary",
         "max_parallel": 1,
@@ -90,6 +109,14 @@ def skills(source, tmp_path_factory) -> dict[str, Path]:
             source, tmp_path_factory.mktemp(name) / "demo-skill", skill_name="demo-skill", **data
         )
     return made
+
+
+def steps_text(skill: Path) -> str:
+    """Where the orchestrator finds the steps and their prompts: the SKILL.md body, and with
+    the workflow engine its fallback.md (read only when workflows are turned off)."""
+    _, body = split_skill(skill)
+    fallback = skill / "fallback.md"
+    return body + (fallback.read_text(encoding="utf-8") if fallback.exists() else "")
 
 
 def load_state_module(skill: Path):
@@ -187,16 +214,17 @@ def test_body_carries_every_protocol_element(skills, name):
     assert "Never read full reports" in body and "never open a report" in body
     assert f"## 4. Checkpoint every {a['checkpoint_every']} step" in body
     assert f"`{STATE} checkpoint`" in body and f"`{STATE} finish`" in body
-    assert f"{STATE} step STEP --status complete --report {rd}STEP.md" in body
+    # fallback.md (workflow engine) writes the skill's folder as SKILL_DIR: SKILL.md names it
+    state = "python3 SKILL_DIR/scripts/state.py" if a["engine"] == "workflow" else STATE
+    assert f"{state} step STEP --status complete --report {rd}STEP.md" in steps_text(skills[name])
     assert len(body.splitlines()) <= SPEC["body_max_lines"]
 
 
 @pytest.mark.parametrize("name", ANSWER_SETS)
 def test_every_step_has_a_prompt_block_with_the_return_contract(skills, name):
     a = answers_for(name)
-    _, body = split_skill(skills[name])
     rd = a["reports_dir"].rstrip("/") + "/"
-    blocks = re.findall(r"^~~~text\n(.*?)\n~~~$", body, re.S | re.M)
+    blocks = re.findall(r"^~~~text\n(You are .*?)\n~~~$", steps_text(skills[name]), re.S | re.M)
     assert len(blocks) == len(a["steps"])
     for index, (block, step) in enumerate(zip(blocks, a["steps"], strict=True), 1):
         report = f"{rd}{step['name']}.md"
@@ -218,7 +246,7 @@ def test_every_step_has_a_prompt_block_with_the_return_contract(skills, name):
 @pytest.mark.parametrize("name", ANSWER_SETS)
 def test_parallel_wording_and_batches(skills, name):
     a = answers_for(name)
-    _, body = split_skill(skills[name])
+    body = steps_text(skills[name])
     n = len(a["steps"])
     if a["max_parallel"] == 1:
         assert "strictly one sub-agent at a time: at most 1 sub-agent in parallel" in body
@@ -236,7 +264,7 @@ def test_parallel_wording_and_batches(skills, name):
 @pytest.mark.parametrize("name", ANSWER_SETS)
 def test_checkpoints_follow_the_interval(skills, name):
     a = answers_for(name)
-    _, body = split_skill(skills[name])
+    body = steps_text(skills[name])
     n, k, par = len(a["steps"]), a["checkpoint_every"], a["max_parallel"]
     ends = [min(b + par, n) for b in range(0, n, par)][
         :-1
@@ -266,6 +294,7 @@ def test_answers_file_records_the_answers_but_not_the_protocol(skills, name):
     assert "protocol" not in answers
     assert answers["skill_name"] == "demo-skill"
     for key in (
+        "engine",
         "profile",
         "return_style",
         "max_parallel",

@@ -9,6 +9,7 @@ import pytest
 import yaml
 from update_helpers import (
     ANSWERS,
+    SKILL_TPL,
     V1,
     V2,
     V2_BODY_LINE,
@@ -20,6 +21,7 @@ from update_helpers import (
     generate,
     make_env,
     make_versions,
+    real_files,
     run_cli,
     tree_state,
     user_lines,
@@ -335,3 +337,69 @@ def test_a_skill_from_a_modified_checkout_is_ahead_of_the_release(env):
     assert "newer than this one" in row.message
     assert tree_state(skill) == before
     assert "update --all" not in updating.format_text(outcome, checking=True)
+
+
+# --- issue 23: the engine question (prompt or workflow) across versions ----------------------
+
+WORKFLOW_JS = "template/{% if engine == 'workflow' %}workflow.js{% endif %}.jinja"
+FALLBACK_MD = "template/{% if engine == 'workflow' %}fallback.md{% endif %}.jinja"
+
+
+def _before_the_engine_question() -> store.Files:
+    """The real template as it was before it asked for an engine: no question, no workflow files."""
+    files = dict(real_files())
+    del files[WORKFLOW_JS], files[FALLBACK_MD]
+    mode, data = files["copier.yml"]
+    text = data.decode()
+    start = text.index("\nengine:\n")
+    files["copier.yml"] = (mode, (text[:start] + text[text.index("\nreturn_budget:\n") :]).encode())
+    mode, data = files[SKILL_TPL]
+    old = data.decode().replace("{%- set wf = engine == 'workflow' -%}", "{%- set wf = false -%}")
+    files[SKILL_TPL] = (mode, old.encode())
+    return files
+
+
+def test_a_skill_from_before_the_engine_question_updates_to_the_prompt_engine(env):
+    build_store(env.config, {V1: _before_the_engine_question(), V2: real_files()})
+    skill = generate(env.config, V1, env.config / "skills" / "demo")
+    assert "engine" not in yaml.safe_load((skill / ANSWERS).read_text())
+    md = skill / "SKILL.md"
+    md.write_text(md.read_text() + "\nMy closing note.\n")
+
+    outcome = updating.update(("demo",), env.config, env.project, to_tag=V2)
+    [r] = outcome.skills
+    assert (r.status, r.conflicts, outcome.exit_code) == (updating.UPDATED, [], 0)
+    assert yaml.safe_load((skill / ANSWERS).read_text())["engine"] == "prompt"
+    assert not (skill / "workflow.js").exists() and not (skill / "fallback.md").exists()
+    fresh = generate(env.config, V2, env.home.parent / "fresh" / "demo")
+    assert md.read_text() == (fresh / "SKILL.md").read_text() + "\nMy closing note.\n"
+
+
+def test_a_workflow_skill_keeps_its_engine_and_user_edits_across_versions(env):
+    v1 = real_files()
+    v2 = dict(v1)
+    for path, line in (
+        (WORKFLOW_JS, "// Template v2 adds this line.\n"),
+        (FALLBACK_MD, "Template v2 note.\n"),
+    ):
+        mode, data = v1[path]
+        v2[path] = (mode, data + line.encode())
+    build_store(env.config, {V1: v1, V2: v2})
+    skill = generate(env.config, V1, env.config / "skills" / "demo", {"engine": "workflow"})
+    script = skill / "workflow.js"
+    script.write_text(
+        script.read_text().replace("const MAX_PARALLEL = 1", "const MAX_PARALLEL = 1 // mine")
+    )
+    fallback = skill / "fallback.md"
+    fallback.write_text("My fallback preface.\n" + fallback.read_text())
+
+    outcome = updating.update(("demo",), env.config, env.project, to_tag=V2)
+    [r] = outcome.skills
+    assert (r.status, r.conflicts, outcome.exit_code) == (updating.UPDATED, [], 0)
+    assert yaml.safe_load((skill / ANSWERS).read_text())["engine"] == "workflow"
+    text = script.read_text()
+    assert "const MAX_PARALLEL = 1 // mine" in text and text.endswith(
+        "// Template v2 adds this line.\n"
+    )
+    assert fallback.read_text().startswith("My fallback preface.\n")
+    assert fallback.read_text().endswith("Template v2 note.\n")

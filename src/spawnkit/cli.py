@@ -66,6 +66,7 @@ Template questions (answer with -d/--data KEY=VALUE):
   purpose           what the skill orchestrates, one line
   description       frontmatter description, 1-{description_max_length} characters, no < >
   steps             YAML list of {{name, job}}, e.g. '[{{name: scan, job: Scan the code}}]'
+  engine            prompt (default) or workflow: the same as --engine
   return_budget     token budget per sub-agent reply (default and maximum: {return_budget})
   max_parallel      1 (strictly sequential, default) to {max_parallel}
   checkpoint_every  1 to {checkpoint_every} completed steps between checkpoints
@@ -85,10 +86,22 @@ Where the skill goes:
   --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
   --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
                     $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
+  --host copilot    Copilot CLI's: ./.github/skills/NAME (project),
+                    $COPILOT_HOME/skills/NAME or ~/.copilot/skills/NAME (user)
 
 """
     + _QUESTIONS
     + """
+\b
+Which engine:
+  prompt            the orchestrating model starts every sub-agent itself with
+                    its sub-agent tool; works in every host
+  workflow          Claude Code only: workflow.js runs the steps through the
+                    Workflow tool, caps parallel agents in code and hands the
+                    model only statuses, counts and report paths (the least
+                    context); SKILL.md keeps the prompt steps as its fallback
+                    for when workflows are turned off
+
 \b
 Questions are asked on a terminal; with --defaults, or when stdin is not a
 terminal, the defaults are used. Nothing is written when an answer is refused.
@@ -108,21 +121,29 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 )
 @click.option(
     "--host",
-    type=click.Choice(["claude-code", "codex"]),
-    help="Whose skills folder --scope means (default: claude-code). The skill works on both.",
+    type=click.Choice(["claude-code", "codex", "copilot"]),
+    help="Whose skills folder --scope means (default: claude-code). The skill works on all.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["prompt", "workflow"]),
+    help="How the steps run (default: prompt); workflow is for Claude Code only.",
 )
 @click.option(
     "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
 @click.option(
-    "--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up)."
+    "--force",
+    is_flag=True,
+    help="Write over a non-empty folder (replaced files are backed up to <config>/.spawnkit/backups).",
 )
 def new(
     name: str,
     dest: str | None,
     scope: str | None,
     host: str | None,
+    engine: str | None,
     data: tuple[str, ...],
     defaults: bool,
     force: bool,
@@ -130,7 +151,7 @@ def new(
     """Create the agent-spawning skill NAME from spawnkit's template."""
     from spawnkit.commands import new as command
 
-    sys.exit(command.run(name, dest, scope, data, defaults, force, host))
+    sys.exit(command.run(name, dest, scope, data, defaults, force, host, engine=engine))
 
 
 # --- tokens (issue 3) --------------------------------------------------------
@@ -212,9 +233,10 @@ def tokens_command(
 )
 @click.option(
     "--profile",
-    type=click.Choice(["claude-code", "portable"]),
+    type=click.Choice(["claude-code", "portable", "copilot"]),
     default=None,
-    help="Which frontmatter keys are allowed: Claude Code's (default) or the portable Agent Skills spec's.",
+    help="Which frontmatter keys are allowed: Claude Code's (default), the portable Agent Skills"
+    " spec's, or Copilot CLI's (the spec's and three more).",
 )
 @click.option(
     "--config",
@@ -255,15 +277,17 @@ def lint_command(
     pre_commit: bool,
     preview: bool | None,
 ) -> None:
-    """Check skills, commands and agents against the protocol and the skill spec.
+    """Check skills, commands, agents and workflow scripts against the protocol and the spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
     SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
-    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol
-    finding shows what it found (with lines) and what it looked for; findings the linter cannot
-    judge reliably are in the preview tier, shown with --preview. FIFOs and
-    devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
-    1 problems found, 2 usage or I/O error (also when no file could be checked).
+    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
+    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
+    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol finding shows what it
+    found (with lines) and what it looked for; findings the linter cannot judge reliably are in
+    the preview tier, shown with --preview. FIFOs and devices are never read; files over
+    --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage or I/O
+    error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -291,18 +315,51 @@ def rule_command(code: str | None, show_all: bool) -> None:
     sys.exit(command.run(code, show_all))
 
 
+# --- workflow check (issue 23) ----------------------------------------------
+
+
+@cli.group("workflow")
+def workflow_group() -> None:
+    """Claude Code workflow scripts (.js): check what a run would cost."""
+
+
+@workflow_group.command("check")
+@click.argument("script", type=click.Path(path_type=Path, readable=False))
+@click.option("--args", "args_json", metavar="JSON", help="The workflow's `args`, as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.1, max=600),
+    default=None,
+    help="Stop the run after this long (default 10).",
+)
+def workflow_check_command(
+    script: Path, args_json: str | None, as_json: bool, seconds: float | None
+) -> None:
+    """Run SCRIPT with stubbed agent() calls and print how many agents it starts, the most at
+    once, and the size of its result with the largest answers the schemas allow — before any
+    token is spent. Runs in an embedded JavaScript engine (QuickJS) with no file or network
+    access, under time and memory limits. Exit 0 within the standard's cap and return budget,
+    1 over either or when the script throws, 2 when it cannot run.
+    """
+    from spawnkit.commands import workflow as command
+
+    sys.exit(command.check(script, args_json, as_json, seconds))
+
+
 # --- install, uninstall, doctor (issue 6) ------------------------------------
 
 _SCOPE_HELP = (
     "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
     " local: ./.claude/settings.local.json (this machine only, not committed)."
     " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
-    " ./.agents/skills."
+    " ./.agents/skills. With --host copilot: user: $COPILOT_HOME or ~/.copilot (hooks in"
+    " hooks/spawnkit-hooks.json); project: ./.github/hooks/spawnkit-hooks.json and ./.github/skills."
 )
 _SCOPES = ("user", "project", "local")
 _HOST_HELP = (
-    "claude-code (default), codex, or all: every host. The default stays Claude Code, so a"
-    " plain `spawnkit install` never writes into another tool's config unasked."
+    "claude-code (default), codex, copilot, or all: every host. The default stays Claude Code,"
+    " so a plain `spawnkit install` never writes into another tool's config unasked."
 )
 
 
@@ -310,12 +367,12 @@ def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this folder (Claude Code's, or Codex's with --host codex) instead of the"
+        help="Use this folder (Claude Code's, or Codex's or Copilot's with --host) instead of the"
         " scope's default.",
     )(func)
     func = click.option(
         "--host",
-        type=click.Choice(("claude-code", "codex", "all")),
+        type=click.Choice(("claude-code", "codex", "copilot", "all")),
         default="claude-code",
         show_default=True,
         help=_HOST_HELP,
@@ -518,20 +575,25 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
 
 _AUDIT_EPILOG = """\b
 Where it looks (without PATH):
-  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl
-               and <project>/<session>/subagents/agent-<id>.jsonl
+  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl,
+               <project>/<session>/subagents/agent-<id>.jsonl (2.0.x: beside the session)
+               and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
+  Copilot CLI  $COPILOT_HOME/session-state (or ~/.copilot/session-state): <id>/events.jsonl
 
 \b
-Per session: every sub-agent return (tokens the orchestrator received, whether spawnkit
-blocked it and where it saved the full answer), the orchestrator's context after each
-response, peak parallel sub-agents, report read-backs, state-file writes, and the
-standard's rules broken (CM001 budget, CM002 results on disk, CM003/CM007 state file
-and checkpoints, CM005 parallel cap, CM006 report read-back).
+Per session: every sub-agent return (what it cost the orchestrator: its share of the
+growth of the next prompt as the client recorded it, else spawnkit's estimate, marked ~;
+whether spawnkit blocked it and where it saved the full answer), the orchestrator's
+context after each response, peak parallel sub-agents, workflow runs (their agents and
+the result received), report read-backs, state-file writes, and the standard's rules
+broken (CM001 budget, CM002 results on disk, CM003/CM007 state file and checkpoints,
+CM005 parallel cap, CM006 report read-back).
 
 \b
-Unreadable input (binary files, truncated or malformed lines, unknown record types) is
-counted and reported on stderr, never fatal. Symlinks under a root are not followed.
+Unreadable input (binary files, truncated or malformed lines, unknown record types),
+sub-agents without their session and duplicate sessions are counted and reported on
+stderr, never fatal. Symlinks under a root are not followed.
 Exit 0 no findings, 1 findings, 2 usage error (nothing written).
 
 \b
@@ -562,7 +624,7 @@ Examples:
     type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="text: a table per session; json: version 1 (standards/schemas/audit.schema.json); "
+    help="text: a table per session; json: version 2 (standards/schemas/audit.schema.json); "
     "html: one self-contained page with charts.",
 )
 @click.option(
@@ -577,7 +639,7 @@ Examples:
     type=click.IntRange(min=1),
     metavar="TOKENS",
     help="The model's context window, for 'closest to the limit' (default: what Codex "
-    "records; 200000 for Claude Code, whose transcripts do not say).",
+    "records, else unknown; 200000 for Claude Code, whose transcripts do not say).",
 )
 def audit_command(**options: Any) -> None:
     """Show what sub-agent returns cost the orchestrator, from the session transcripts.

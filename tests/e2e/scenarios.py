@@ -1,5 +1,6 @@
-"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for both
-clients: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent.
+"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for every
+client: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent,
+``copilot_fan_out`` Copilot CLI's task.
 
 The answers are sized with spawnkit's own token estimate, so "about 3,000 tokens" stays true
 whatever the estimate's calibration.
@@ -7,14 +8,17 @@ whatever the estimate's calibration.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from spawnkit import tokens
 from spawnkit.standard import protocol
 
+from . import fake_chat as chat
 from . import fake_responses as responses
 from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use
 
@@ -144,17 +148,38 @@ def fan_out(
     """Script ``agents`` foreground sub-agents, ``per_message`` (default: the standard's cap) per
     orchestrator turn. Each answers ~``answer_tokens`` first and a compact return if blocked.
     ``with_contract`` puts the standard's return block in each prompt, as a well-made skill does."""
-    per_message = per_message or protocol.max_parallel()
-    calls, subs, answers = _sub_agents(
+    return _batched(
         api,
         tag,
+        lambda task, i: agent(task, f"audit part {i}", background=False),
+        text,
         agents,
+        per_message,
         answer_tokens,
         with_contract,
-        lambda task, i: agent(task, f"audit part {i}", background=False),
+    )
+
+
+def _batched(
+    api,
+    tag: str,
+    launch: Callable[[str, int], Block],
+    say: Callable[[str], Block],
+    agents: int,
+    per_message: int | None,
+    answer_tokens: int,
+    with_contract: bool,
+    overlap: int = 0,
+) -> FanOut:
+    """An orchestrator whose scripted turns each launch one batch of sub-agents (``launch``,
+    after a line of ``say``), for a client that answers each launch with its sub-agent's result
+    (Claude Code's foreground Agent, Copilot's sync task), then ends the audit."""
+    per_message = per_message or protocol.max_parallel()
+    calls, subs, answers = _sub_agents(
+        api, tag, agents, answer_tokens, with_contract, launch, overlap
     )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
-    steps = [[text(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
+    steps = [[say(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, *steps, "Audit complete.", name=main_tag)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
@@ -200,6 +225,32 @@ def codex_fan_out(
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
+
+
+def copilot_fan_out(
+    api: chat.FakeChat,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+    overlap: int = 0,
+) -> FanOut:
+    """``fan_out`` for Copilot CLI: each batch is one response of sync ``task`` calls (Copilot
+    runs them at once and answers each with its sub-agent's last words); the next batch follows
+    once the results are in. With ``overlap`` each sub-agent's first answer waits until that
+    many of them have started."""
+    return _batched(
+        api,
+        tag,
+        lambda task, i: chat.task(task, f"audit-part-{i}", description=f"audit part {i}"),
+        chat.say,
+        agents,
+        per_message,
+        answer_tokens,
+        with_contract,
+        overlap,
+    )
 
 
 def not_returned(req: responses.Request, calls: list[Block]) -> list[str]:
@@ -315,3 +366,82 @@ def codex_mixed(api: responses.FakeResponses, tag: str, project, enforced: bool)
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return Mixed(f"{main_tag}: review every module.", main, subs, calls, state, read_back)
+
+
+# --- Claude Code workflows (issue 23/24): a script runs agents; its value comes back ----------
+
+WORKFLOWS = {
+    # three agents at once (more than the standard's cap), their whole answers returned
+    "workflow-fanout": (
+        """export const meta = { name: 'wf-fanout', description: 'three parts at once' }
+phase('scan')
+const parts = await parallel([1, 2, 3].map(i => () =>
+  agent(`WFF-SUB-${i}: audit part ${i} of the repository.`, {label: `part ${i}`})))
+return { answers: parts }
+""",
+        3,
+    ),
+    # one agent after the other, reports on disk, counts and paths returned
+    "workflow-lean": (
+        """export const meta = { name: 'wf-lean', description: 'reports on disk, counts back' }
+phase('modules')
+const a = await agent('WFL-SUB-1: list the modules; write the list to .wf-reports/modules.md.',
+  {label: 'modules'})
+phase('findings')
+const b = await agent('WFL-SUB-2: count the findings; write them to .wf-reports/findings.md.',
+  {label: 'findings', schema: {type: 'object', properties: {
+    status: {type: 'string', maxLength: 20}, findings: {type: 'integer'}},
+    required: ['status', 'findings']}})
+return { modules_chars: (a || '').length, findings: b ? b.findings : null,
+  reports: ['.wf-reports/modules.md', '.wf-reports/findings.md'] }
+""",
+        1,
+    ),
+}
+
+
+def workflow_agents(api: FakeAnthropic, name: str, project: Path) -> dict[str, str]:
+    """Script the agents of workflow ``name``; their answers by label."""
+    answers: dict[str, str] = {}
+    if name == "workflow-fanout":
+        subs: list[Conversation] = []
+        for i in (1, 2, 3):
+            answers[f"part {i}"] = long_answer(f"WFF-SUB-{i}", 600)
+            step = once_started(api, subs, 3, answers[f"part {i}"])
+            subs.append(api.conversation(f"WFF-SUB-{i}", step, name=f"WFF-SUB-{i}"))
+        return answers
+    report = str(project / ".wf-reports" / "modules.md")
+    write = tool_use("Write", {"file_path": report, "content": "src/a.py\nsrc/b.py\n"})
+    answers["modules"] = "2 modules listed in .wf-reports/modules.md"
+    api.conversation("WFL-SUB-1", [write], answers["modules"], name="WFL-SUB-1")
+    findings = {"status": "done", "findings": 7}
+    answers["findings"] = json.dumps(findings, separators=(",", ":"))
+    structured = tool_use("StructuredOutput", findings)
+    api.conversation("WFL-SUB-2", [structured], "ok", name="WFL-SUB-2")
+    return answers
+
+
+def notified(main: Conversation, call_id: str) -> str:
+    """The ``<result>`` of the notification naming ``call_id`` (a Workflow call), as the fake
+    API received it in one of the orchestrator's requests."""
+    for req in main.requests:
+        for note in re.findall(r"<task-notification>(.*?)</task-notification>", req.text, re.S):
+            if f"<tool-use-id>{call_id}</tool-use-id>" in note:
+                found = re.search(r"<result>(.*?)</result>", note, re.S)
+                return found.group(1) if found else ""
+    raise AssertionError(f"no notification for {call_id}")
+
+
+def workflow_orchestrator(api: FakeAnthropic, script: str) -> tuple[Conversation, Block]:
+    """The orchestrator: calls Workflow with ``script``, waits for its notification, ends."""
+    call = tool_use("Workflow", {"script": script})
+
+    def orchestrate(req: Request) -> list[Block] | str:
+        if req.assistant_turns == 0:
+            return [text("Running the workflow."), call]
+        if req.agent_result(call["id"]) is not None:
+            return "WF-ORCH done."
+        return "Waiting for the workflow."
+
+    main = api.conversation("WF-ORCH", name="WF-ORCH").when(lambda r: True, orchestrate)
+    return main, call

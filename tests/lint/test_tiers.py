@@ -204,3 +204,23 @@ def test_rule_docs_name_the_tier(monkeypatch, cm007_default):
         type(rule), "families", (Family("x", PREVIEW, "a guess"), Family("y", DEFAULT, "sure"))
     )
     assert "## Tier: default, with preview readings\n- x (preview): a guess" in rule.doc()
+
+
+def test_workflow_rules_follow_the_same_tiers(monkeypatch):
+    """A WF rule (JavaScript workflow scripts) put into preview shows only with preview or when
+    selected by its code, and then as a warning carrying its tier."""
+    script = Path(__file__).resolve().parent / "workflow-corpus" / "bad-new-date.js"
+    text = script.read_text(encoding="utf-8")
+    rule = BY_CODE["WF005"]
+    found = lint_document(text, "workflows/stamped.js").diagnostics
+    assert [(d.code, d.severity, d.tier) for d in found] == [("WF005", "error", DEFAULT)]
+    monkeypatch.setattr(type(rule), "tier", PREVIEW)
+    assert codes(lint_document(text, "workflows/stamped.js")) == []
+    for result in (
+        lint_document(text, "workflows/stamped.js", preview=True),
+        lint_document(text, "workflows/stamped.js", select=["WF005"]),
+    ):
+        assert [(d.code, d.severity, d.tier) for d in result.diagnostics] == [
+            ("WF005", "warning", PREVIEW)
+        ]
+    assert codes(lint_document(text, "workflows/stamped.js", select=["WF"])) == []

@@ -11,15 +11,16 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from spawnkit.audit import analyze, claude, codex
+from spawnkit.audit import analyze, claude, codex, copilot
 from spawnkit.audit.discovery import Source, discover
-from spawnkit.audit.model import CLAUDE_CODE, Audit, InputStats, Session, Totals
+from spawnkit.audit.model import CLAUDE_CODE, CODEX, COPILOT, Audit, InputStats, Session, Totals
 from spawnkit.standard import protocol
 
 # Claude Code's transcripts do not record the window; this is the standard Claude window.
 DEFAULT_CONTEXT_WINDOW = 200_000
 
 Progress = Callable[[int, int, Source], None]
+READERS = {CLAUDE_CODE: claude, CODEX: codex, COPILOT: copilot}
 
 
 def stream(
@@ -50,12 +51,11 @@ def stream(
         for n, source in enumerate(sources, 1):
             if progress is not None:
                 progress(n, len(sources), source)
-            reader = claude if source.host == CLAUDE_CODE else codex
+            reader = READERS[source.host]
             found = reader.read(source, stats)
             if found is None:  # not a transcript after all
                 continue
-            found.context_window = context_window or found.context_window
-            found.context_window = found.context_window or DEFAULT_CONTEXT_WINDOW
+            _window(found, context_window)
             analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)
             run.totals.add(found)
             run.seconds = time.perf_counter() - started
@@ -64,6 +64,19 @@ def stream(
 
     run.sessions = sessions()
     return run
+
+
+def _window(session: Session, option: int | None) -> None:
+    """The context window: ``--context-window``, else what the client recorded, else (Claude
+    Code only, whose transcripts never say) the standard Claude window. Nothing is invented
+    for a session whose client records its window but did not this time."""
+    if option:
+        session.context_window, session.context_window_source = option, "option"
+    elif session.context_window:
+        session.context_window_source = "recorded"
+    elif session.host == CLAUDE_CODE:
+        session.context_window = DEFAULT_CONTEXT_WINDOW
+        session.context_window_source = "default"
 
 
 def audit(roots: list[Path], **options) -> Audit:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import bounded, reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
@@ -125,8 +125,8 @@ def run(
                 err.write(f"{ERROR_PREFIX}{problem}\n")
                 unreadable += 1
             continue
-        results.append(
-            lint_document(
+        try:
+            result = lint_document(
                 text or "",
                 _display(path, cwd),
                 profile=profile or cfg.profile or location_profile(path),
@@ -135,7 +135,15 @@ def run(
                 reader="pyyaml",
                 preview=use_preview,
             )
-        )
+        except bounded.TooDeep as exc:  # this file cannot be judged: one line (naming it)
+            err.write(f"{ERROR_PREFIX}{exc}\n")
+            unreadable += 1
+            continue
+        except SpawnkitError as exc:  # a workflow script with no JavaScript parser installed
+            err.write(f"{ERROR_PREFIX}{path}: {exc}\n")
+            unreadable += 1
+            continue
+        results.append(result)
     if not results and not unreadable:
         if pre_commit:
             return EXIT_OK
@@ -148,7 +156,7 @@ def run(
         return EXIT_USAGE
     for skip in skips:
         err.write(f"spawnkit: warning: {skip}\n")
-    if results:
+    if results and not unreadable:  # exit 2 writes nothing, not even the cache
         from spawnkit.lint import regexcache
 
         regexcache.save()  # patterns compiled in this run, for the next one (see regexcache)
@@ -186,9 +194,10 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
     if skipped:
         return f"{ERROR_PREFIX}no file was checked: every file found was skipped (see above)"
     for path in named:
-        if path.suffix != ".md":
+        if path.suffix not in (".md", ".js"):
             return (
-                f"{ERROR_PREFIX}{path} is not a Markdown file; pass a SKILL.md, a commands/ or "
+                f"{ERROR_PREFIX}{path} is neither Markdown nor a workflow script (.js); pass a "
+                "SKILL.md, a workflow .js, a commands/ or "
                 "agents/ .md file, or a folder"
             )
     if walk.unreadable and len(walk.unreadable) >= len([r for r in roots if r.is_dir()]):
@@ -204,7 +213,8 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
             "Claude config dir, so it is not a Claude Code agent)"
         )
     return (
-        f"{ERROR_PREFIX}no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
+        f"{ERROR_PREFIX}no SKILL.md, commands/*.md, agents/*.md or workflow script found under "
+        f"{where}{hint}; "
         "pass a skill, command or agent file, or a folder holding them"
     )
 

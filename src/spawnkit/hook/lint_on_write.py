@@ -1,8 +1,9 @@
 """Lint on write: after a tool wrote a skill, command or agent file, on either host.
 
-Claude Code writes with Write/Edit/MultiEdit (``tool_input.file_path``); Codex with
-``apply_patch``, whose patch text names every file it adds or updates (``*** Add
-File:``, ``*** Update File:``, ``*** Move to:``; relative to the session's cwd).
+Claude Code writes with Write/Edit/MultiEdit (``tool_input.file_path``), Copilot CLI
+with create/edit (``toolArgs.path``); Codex with ``apply_patch``, whose patch text names
+every file it adds or updates (``*** Add File:``, ``*** Update File:``, ``*** Move to:``;
+relative to the session's cwd).
 
 A file is linted when it is, after the tool ran, one of the host file kinds under a
 host's skill root (``spawnkit.hosts``), with that host's lint profile:
@@ -13,7 +14,20 @@ host's skill root (``spawnkit.hosts``), with that host's lint profile:
   folder holding ``.claude-plugin/plugin.json``) — profile ``claude-code``;
 * Codex: ``<root>/skills/<name>/SKILL.md`` where ``<root>`` is an ``.agents`` or
   ``.codex`` folder or the Codex home (``$CODEX_HOME``) — profile ``portable``
-  (Codex reads only the spec's keys).
+  (Codex reads only the spec's keys);
+* Copilot CLI: ``<root>/skills/<name>/SKILL.md`` where ``<root>`` is a ``.github`` folder
+  or the Copilot home (``$COPILOT_HOME``) — profile ``copilot`` (the spec's keys and the
+  three Copilot reads besides). Its other folders (``.agents``, ``.claude``) are Codex's
+  and Claude Code's roots already.
+* Claude Code workflow scripts: ``<root>/workflows/<name>.js`` and a skill's
+  ``<root>/skills/<name>/workflow.js``. They are JavaScript, read with tree-sitter, a
+  compiled extension outside the standard library: the hook lints one only when
+  tree-sitter imports (an installed spawnkit has it beside itself in site-packages; a
+  source checkout run with ``-I -S`` may not), with its own time limit
+  (``WORKFLOW_SECONDS``), and passes over it silently otherwise. That import happens
+  only when a workflow script was written, so every other call keeps the standard-
+  library start-up; and a missing parser must never stop the user's edit (the hook
+  fails open).
 
 Where the file is decides, not which host wrote it. The file is read from disk, so
 the result of an edit is what gets linted.
@@ -38,7 +52,8 @@ if TYPE_CHECKING:
 
     Linter = Callable[..., list[Any]]
 
-KINDS = {"skills": "skill", "commands": "command", "agents": "agent"}
+KINDS = {"skills": "skill", "commands": "command", "agents": "agent", "workflows": "workflow"}
+WORKFLOW_SECONDS = 3.0  # the most a workflow script's parse may take inside the hook
 MAX_BYTES = 1024 * 1024
 MAX_PATH = 4096  # bytes in a path Linux accepts (PATH_MAX)
 MAX_SHOWN = 15
@@ -62,7 +77,11 @@ def locate(path: str, config_dirs: list[tuple[Host, str]]) -> tuple[str, str] | 
             continue
         rest = parts[i + 1 :]
         if kind == "skill":
-            shaped = len(rest) == 2 and rest[1] == "SKILL.md"
+            shaped = len(rest) == 2 and rest[1] in ("SKILL.md", "workflow.js")
+            if shaped and rest[1] == "workflow.js":
+                kind = "workflow"
+        elif kind == "workflow":
+            shaped = len(rest) == 1 and rest[0].endswith(".js") and len(rest[0]) > 3
         else:
             shaped = rest[-1].endswith(".md") and all(rest)
         if not shaped:
@@ -112,7 +131,7 @@ def written_paths(call: Call) -> list[str]:
                     if len(found) >= MAX_FILES:
                         break
         return found
-    raw = tool_input.get("file_path")
+    raw = tool_input.get(call.host.write_paths)
     return [raw] if isinstance(raw, str) and raw else []
 
 
@@ -132,9 +151,13 @@ def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
             text = lightos.read_regular(path, MAX_BYTES).decode("utf-8", "replace")
         except OSError:
             continue  # gone, unreadable, not a plain file or over 1 MiB: nothing to lint
-        if lint is None:
-            from spawnkit.lint.engine import lint_text as lint
-        found = [d for d in lint(text, path, profile=where[1]) if call.mode(d.code) != "off"]
+        if where[0] == "workflow":
+            diagnostics = _lint_workflow(text, path, where[1])
+        else:
+            if lint is None:
+                from spawnkit.lint.engine import lint_text as lint
+            diagnostics = lint(text, path, profile=where[1])
+        found = [d for d in diagnostics if call.mode(d.code) != "off"]
         if not found:
             continue
         shown = call.display_path(path)
@@ -158,3 +181,14 @@ def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
         answer.add_context(text)
     for line in summary:
         answer.add_system(line)
+
+
+def _lint_workflow(text: str, path: str, profile: str) -> list[Any]:
+    """The diagnostics of a workflow script; none when tree-sitter cannot be imported here."""
+    from spawnkit.lint.workflow import parse
+
+    if not parse.available():
+        return []
+    from spawnkit.lint.engine import lint_workflow
+
+    return lint_workflow(text, path, profile, seconds=WORKFLOW_SECONDS).diagnostics

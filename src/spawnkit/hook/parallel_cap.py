@@ -2,9 +2,10 @@
 
 In flight = agents started and not yet stopped (``running``, by agent id) plus
 launches approved by PreToolUse whose SubagentStart has not arrived yet
-(``pending``, by tool_use_id). The pending slots matter because the PreToolUse calls
-of parallel Agent launches in one message arrive before any of those agents
-start: without them every call of a burst would see zero running agents.
+(``pending``, by tool_use_id; Copilot CLI names no tool call, so by hook process).
+The pending slots matter because the PreToolUse calls of parallel Agent launches in
+one message arrive before any of those agents start: without them every call of a
+burst would see zero running agents.
 
 * PreToolUse Agent: at the cap → warn (``additionalContext``) or deny; otherwise
   (and in warn mode) reserve a pending slot.
@@ -81,7 +82,7 @@ def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
             f"once; the protocol allows at most {limit}. Wait for running sub-agents to return "
             f"before launching more."
         )
-    key = call.text("tool_use_id") or f"anon-{call.now}"
+    key = call.slot_key()
     _table(data, "pending")[key] = call.now
 
 
@@ -108,7 +109,7 @@ def stopped(call: Call, data: dict[str, Any]) -> None:
 def after_launch(call: Call, data: dict[str, Any]) -> None:
     """PostToolUse of one spawn call (hosts without PostToolBatch): settle its pending slot."""
     prune(data, call.now)
-    key = call.text("tool_use_id")
+    key = call.call_id
     response = call.payload.get("tool_response")
     result: object = None
     if isinstance(response, str):

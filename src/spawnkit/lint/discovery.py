@@ -1,4 +1,4 @@
-"""Find the files ``spawnkit lint`` checks: SKILL.md, commands/*.md, agents/*.md.
+"""Find the files ``spawnkit lint`` checks: SKILL.md, commands/*.md, agents/*.md, workflows.
 
 An ``agents/*.md`` file is a Claude Code agent only under a root Claude Code reads agents
 from: a ``.claude`` folder, the Claude config dir, or a plugin (a folder holding
@@ -35,7 +35,8 @@ _SKIP_DIRS = {
 def default_roots(cwd: Path | None = None) -> list[Path]:
     """With no path given: the user's Claude config dir and the project's .claude, then the
     skill folders Codex reads (``$CODEX_HOME/skills`` but its ``.system`` built-ins,
-    ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``), those present."""
+    ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``) and Copilot CLI reads
+    (``$COPILOT_HOME/skills``, ``./.github/skills``), those present."""
     from spawnkit import hosts
     from spawnkit.hosts.paths import all_skill_dirs
 
@@ -65,7 +66,8 @@ def _within(path: Path, root: Path) -> bool:
 
 def location_profile(path: Path) -> str | None:
     """The lint profile a file's location implies: ``portable`` for Codex's skill folders
-    (Codex reads only the spec's keys), ``claude-code`` for Claude Code's, else None."""
+    (Codex reads only the spec's keys), ``copilot`` for Copilot CLI's, ``claude-code`` for
+    Claude Code's, else None."""
     from spawnkit.hook.lint_on_write import locate, roots
 
     found = locate(os.path.abspath(path), roots(os.environ))
@@ -82,10 +84,31 @@ def is_agent_file(path: Path, config_dir: str | None = None) -> bool:
     return file_kind(os.path.abspath(path), [(hosts.CLAUDE_CODE, config_dir)]) == "agent"
 
 
+def is_workflow_script(path: Path, config_dir: str | None = None) -> bool:
+    """A script Claude Code runs as a workflow: ``workflow.js`` beside a SKILL.md, or a ``.js``
+    file directly in a ``workflows/`` folder of a ``.claude`` folder, the Claude config dir or a
+    plugin (Claude Code reads only that folder's own ``*.js`` files)."""
+    if path.suffix != ".js":
+        return False
+    if path.name == "workflow.js":
+        return (path.parent / "SKILL.md").is_file()
+    if path.parent.name != "workflows":
+        return False
+    root = path.parent.parent
+    if root.name == ".claude" or (root / ".claude-plugin" / "plugin.json").is_file():
+        return True
+    if config_dir is None:
+        config_dir = str(claude_config_dir())
+    return os.path.abspath(root) == os.path.abspath(config_dir)
+
+
 def is_lintable(path: Path, config_dir: str | None = None) -> bool:
-    """SKILL.md anywhere, a Markdown file in a commands/ folder, or an agent file (see above)."""
+    """SKILL.md anywhere, a Markdown file in a commands/ folder, an agent file or a workflow
+    script (see above)."""
     if path.name == "SKILL.md":
         return True
+    if path.suffix == ".js":
+        return is_workflow_script(path, config_dir)
     if path.suffix != ".md":
         return False
     parts = path.parts[:-1]
@@ -113,7 +136,7 @@ def discover(
     config_dir = str(claude_config_dir())
     for root in paths:
         if not root.is_dir():
-            if root.suffix == ".md" and not _excluded(root, patterns) and root not in seen:
+            if root.suffix in (".md", ".js") and not _excluded(root, patterns) and root not in seen:
                 seen.add(root)
                 yield root
             continue

@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
 from spawnkit.lint.evidence import PREVIEW
-from spawnkit.lint.rules import ALL
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -154,6 +153,8 @@ def _uri(path: str) -> str:
 
 
 def as_sarif(results: list[FileResult]) -> str:
+    from spawnkit.lint.rules import ALL  # every rule, the workflow ones too
+
     rules = [
         {
             "id": rule.code,
@@ -161,7 +162,9 @@ def as_sarif(results: list[FileResult]) -> str:
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": " ".join(rule.what.split())},
             "help": {"text": rule.doc()},
-            "defaultConfiguration": {"level": "error" if rule.severity == "error" else "warning"},
+            "defaultConfiguration": {
+                "level": "error" if rule.severity == "error" and rule.tier != PREVIEW else "warning"
+            },
             "properties": {"tier": rule.tier},
         }
         for rule in ALL

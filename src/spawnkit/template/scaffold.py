@@ -12,23 +12,25 @@ import os
 import shutil
 import stat
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from spawnkit import hosts
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import interrupts
+from spawnkit.files import contain, interrupts
 from spawnkit.files.atomic import atomic_write, why_not_writable
-from spawnkit.hosts.paths import claude_config_dir, skill_dirs
+from spawnkit.hosts.paths import claude_config_dir, skill_dirs, user_roots
 from spawnkit.standard import resources
-from spawnkit.template import answers, copier_run
-from spawnkit.template.managed import answers_filename
+from spawnkit.template import answers, copier_run, fsutil
+from spawnkit.template.managed import answers_filename, backups_dir
 from spawnkit.template.store import Target, provisional_target
 
 SCOPES = ("project", "user")
 DEFAULT_SCOPE = "project"  # a new skill lands in the current project unless asked otherwise
+ENGINE_QUESTION = "engine"
+WORKFLOW_ENGINE = "workflow"  # runs through Claude Code's Workflow tool: no other host has one
+WORKFLOW_FILE = "workflow.js"  # the script the workflow engine's SKILL.md hands to that tool
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class NewSkill:
     backup: Path | None  # where replaced files went (only with --force over an existing skill)
     in_skills_dir: bool  # already where the host looks for skills
     host: hosts.Host  # the host whose skills folder it went into (or was asked for)
+    engine: str = "prompt"  # the answer to the engine question
 
 
 def template_source() -> Path:
@@ -63,7 +66,8 @@ def resolve_dest(
     if dest is not None and scope is not None:
         raise SpawnkitError("give either --dest or --scope, not both")
     if dest is not None:
-        path = (cwd / Path(dest).expanduser()).resolve()
+        # spelled out, links not followed: ``new_skill`` checks each link on the way
+        path = Path(os.path.abspath(cwd / Path(dest).expanduser()))
         if path.name != name:
             raise SpawnkitError(
                 f"the folder name {path.name!r} must equal the skill name {name!r} (Agent Skills "
@@ -71,7 +75,20 @@ def resolve_dest(
             )
         return path
     base = skill_dirs(host or hosts.get(hosts.DEFAULT), cwd)[scope or DEFAULT_SCOPE]
-    return (base / name).resolve()
+    return Path(os.path.abspath(base / name))
+
+
+def write_root(target: Path, dest: object, scope: str | None, cwd: Path) -> tuple[Path, bool]:
+    """(the folder ``target``'s writes must stay in, whether links there are the user's own).
+
+    The project scope: the project (a planted ``.claude`` or ``skills`` link is refused);
+    the user scope: the user's config folder, whose links are the user's; ``--dest``: see
+    ``contain.root_for``."""
+    if dest is not None:
+        return contain.root_for(target, cwd, user_roots())
+    if (scope or DEFAULT_SCOPE) == "user":
+        return target.parent.parent, True  # <config>/skills/NAME
+    return Path(os.path.abspath(cwd)), False
 
 
 def new_skill(
@@ -84,19 +101,24 @@ def new_skill(
     force: bool = False,
     cwd: str | os.PathLike[str] | None = None,
     host: str | None = None,
+    engine: str | None = None,
 ) -> NewSkill:
     """Create the skill NAME; asks the template's questions only on a terminal without --defaults.
 
     ``host`` (default Claude Code) picks the skills folder ``scope`` means; the skill itself
-    is the same for every host."""
+    is the same for every host, except that the workflow ``engine`` needs Claude Code."""
     answers.check_name(name)
     if host is not None and dest is not None:
         raise SpawnkitError("give either --dest or --host, not both (--host picks the folder)")
     chosen = hosts.get(host or hosts.DEFAULT)
     base = Path(cwd) if cwd is not None else Path.cwd()
     target = resolve_dest(name, dest, scope, base, chosen)
+    root, trusted = write_root(target, dest, scope, base)
+    contain.check(target, root, trusted=trusted)
     _check_target(target, force)
-    given = answers.parse(data)
+    given = with_engine(answers.parse(data), engine)
+    home = host_of_skills_dir(target.parent.resolve())
+    check_engine(given.get(ENGINE_QUESTION), home or chosen)
     interactive = not defaults and sys.stdin.isatty() and sys.stdout.isatty()
     # Rendered through the template store, so the answers file records _src_path and _commit;
     # what that adds to the store is taken back if the command is refused or fails.
@@ -106,11 +128,44 @@ def new_skill(
     ):
         staging = Path(tmp) / name
         _render(source, staging, {answers.NAME_QUESTION: name, **given}, interactive)
-        answers.check_applied(given, answers.recorded(staging / answers_filename()))
+        recorded = answers.recorded(staging / answers_filename())
+        answers.check_applied(given, recorded)
+        check_engine(recorded.get(ENGINE_QUESTION), home or chosen)  # answered at a question
+        contain.check_all(
+            [target / p.relative_to(staging) for p in sorted(staging.rglob("*"))],
+            root,
+            trusted=trusted,
+        )
         with interrupts.writing():
-            backup = _place(staging, target)
-    home = host_of_skills_dir(target.parent)
-    return NewSkill(path=target, backup=backup, in_skills_dir=home is not None, host=home or chosen)
+            backup = _place(staging, target, backups_dir(claude_config_dir()))
+    return NewSkill(
+        path=target,
+        backup=backup,
+        in_skills_dir=home is not None,
+        host=home or chosen,
+        engine=str(recorded.get(ENGINE_QUESTION, "prompt")),
+    )
+
+
+def with_engine(given: dict[str, str], engine: str | None) -> dict[str, str]:
+    """``--engine`` as the answer to the template's engine question (``-d engine=`` says the same)."""
+    if engine is None:
+        return given
+    if given.get(ENGINE_QUESTION, engine) != engine:
+        raise SpawnkitError(
+            f"--engine {engine} and --data {ENGINE_QUESTION}={given[ENGINE_QUESTION]} disagree; "
+            "give one of them"
+        )
+    return {**given, ENGINE_QUESTION: engine}
+
+
+def check_engine(engine: object, host: hosts.Host) -> None:
+    """Refuse the workflow engine for a skill another host than Claude Code reads."""
+    if engine == WORKFLOW_ENGINE and host.name != hosts.CLAUDE_CODE.name:
+        raise SpawnkitError(
+            f"the workflow engine needs Claude Code's Workflow tool, which {host.label} lacks; "
+            "use --engine prompt for it, or create the skill for Claude Code"
+        )
 
 
 def host_of_skills_dir(folder: Path) -> hosts.Host | None:
@@ -161,8 +216,9 @@ def _render(source: Target, staging: Path, data: dict[str, str], interactive: bo
         raise SpawnkitError(f"{exc}; nothing was written") from None
 
 
-def _place(staging: Path, target: Path) -> Path | None:
-    """Move the rendered skill into ``target``; over an existing one, back up what is replaced.
+def _place(staging: Path, target: Path, backups: Path) -> Path | None:
+    """Move the rendered skill into ``target``; over an existing one, back up what is replaced
+    to a new ``<backups>/NAME-<time>/`` (the user's folder: a project keeps no backups).
 
     An existing empty folder is filled, never replaced: it may be the shell's working folder
     (``spawnkit new NAME --dest .``), which must not vanish from under it.
@@ -191,8 +247,7 @@ def _place(staging: Path, target: Path) -> Path | None:
             if filecmp.cmp(src, dst, shallow=False):
                 continue
             if backup is None:
-                stamp = time.strftime("%Y%m%d-%H%M%S")
-                backup = target.parent / ".spawnkit-backups" / f"{target.name}-{stamp}"
+                backup = fsutil.new_backup_dir(backups, target.name)
             (backup / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(dst, backup / rel)
         dst.parent.mkdir(parents=True, exist_ok=True)

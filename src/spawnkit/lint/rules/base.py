@@ -19,7 +19,7 @@ from spawnkit.lint.evidence import DEFAULT, PREVIEW, TIERS, Evidence, Family, qu
 from spawnkit.lint.memo import cached_property
 from spawnkit.standard import protocol
 
-PROFILES = ("claude-code", "portable")
+PROFILES = ("claude-code", "portable", "copilot")
 DEFAULT_PROFILE = "claude-code"
 
 
@@ -81,6 +81,7 @@ class Rule:
     # its ways of reading where they differ; a finding names its family
     tier: ClassVar[str] = DEFAULT
     families: ClassVar[tuple[Family, ...]] = ()
+    files: ClassVar[str] = "markdown"  # what it reads: "markdown" or "workflow" (JavaScript)
     # File kinds for which Claude Code fails on (or misreads) what the rule finds. A spec
     # rule's finding is an error for those kinds and for skills under the portable profile
     # (the Agent Skills spec); elsewhere Claude Code 2.1.330 loads the file all the same
