@@ -107,10 +107,12 @@ class StateFile(Rule):
     what = """
 Checks that an orchestrator keeps its progress in a state file on disk (for
 example `.<skill>-reports/state-YYYYMMDD-HHMMSS.json`): which steps are done,
-which remain, where each report is. A `STATE.md`, a progress tracker the run
-writes to, or a plan file whose items are ticked off as they finish counts too.
-"Keep track as you go" is not a file. A
-reference to the installed standard (`~/.claude/standards/CONTEXT_MANAGEMENT.md`)
+which remain, where each report is. State in any form that outlives the
+session counts: a `STATE.md`, a progress tracker or log the run writes to, a
+plan file whose items are ticked off as they finish, a database, a memory tool,
+or a command that records a task's status (`bd update 12 --status done`). "Keep track as
+you go" and the in-session task list (TodoWrite) are not: the next session
+starts without them. A reference to the installed standard (`~/.claude/standards/CONTEXT_MANAGEMENT.md`)
 counts, because the standard defines the file. A `context: fork` skill that
 spawns nothing itself is a single step and is not checked.
 """

@@ -101,10 +101,12 @@ class Checkpoint(Rule):
         Family(EVERY_N, DEFAULT, "an update interval above the standard's"),
     )
     what = """
-Checks when the state file is updated: after every step (or every few steps, no
-more than the standard's interval) passes; "once all agents have finished", "at
-the end", "in one go", or an interval above the standard's violate, and so does
-a state file that is never said to be updated. Judged only once a state file
+Checks when the state is updated, in whatever form it is kept (a file, a
+database, a memory tool, a command that records status): after every step, task
+or phase, on each event ("as each agent returns"), on a timer, or every few
+steps within the standard's interval passes; "once all agents have finished",
+"at the end", "in one go", or an interval above the standard's violate, and so
+does state that is never said to be updated. Judged only once a state file
 exists (CM003 reports a missing one). A reference to the installed standard
 counts when the skill says nothing to the contrary.
 """
