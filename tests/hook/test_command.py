@@ -18,6 +18,8 @@ HOOKS = protocol.load()["hooks"]
 def test_every_registered_event_is_handled_and_nothing_else(host):
     events = {e["event"] for e in HOOKS[host.events_key]}
     handled = set(main._HANDLERS) - ({"PostToolBatch"} - {host.batch_event})
+    if host.stop_tool is None:  # no background tasks to follow (notifications, Stop's list)
+        handled -= {"UserPromptSubmit", "Stop"}
     assert events == handled
 
 
@@ -27,9 +29,11 @@ def test_matchers_name_exactly_the_tools_handled(host):
     post = {t for event, m in matchers if event == "PostToolUse" for t in m.split("|")}
     pre = {t for event, m in matchers if event == "PreToolUse" for t in m.split("|")}
     # Without PostToolBatch, launches are settled on the spawn tool's PostToolUse.
-    settle = set(host.spawn_tools) if host.batch_event is None else set()
-    assert post == {*host.write_tools, *settle}
-    assert pre == {*host.spawn_tools, *host.read_tools}
+    # Every launch is settled on the spawn tool's PostToolUse; where the host has a stop
+    # tool, its calls and Workflow launches settle slots too.
+    tasks = {host.stop_tool, main.WORKFLOW_TOOL} if host.stop_tool else set()
+    assert post == {*host.write_tools, *host.spawn_tools, *tasks}
+    assert pre == {*host.spawn_tools, *host.read_tools, *({host.stop_tool} - {None})}
     assert all(m is None for event, m in matchers if not event.endswith("ToolUse"))
 
 

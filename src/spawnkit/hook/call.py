@@ -20,6 +20,8 @@ shapes per event (Claude Code 2.1.330 and Codex CLI 0.169.0 alike, except where 
   sub-agent before its first turn.
 * SubagentStop: top-level ``decision: "block"`` + ``reason``. Never
   ``additionalContext`` here: it restarts the sub-agent like a block does.
+* UserPromptSubmit (Claude Code): ``hookSpecificOutput.additionalContext`` reaches the
+  model with the prompt; never a block (a notification must reach the model).
 * Any event: ``systemMessage``, shown to the user only.
 """
 
@@ -115,7 +117,13 @@ class Call:
 
 # Events whose hookSpecificOutput may carry additionalContext for the model (SubagentStart
 # only where the host passes it on: ``Host.start_context``).
-_CONTEXT_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch", "SubagentStart")
+_CONTEXT_EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolBatch",
+    "SubagentStart",
+    "UserPromptSubmit",
+)
 
 
 class Answer:

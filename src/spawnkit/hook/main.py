@@ -77,6 +77,19 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         from spawnkit.hook import report_reads
 
         report_reads.before_read(call, answer)
+    elif tool and tool == call.host.stop_tool:
+        _settle(call, "task_stopped")
+
+
+def _settle(call: Call, signal: str) -> None:
+    """Let the parallel cap's table take in one client signal (``parallel_cap.<signal>``)."""
+    from spawnkit.hook import parallel_cap
+
+    if call.mode(parallel_cap.CODE) == "off":
+        return
+    with _LockedState(call) as data:
+        if data is not None:
+            getattr(parallel_cap, signal)(call, data)
 
 
 def _before_agent(call: Call, answer: Answer) -> None:
@@ -101,14 +114,12 @@ def _post_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         from spawnkit.hook.lint_on_write import after_write
 
         after_write(call, answer, lint)
-    elif tool in call.host.spawn_tools and call.host.batch_event is None:
-        # No PostToolBatch to settle launches with (Codex): settle each one as it returns.
-        from spawnkit.hook import parallel_cap
-
-        if call.mode(parallel_cap.CODE) != "off":
-            with _LockedState(call) as data:
-                if data is not None:
-                    parallel_cap.after_launch(call, data)
+    elif tool in call.host.spawn_tools:
+        _settle(call, "after_launch")  # the launch's agent id, or its end (foreground)
+    elif tool and tool == call.host.stop_tool:
+        _settle(call, "task_stopped")
+    elif tool == WORKFLOW_TOOL:
+        _settle(call, "workflow_launched")
 
 
 def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
@@ -144,12 +155,50 @@ def _subagent_stop(call: Call, answer: Answer, lint: Linter | None) -> None:
     return_budget.on_stop(call, answer)
 
 
+def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None:
+    """A ``<task-notification>`` (a background task ended): settle its slot, measure its result.
+    A person's prompt is left alone."""
+    from spawnkit.hook import tasks
+
+    notes = tasks.notifications(call.text("prompt"))
+    if not notes or call.agent_id:
+        return
+    from spawnkit.hook import parallel_cap, task_results
+
+    types: dict[str, str] = {}
+    if call.mode(parallel_cap.CODE) != "off":
+        with _LockedState(call) as data:
+            if data is not None:
+                types = parallel_cap.notified(call, data, notes)
+    task_results.measure(call, answer, notes, types)
+
+
+def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
+    """The orchestrator's turn ended: its ``background_tasks`` are all that still runs."""
+    from spawnkit.hook import tasks
+
+    listed = tasks.listed(call.payload)
+    if listed is None or call.agent_id:
+        return
+    from spawnkit.hook import parallel_cap
+
+    if call.mode(parallel_cap.CODE) == "off":
+        return
+    with _LockedState(call) as data:
+        if data is not None:
+            parallel_cap.reconcile(call, data, listed, turn_ended=True)
+
+
+WORKFLOW_TOOL = "Workflow"  # Claude Code's scripted orchestration; only its table registers it
+
 _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
     "PreToolUse": _pre_tool_use,
     "PostToolUse": _post_tool_use,
     "PostToolBatch": _post_tool_batch,
     "SubagentStart": _subagent_start,
     "SubagentStop": _subagent_stop,
+    "UserPromptSubmit": _user_prompt_submit,
+    "Stop": _stop,
 }
 
 

@@ -16,12 +16,24 @@ first turn, so a well-behaved sub-agent never needs the block.
 
 This is also where a sub-agent is counted as finished — only when its stop really
 happens — for the parallel cap and the checkpoint reminder.
+
+Which agents it binds is the scope (``agents`` in the config, see ``config``): a type
+the scope caps at ``warn`` is never blocked, one capped at ``off`` is not measured.
+A workflow's agents (``tasks.is_workflow_agent``) are never measured, blocked or
+counted here: their answers are the script's data, and blocking one would change what
+the script computes with; the workflow's result is measured when it reaches the
+orchestrator (``task_results``). A background agent's long reply is reported to the
+user when its notification arrives, not twice; enforce still blocks it here.
+
+Two loop guards: the retry count, and ``stop_hook_active`` — a repeated stop (after a
+block) for which no count exists (a lost state file, or the fresh agent id Claude Code
+sometimes sends) is let through.
 """
 
 from __future__ import annotations
 
 from spawnkit import tokens
-from spawnkit.hook import checkpoint, lightos, parallel_cap
+from spawnkit.hook import checkpoint, lightos, parallel_cap, tasks
 from spawnkit.hook.call import safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
 from spawnkit.standard import protocol
@@ -55,24 +67,32 @@ def on_start(call: Call, answer: Answer) -> None:
 
 
 def on_stop(call: Call, answer: Answer) -> None:
+    agent_type = call.text(call.host.agent_type_field)
+    if tasks.is_workflow_agent(agent_type, call.text("agent_transcript_path")):
+        return  # a workflow's agent answers its script: never blocked, never counted here
     message = call.text(call.host.answer_field)
     budget = protocol.return_budget()
-    mode = call.mode(CODE)
+    mode = call.config.mode_for_agent(CODE, agent_type)
     over = mode != "off" and tokens.exceeds(message, budget)
-    agent = call.text(call.host.agent_type_field) or "sub-agent"
+    agent = agent_type or "sub-agent"
     size = tokens.estimate(message) if over else 0
-    if over and mode == "warn":
+    listed = tasks.listed(call.payload)
+    background = listed is not None and call.agent_id in tasks.running_of_type(listed, "subagent")
+    if over and mode == "warn" and not background:
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
             f"return budget ({CODE}); its whole reply went into the orchestrator's context. "
             f"Set {CODE} to enforce to hold such replies back."
         )
     blocking = over and mode == "enforce"
-    counting = call.mode(parallel_cap.CODE) != "off" or call.mode(checkpoint.CODE) != "off"
+    capping = call.mode(parallel_cap.CODE) != "off"
+    counting = capping or call.mode(checkpoint.CODE) != "off"
     if not (blocking or counting):
         return
     try:
         with SessionState(call.state_dir, call.session, call.now) as data:
+            if capping and listed is not None:
+                parallel_cap.reconcile(call, data, listed, turn_ended=False)
             if blocking and _block(call, answer, data, message, size, budget, agent):
                 return  # the agent goes on: not finished
             _forget_retries(call, data)
@@ -103,11 +123,19 @@ def _block(
     if not isinstance(retries, dict):
         retries = data["retries"] = {}
     key = call.agent_id or "unknown-agent"
-    # A stop without stop_hook_active starts a new round: earlier counts are stale.
-    used = retries.get(key, 0) if call.payload.get(call.host.retry_field) is True else 0
-    used = used if isinstance(used, int) else 0
-    limit = call.config.max_retries
     folder = returns_folder(call)
+    # A stop without stop_hook_active starts a new round: earlier counts are stale.
+    repeated = call.payload.get(call.host.retry_field) is True
+    recorded = retries.get(key)
+    if repeated and not (isinstance(recorded, int) and recorded > 0):
+        answer.add_system(
+            f"spawnkit: the {agent} sub-agent stopped again after a block (stop_hook_active) "
+            f"with ~{size} tokens (budget {budget}), and spawnkit has no retry count for it; "
+            f"let it through so the stop cannot loop."
+        )
+        return False
+    used = recorded if repeated and isinstance(recorded, int) else 0
+    limit = call.config.max_retries
     if used >= limit:
         why = (
             f" (max_retries; {call.host.label} has no limit of its own)"

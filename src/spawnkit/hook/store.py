@@ -38,6 +38,11 @@ KEEP_SECONDS = 2 * 24 * 3600
 _POLL = 0.005
 
 
+def session_path(state_dir: str, session: str) -> str:
+    """The state file of one session (``session`` already made file-name safe)."""
+    return lightos.join(state_dir, SESSIONS_DIR, session + ".json")
+
+
 class LockUnavailable(Exception):
     """The session lock could not be taken in time (or locking is unsupported)."""
 
@@ -50,7 +55,7 @@ class SessionState:
         self._root = self._root or lightos.SEP
         self._dir = lightos.join(state_dir, SESSIONS_DIR)
         self._name = session + ".json"
-        self._path = lightos.join(self._dir, self._name)
+        self._path = session_path(state_dir, session)
         self._now = now
         self._timeout = LOCK_TIMEOUT if timeout is None else timeout
         self._fd = -1

@@ -40,6 +40,7 @@ class Host:
         "spawn_items_key",
         "spawn_label_keys",
         "wait_tool",
+        "stop_tool",
         "read_tools",
         "write_tools",
         "write_paths",
@@ -170,6 +171,8 @@ CLAUDE_CODE = Host(
     spawn_items_key=None,
     spawn_label_keys=("description",),
     wait_tool=None,  # the Agent tool returns the result itself (or notifies)
+    # TaskStop ends a background agent (or workflow) by task_id; no SubagentStop follows.
+    stop_tool="TaskStop",
     read_tools=("Read",),
     write_tools=("Write", "Edit", "MultiEdit"),
     write_paths="file_path",  # tool_input.file_path names the written file
@@ -225,6 +228,7 @@ CODEX = Host(
     spawn_items_key="items",  # v1 also takes structured items instead of a message
     spawn_label_keys=("task_name",),
     wait_tool="wait_agent",  # how the orchestrator waits for a running sub-agent
+    stop_tool=None,  # no tool stops a sub-agent and tells the hook which one
     read_tools=(),  # files are read with shell commands: no read tool to guard
     write_tools=("apply_patch",),
     write_paths="patch",  # the files are named in the patch's "*** Add/Update File:" lines
