@@ -79,10 +79,14 @@ def on_stop(call: Call, answer: Answer) -> None:
     listed = tasks.listed(call.payload)
     background = listed is not None and call.agent_id in tasks.running_of_type(listed, "subagent")
     if over and mode == "warn" and not background:
+        how = (
+            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
+            if call.mode(CODE) == "enforce"  # the scope only warns about this type
+            else f"Set {CODE} to enforce to hold such replies back."
+        )
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
-            f"return budget ({CODE}); its whole reply went into the orchestrator's context. "
-            f"Set {CODE} to enforce to hold such replies back."
+            f"return budget ({CODE}); its whole reply went into the orchestrator's context. {how}"
         )
     blocking = over and mode == "enforce"
     capping = call.mode(parallel_cap.CODE) != "off"
