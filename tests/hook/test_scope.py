@@ -123,9 +123,9 @@ def test_scope_listing_for_doctor(hook):
     hook.write_config("project", {"agents": {"Explore": "off"}})
     cfg = config.load(hook.env, str(hook.config_dir), str(hook.project), {})
     scope = cfg.scope()
-    assert scope[0] == ("explore", "off", str(hook.project / ".claude" / "spawnkit.json"))
-    assert ("plan", "warn", "spawnkit's default") in scope
-    assert [key for key, _, _ in scope].count("explore") == 1  # the default's entry is hidden
+    assert scope[0] == ("Explore", "off", str(hook.project / ".claude" / "spawnkit.json"))
+    assert ("Plan", "warn", "spawnkit's default") in scope
+    assert [key for key, _, _ in scope].count("Explore") == 1  # the default's entry is hidden
     assert cfg.mode_for_agent("CM001", "Explore") == "off"
 
 

@@ -75,7 +75,7 @@ class Layer:
         self.mode: str | None = None
         self.rules: dict[str, str] = {}
         self.max_retries: int | None = None
-        self.agents: dict[str, str] = {}  # lower-cased agent type or pattern -> mode
+        self.agents: dict[str, str] = {}  # agent type or pattern, as written -> mode
         self.source = source  # the file or variable it came from, for doctor
 
     def agent_cap(self, agent_type: str) -> str | None:
@@ -84,13 +84,16 @@ class Layer:
         if not self.agents:
             return None
         key = agent_type.lower()
-        if key in self.agents and "*" not in key:
-            return self.agents[key]
         best: str | None = None
-        for pattern in self.agents:
-            if "*" in pattern and _matches(pattern, key):
-                if best is None or len(pattern.replace("*", "")) > len(best.replace("*", "")):
-                    best = pattern
+        for written, mode in self.agents.items():
+            pattern = written.lower()
+            if "*" not in pattern:
+                if pattern == key:
+                    return mode
+            elif _matches(pattern, key) and (
+                best is None or len(pattern.replace("*", "")) > len(best.replace("*", ""))
+            ):
+                best = written
         return None if best is None else self.agents[best]
 
 
@@ -137,8 +140,8 @@ class Config:
         out = []
         for layer in [*self._layers, default_scope()]:
             for key, mode in layer.agents.items():
-                if key not in seen:
-                    seen.add(key)
+                if key.lower() not in seen:
+                    seen.add(key.lower())
                     out.append((key, mode, layer.source))
         return out
 
@@ -151,7 +154,7 @@ def default_scope() -> Layer:
     global _default_scope
     if _default_scope is None:
         layer = Layer("spawnkit's default")
-        layer.agents = {k.lower(): v for k, v in DEFAULT_AGENTS.items()}
+        layer.agents = dict(DEFAULT_AGENTS)
         _default_scope = layer
     return _default_scope
 
@@ -249,7 +252,7 @@ def _agents(value: object, where: str, problems: list[str]) -> dict[str, str]:
             continue
         checked = _mode(mode, f"agent type {key!r} {where}", problems)
         if checked is not None:
-            agents[key.strip().lower()] = checked
+            agents[key.strip()] = checked
     return agents
 
 
