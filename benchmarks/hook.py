@@ -4,6 +4,9 @@ Measures the median wall time of:
   * ``<python> -I -S -c pass``                       (baseline: the floor for any Python hook)
   * ``<python> -I -S <src>/spawnkit/hook/__main__.py`` on the real SubagentStop payload
   * the same on the real PreToolUse Agent payload
+  * the same on a real workflow's ``<task-notification>`` (UserPromptSubmit), its result grown
+    to ~2,000 tokens so the return budget check, the notification parsing and the parallel
+    cap's table all run (issue 20)
   * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
     ``spawn_agent`` payloads
   * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
@@ -82,6 +85,7 @@ def main() -> int:
             "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
             "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
             "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
+            "hook UserPromptSubmit notification": (hook, notification(stdin)),
             "hook --host codex SubagentStop": (
                 codex,
                 stdin("block__SubagentStop_01", CODEX_PAYLOADS),
@@ -140,6 +144,16 @@ def main() -> int:
             f" plus parsing: {bound:.1f} ms"
         )
     return 0
+
+
+def notification(stdin) -> bytes:
+    """A real workflow notification whose result is over the return budget."""
+    data = json.loads(stdin("UserPromptSubmit_workflow_notification"))
+    note = data["prompt"]
+    start, end = note.index("<result>") + len("<result>"), note.index("</result>")
+    result = json.dumps({"report": "finding: src/module.py raises KeyError under load; " * 150})
+    data["prompt"] = note[:start] + result + note[end:]
+    return json.dumps(data).encode()
 
 
 PARSE = (

@@ -45,3 +45,10 @@ def test_timeout_leaves_room_for_the_lock():
 def test_both_agent_tool_names_are_checked(hook, tool):
     data = payload("PreToolUse_Agent") | {"tool_name": tool}
     assert "updatedInput" in hook(data, {"SPAWNKIT_MODE": "enforce"})["hookSpecificOutput"]
+
+
+def test_the_help_names_every_registration():
+    for entry in HOOKS["events"]:
+        assert entry["event"] in main.USAGE
+        for tool in (entry.get("matcher") or "").split("|"):
+            assert tool in main.USAGE, tool

@@ -3,9 +3,10 @@
 Reads the hook payload (JSON) on stdin, dispatches on ``hook_event_name`` and the
 host's tool names (``--host claude-code``, the default, or ``--host codex``; see
 ``spawnkit.hosts``) and prints at most one JSON answer. Handled events: PreToolUse
-(the spawn tool, the read tool), PostToolUse (the file-writing tools; on Codex also
-the spawn tool), SubagentStart, SubagentStop, PostToolBatch; anything else is
-answered with silence.
+(the spawn tool, the read tool, the stop tool), PostToolUse (the file-writing tools,
+the spawn tool, the stop tool, Workflow), SubagentStart, SubagentStop, PostToolBatch,
+UserPromptSubmit (task notifications) and Stop (the background tasks still running);
+anything else is answered with silence.
 
 It always exits 0 and fails open: a bad payload is ignored, an internal error is
 logged to ``<config dir>/.spawnkit/hook.log`` and reported in a one-line
@@ -324,14 +325,18 @@ usage: spawnkit-hook [--host claude-code|codex] < payload.json
 Claude Code or Codex CLI runs this on its hook events with the event's JSON payload
 on stdin; it prints at most one JSON answer and always exits 0 (it fails open).
 --host names the client that runs it (default claude-code).
-Events: PreToolUse (Agent|Task, Read; Codex: spawn_agent|collaborationspawn_agent),
-PostToolUse (Write|Edit|MultiEdit; Codex: apply_patch, spawn_agent), SubagentStart,
-SubagentStop, PostToolBatch; others are ignored.
+Events: PreToolUse (Agent|Task, Read, TaskStop; Codex: spawn_agent|collaborationspawn_agent),
+PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex: apply_patch,
+spawn_agent), SubagentStart, SubagentStop, PostToolBatch, UserPromptSubmit (task
+notifications: a workflow's or background agent's result), Stop; others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
 <project>/.claude/spawnkit.json (.codex/ for Codex), then SPAWNKIT_MODE /
 SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
 e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
+"agents" caps the return budget per sub-agent type, e.g. {"Explore": "off", "x:*": "warn"};
+by default enforce binds general-purpose and your own agents, warns about Explore, Plan and
+plugin agents, and never touches a workflow's agents (`spawnkit doctor` shows the scope).
 <config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex);
 errors are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.
 """
