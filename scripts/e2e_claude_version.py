@@ -7,8 +7,9 @@ VERSION is an npm version of ``@anthropic-ai/claude-code`` (``2.1.332``) or ``la
 once into ``~/.cache/spawnkit/claude-code-<VERSION>`` (the folder CI uses for its pinned
 one), then ``python -m pytest tests/e2e`` runs with ``SPAWNKIT_CLAUDE_BIN`` pointing at it;
 Codex's tests are left out. Arguments after ``--`` go to pytest (``-k workflow``, ``-x``,
-``-n 2``). The exit code is pytest's (0 all passed, 1 failures); 2 when the client cannot
-be found or installed. npm needs the network; the tests themselves do not.
+``-n 2``, or test files to run instead of all of them). The exit code is pytest's (0 all
+passed, 1 failures); 2 when the client cannot be found or installed (a failed install leaves
+no folder behind). npm needs the network; the tests themselves do not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,20 +60,20 @@ def install(version: str) -> Path:
     """The client's binary, installed into the cache folder when it is not there yet."""
     prefix = CACHE / f"claude-code-{version}"
     binary = prefix / "node_modules" / ".bin" / "claude"
-    if not os.access(binary, os.X_OK):
-        print(f"installing {PACKAGE}@{version} into {prefix} …", file=sys.stderr, flush=True)
-        prefix.mkdir(parents=True, exist_ok=True)
-        npm(
-            "install",
-            "--prefix",
-            str(prefix),
-            "--no-audit",
-            "--no-fund",
-            f"{PACKAGE}@{version}",
-            timeout=900,
-        )
-    if not os.access(binary, os.X_OK):
-        raise Refused(f"{binary} is missing after npm install")
+    if os.access(binary, os.X_OK):
+        return binary
+    print(f"installing {PACKAGE}@{version} into {prefix} …", file=sys.stderr, flush=True)
+    created = not prefix.exists()
+    prefix.mkdir(parents=True, exist_ok=True)
+    try:
+        spec = f"{PACKAGE}@{version}"
+        npm("install", "--prefix", str(prefix), "--no-audit", "--no-fund", spec, timeout=900)
+        if not os.access(binary, os.X_OK):
+            raise Refused(f"{binary} is missing after npm install")
+    except BaseException:
+        if created:  # a failed or stopped install leaves nothing behind
+            shutil.rmtree(prefix, ignore_errors=True)
+        raise
     return binary
 
 
@@ -98,14 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         [str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False
     ).stdout.strip()
     print(f"running tests/e2e against Claude Code {shown or version} ({binary})", flush=True)
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "tests/e2e",
-        "--ignore-glob=tests/e2e/test_codex_*",
-        *extra,
-    ]
+    # test files named after -- replace the default of every Claude Code test
+    named = [a for a in extra if not a.startswith("-") and (REPO / a.split("::")[0]).exists()]
+    default = [] if named else ["tests/e2e", "--ignore-glob=tests/e2e/test_codex_*"]
+    command = [sys.executable, "-m", "pytest", *default, *extra]
     env = {**os.environ, "SPAWNKIT_CLAUDE_BIN": str(binary)}
     try:
         return subprocess.run(command, cwd=REPO, env=env, check=False).returncode

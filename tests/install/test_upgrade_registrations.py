@@ -32,7 +32,10 @@ NEW = [
     "UserPromptSubmit",
     "Stop",
 ]
-USERS = '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "notify-send done"}]}\n    ]\n  }\n}\n'
+USERS = (
+    '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [\n'
+    '      {"hooks": [{"type": "command", "command": "notify-send done"}]}\n    ]\n  }\n}\n'
+)
 
 
 def _old_install(cfg: Path, monkeypatch) -> None:
