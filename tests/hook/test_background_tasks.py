@@ -490,3 +490,33 @@ def test_two_sessions_in_one_project_keep_their_own_slots(hook):
     hook(turn_end(session_id="s-other"), ENV)
     assert running(hook) == ["a1", "a2"] and running(hook, "s-other") == []
     assert denied(hook(launch(3), ENV))
+
+
+def test_a_hostile_state_file_never_breaks_the_hook(hook):
+    """The session file sits in a folder other programs can write: odd values are dropped."""
+    sessions = hook.state_dir / "sessions"
+    sessions.mkdir(parents=True)
+    hostile = {
+        "running": {"a1": {"t": "x"}, "a2": [1], "a3": {"t": hook.now, "seen": "y", "d": 5}},
+        "pending": 5,
+        "gone": {"a1": "b", "x": None},
+        "workflows": [1],
+    }
+    path = sessions / f"{SESSION}.json"
+    signals = [
+        launch(1),
+        start("a4"),
+        launched(1, "a4"),
+        stop_task("a3"),
+        stopped_task("a4"),
+        notify(notification("a4", "killed")),
+        turn_end("a5"),
+        stop("a5", listed=listing()),
+        completed(1, "a5"),
+        ours("PostToolUse_Workflow"),
+    ]
+    for data in signals:
+        path.write_text(json.dumps(hostile))
+        answer = hook(data, ENV)
+        assert answer is None or "internal error" not in json.dumps(answer), data
+    assert not (hook.state_dir / "hook.log").exists()

@@ -71,6 +71,13 @@ def test_the_scope_applies_to_the_launch_too(hook, subagent_type, expected):
     assert launch_verdict(hook(launch(subagent_type), env)) == expected
 
 
+def test_a_launch_that_names_no_type_is_scoped_as_what_claude_code_runs(hook):
+    hook.write_config("project", {"agents": {"general-purpose": "off"}})
+    env = ENFORCE | {"SPAWNKIT_MODE_CM005": "off"}
+    assert hook(launch(None), env) is None
+    assert launch_verdict(hook(launch("my-reviewer"), env)) == "rewrite"
+
+
 def test_warn_mode_is_not_raised_by_the_scope(hook):
     assert verdict(hook(long_stop("general-purpose"))) == "warn"
     assert verdict(hook(long_stop("general-purpose"), {"SPAWNKIT_MODE": "off"})) == "silent"

@@ -163,13 +163,13 @@ def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
 
 
 def spawn_type(call: Call) -> str:
-    """The sub-agent type a spawn call asks for (Claude Code's default: general-purpose)."""
+    """The sub-agent type a spawn call asks for, else the host's default."""
     tool_input = call.tool_input()
     for key in ("subagent_type", "agent_type"):
         value = tool_input.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip()
-    return "general-purpose" if call.host.stop_tool else ""
+    return call.host.default_agent_type
 
 
 def _how_to_wait(call: Call) -> str:

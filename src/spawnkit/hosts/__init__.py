@@ -39,6 +39,7 @@ class Host:
         "spawn_text_key",
         "spawn_items_key",
         "spawn_label_keys",
+        "default_agent_type",
         "wait_tool",
         "stop_tool",
         "read_tools",
@@ -170,6 +171,7 @@ CLAUDE_CODE = Host(
     spawn_text_key="prompt",
     spawn_items_key=None,
     spawn_label_keys=("description",),
+    default_agent_type="general-purpose",  # what an Agent call without subagent_type runs
     wait_tool=None,  # the Agent tool returns the result itself (or notifies)
     # TaskStop ends a background agent (or workflow) by task_id; no SubagentStop follows.
     stop_tool="TaskStop",
@@ -227,6 +229,7 @@ CODEX = Host(
     spawn_text_key="message",
     spawn_items_key="items",  # v1 also takes structured items instead of a message
     spawn_label_keys=("task_name",),
+    default_agent_type="",  # a spawn names no type; SubagentStop says "default"
     wait_tool="wait_agent",  # how the orchestrator waits for a running sub-agent
     stop_tool=None,  # no tool stops a sub-agent and tells the hook which one
     read_tools=(),  # files are read with shell commands: no read tool to guard
