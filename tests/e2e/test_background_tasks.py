@@ -43,22 +43,22 @@ def _result(note: str) -> str:
     return found.group(1)
 
 
-def _workflow(api: FakeAnthropic, tag: str, script: str):
-    """The orchestrator calls Workflow once, then waits for the notification."""
+def _workflow(api: FakeAnthropic, tag: str, returns: str):
+    """The orchestrator calls Workflow once, then waits for the notification. The script runs
+    one plain-text agent (prompt ``<tag>-PLAIN: …``), its answer ``a``, and returns ``returns``."""
+    script = (
+        "export const meta = { name: 'probe-wf', description: 'probe workflow' }\n"
+        f"const a = await agent('{tag}-PLAIN: audit every module and report findings.', "
+        "{label: 'audit'})\n"
+        f"return {returns}"
+    )
     call = tool_use("Workflow", {"script": script})
-    main = api.conversation(f"{tag}-ORCH", call, "Waiting for the workflow.", "All done.")
-    return main, call
+    return api.conversation(f"{tag}-ORCH", call, "Waiting for the workflow.", "All done.")
 
 
 def test_enforce_leaves_a_workflow_agents_long_answer_to_its_script(claude, fake_api):
     claude.spawnkit("install", "--mode", "enforce", "--yes")
-    script = (
-        "export const meta = { name: 'probe-wf', description: 'probe workflow' }\n"
-        "const a = await agent('WF1-PLAIN: audit every module and report findings.', "
-        "{label: 'audit'})\n"
-        "return { chars: (a || '').length, tail: (a || '').slice(-40) }"
-    )
-    main, _ = _workflow(fake_api, "WF1", script)
+    main = _workflow(fake_api, "WF1", "{ chars: (a || '').length, tail: (a || '').slice(-40) }")
     sub = fake_api.conversation("WF1-PLAIN", LONG)
 
     claude.run("WF1-ORCH: run the workflow")
@@ -120,13 +120,7 @@ def test_agents_stopped_with_taskstop_free_their_slots(claude, fake_api):
 
 def test_an_over_budget_workflow_result_draws_a_warning_naming_the_journal(claude, fake_api):
     claude.spawnkit("install", "--mode", "enforce", "--yes")
-    script = (
-        "export const meta = { name: 'probe-wf', description: 'probe workflow' }\n"
-        "const a = await agent('WF3-PLAIN: audit every module and report findings.', "
-        "{label: 'audit'})\n"
-        "return { report: a }"
-    )
-    main, _ = _workflow(fake_api, "WF3", script)
+    main = _workflow(fake_api, "WF3", "{ report: a }")
     # ~1,500 tokens: over the budget, under the 8,000 characters the client cuts a result to
     report = LONG[:6000]
     fake_api.conversation("WF3-PLAIN", report)
