@@ -166,8 +166,11 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
         return
     from spawnkit.hook import parallel_cap, task_results
 
+    from spawnkit.hook.store import has_state
+
     types: dict[str, str] = {}
-    if call.mode(parallel_cap.CODE) != "off":
+    # a notification only frees slots: with nothing counted in this session, nothing to do
+    if call.mode(parallel_cap.CODE) != "off" and has_state(call.state_dir, call.session):
         with _LockedState(call) as data:
             if data is not None:
                 types = parallel_cap.notified(call, data, notes)
@@ -182,7 +185,10 @@ def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
     if listed is None or call.agent_id:
         return
     from spawnkit.hook import parallel_cap
+    from spawnkit.hook.store import has_state
 
+    if not (listed or has_state(call.state_dir, call.session)):
+        return  # nothing runs and nothing was counted: the usual end of a turn costs no lock
     if call.mode(parallel_cap.CODE) == "off":
         return
     with _LockedState(call) as data:

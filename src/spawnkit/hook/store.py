@@ -43,6 +43,15 @@ def session_path(state_dir: str, session: str) -> str:
     return lightos.join(state_dir, SESSIONS_DIR, session + ".json")
 
 
+def has_state(state_dir: str, session: str) -> bool:
+    """Whether the session has a state file yet (a signal that can only free slots needs none)."""
+    try:
+        native.stat(session_path(state_dir, session))
+    except OSError:
+        return False
+    return True
+
+
 class LockUnavailable(Exception):
     """The session lock could not be taken in time (or locking is unsupported)."""
 
