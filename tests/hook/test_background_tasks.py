@@ -27,12 +27,16 @@ def ours(name: str, session: str = SESSION, **fields) -> dict:
     return payload(name) | {"session_id": session} | fields
 
 
-def launch(n: int, description: str = "probe sub", background: bool = True, **kw) -> dict:
+def launch(
+    n: int, description: str = "probe sub", background: bool = True, kind: str = "", **kw
+) -> dict:
     data = ours("PreToolUse_Agent", **kw)
     data["tool_use_id"] = f"toolu_{n}"
     data["tool_input"] = dict(
         data["tool_input"], description=description, run_in_background=background
     )
+    if kind:
+        data["tool_input"]["subagent_type"] = kind
     return data
 
 
@@ -454,6 +458,20 @@ def test_a_workflow_agent_with_its_own_type_does_not_take_an_agent_launchs_slot(
     assert running(hook) == [] and pending(hook) == ["toolu_1"]
     hook(start("gp-1"), ENV)
     assert running(hook) == ["gp-1"] and pending(hook) == []
+
+
+def test_a_workflow_agent_taken_for_an_agent_launch_frees_the_slot_at_its_stop(hook):
+    """Without the Workflow launch record (installed mid-run, say) a typed workflow agent
+    looks like the start of a pending launch; its stop, under subagents/workflows/, ends it."""
+    hook(launch(1, "explore", kind="Explore"), ENV)
+    hook(ours("SubagentStart_workflow_agentType_Explore"), ENV)
+    agent = payload("SubagentStart_workflow_agentType_Explore")["agent_id"]
+    assert running(hook) == [agent]
+    hook.now += 5
+    hook(ours("SubagentStop_workflow_agentType_Explore"), ENV)
+    assert running(hook) == []
+    assert list(session_file(hook, SESSION)["workflows"]) == ["wcod8nbst"]  # from its listing
+    assert "completed" not in session_file(hook, SESSION)  # not a finished step
 
 
 def test_a_workflow_is_over_when_its_notification_comes(hook):

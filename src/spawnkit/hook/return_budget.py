@@ -69,7 +69,8 @@ def on_start(call: Call, answer: Answer) -> None:
 def on_stop(call: Call, answer: Answer) -> None:
     agent_type = call.text(call.host.agent_type_field)
     if tasks.is_workflow_agent(agent_type, call.text("agent_transcript_path")):
-        return  # a workflow's agent answers its script: never blocked, never counted here
+        _workflow_agent_stopped(call)  # it answers its script: never measured nor blocked
+        return
     message = call.text(call.host.answer_field)
     budget = protocol.return_budget()
     mode = call.config.mode_for_agent(CODE, agent_type)
@@ -111,6 +112,26 @@ def on_stop(call: Call, answer: Answer) -> None:
                 f"spawnkit: the {agent} sub-agent returned ~{size} tokens (budget {budget}) but "
                 f"its retry count could not be read ({exc}); let it through."
             )
+
+
+def _workflow_agent_stopped(call: Call) -> None:
+    """A workflow agent's stop: not a finished step (no checkpoint count), but its listing of
+    the background tasks is as good as any, and should the cap have counted the agent (its
+    start looked like an Agent launch's) its slot goes."""
+    from spawnkit.hook.store import has_state
+
+    if call.mode(parallel_cap.CODE) == "off" or not has_state(call.state_dir, call.session):
+        return
+    listed = tasks.listed(call.payload)
+    try:
+        with SessionState(call.state_dir, call.session, call.now) as data:
+            if listed is not None:
+                parallel_cap.reconcile(call, data, listed, turn_ended=False)
+            parallel_cap.stopped(call, data)
+    except LockUnavailable as exc:
+        from spawnkit.hook.log import append as log
+
+        log(call.state_dir, f"SubagentStop: {exc}; the workflow agent's slot was not settled")
 
 
 def _block(
