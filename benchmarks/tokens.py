@@ -3,9 +3,9 @@
     python benchmarks/tokens.py            # everything, about 15 s
     python benchmarks/tokens.py --quick    # fewer timing repeats
 
-Accuracy is against the claude-opus-4-7 counts in benchmarks/data/token-calibration (text
-tokens: whole-message count minus the 10-token wrapper), with characters / 4 on the same texts
-for contrast. Under-count = estimate below the real count (the dangerous direction for a budget
+Accuracy is against the claude-opus-4-7 counts in benchmarks/data/token-calibration (the
+texts' own tokens, as the data gives them), with characters / 4 on the same texts for
+contrast. Under-count = estimate below the real count (the dangerous direction for a budget
 check); over-count = above it. Speed and import time are medians measured in this run, the
 import time as the difference from an empty interpreter started the same way.
 """

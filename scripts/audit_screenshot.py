@@ -1,10 +1,11 @@
 """Render the README's picture of ``spawnkit audit --format html`` in headless Chromium.
 
-    python scripts/audit_screenshot.py            # writes docs/audit-report.png
+    python scripts/audit_screenshot.py    # writes docs/audit-report.png and docs/audit-workflow.png
 
 The report is made from the real-client fixtures (tests/fixtures/audit): the same six
-sub-agents of a Claude Code 2.1.330 session without spawnkit and with ``--mode enforce``, and a
-background fan-out over the parallel cap. Needs Playwright and Chromium, as the browser tests.
+sub-agents of a Claude Code 2.1.330 session without spawnkit and with ``--mode enforce``, a
+background fan-out over the parallel cap, and a workflow run whose script returned its agents'
+answers whole. Needs Playwright and Chromium, as the browser tests.
 """
 
 from __future__ import annotations
@@ -22,8 +23,14 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser import INSTALL_HINT, find_chromium, launch  # noqa: E402
 
-SCENARIOS = ("claude/fanout-off", "claude/fanout-enforce", "claude/mixed-off")
+SCENARIOS = (
+    "claude/fanout-off",
+    "claude/fanout-enforce",
+    "claude/mixed-off",
+    "claude/workflow-fanout",
+)
 OUT = REPO / "docs" / "audit-report.png"
+WORKFLOW_OUT = REPO / "docs" / "audit-workflow.png"
 
 
 def main() -> None:
@@ -66,8 +73,10 @@ def main() -> None:
                 full_page=True,
                 clip={"x": 0, "y": 0, "width": 1240, "height": height},
             )
+            run = page.locator("article[data-session]").filter(has=page.locator("table.workflows"))
+            run.first.screenshot(path=str(WORKFLOW_OUT))
             browser.close()
-    print(f"wrote {OUT.relative_to(REPO)}")
+    print(f"wrote {OUT.relative_to(REPO)} and {WORKFLOW_OUT.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

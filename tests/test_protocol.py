@@ -18,7 +18,11 @@ def test_reports_dir_pattern():
 
 def test_rule_codes_are_unique_and_sequential():
     codes = [r.code for r in protocol.rules()]
-    assert codes == [f"CM{n:03d}" for n in range(1, len(codes) + 1)]
+    cm = [c for c in codes if c.startswith("CM")]
+    wf = [c for c in codes if c.startswith("WF")]  # WF001-WF005 are format rules, not protocol
+    assert codes == cm + wf
+    assert cm == [f"CM{n:03d}" for n in range(1, len(cm) + 1)]
+    assert wf == [f"WF{n:03d}" for n in range(6, 6 + len(wf))]
     assert protocol.rule("cm001").name == "return-budget"
     assert protocol.rule("CM999") is None
 

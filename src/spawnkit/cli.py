@@ -247,13 +247,15 @@ def lint_command(
     max_file_size: str | None,
     pre_commit: bool,
 ) -> None:
-    """Check skills, commands and agents against the protocol and the skill spec.
+    """Check skills, commands, agents and workflow scripts against the protocol and the spec.
 
     PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
     SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
-    config dir). Without PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and
-    devices are never read; files over --max-file-size are skipped with a warning. Exit 0 clean,
-    1 problems found, 2 usage or I/O error (also when no file could be checked).
+    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
+    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
+    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and devices are never read;
+    files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage
+    or I/O error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -278,6 +280,38 @@ def rule_command(code: str | None, show_all: bool) -> None:
     from spawnkit.commands import rule as command
 
     sys.exit(command.run(code, show_all))
+
+
+# --- workflow check (issue 23) ----------------------------------------------
+
+
+@cli.group("workflow")
+def workflow_group() -> None:
+    """Claude Code workflow scripts (.js): check what a run would cost."""
+
+
+@workflow_group.command("check")
+@click.argument("script", type=click.Path(path_type=Path, readable=False))
+@click.option("--args", "args_json", metavar="JSON", help="The workflow's `args`, as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (version 1).")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.1, max=600),
+    default=None,
+    help="Stop the run after this long (default 10).",
+)
+def workflow_check_command(
+    script: Path, args_json: str | None, as_json: bool, seconds: float | None
+) -> None:
+    """Run SCRIPT with stubbed agent() calls and print how many agents it starts, the most at
+    once, and the size of its result with the largest answers the schemas allow — before any
+    token is spent. Runs in an embedded JavaScript engine (QuickJS) with no file or network
+    access, under time and memory limits. Exit 0 within the standard's cap and return budget,
+    1 over either or when the script throws, 2 when it cannot run.
+    """
+    from spawnkit.commands import workflow as command
+
+    sys.exit(command.check(script, args_json, as_json, seconds))
 
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
@@ -507,20 +541,24 @@ def adopt_cmd(path: Path, pairs: tuple[str, ...], retrofit: bool, as_json: bool)
 
 _AUDIT_EPILOG = """\b
 Where it looks (without PATH):
-  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl
-               and <project>/<session>/subagents/agent-<id>.jsonl
+  Claude Code  $CLAUDE_CONFIG_DIR/projects (or ~/.claude/projects): <project>/<session>.jsonl,
+               <project>/<session>/subagents/agent-<id>.jsonl (2.0.x: beside the session)
+               and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
 
 \b
-Per session: every sub-agent return (tokens the orchestrator received, whether spawnkit
-blocked it and where it saved the full answer), the orchestrator's context after each
-response, peak parallel sub-agents, report read-backs, state-file writes, and the
-standard's rules broken (CM001 budget, CM002 results on disk, CM003/CM007 state file
-and checkpoints, CM005 parallel cap, CM006 report read-back).
+Per session: every sub-agent return (what it cost the orchestrator: its share of the
+growth of the next prompt as the client recorded it, else spawnkit's estimate, marked ~;
+whether spawnkit blocked it and where it saved the full answer), the orchestrator's
+context after each response, peak parallel sub-agents, workflow runs (their agents and
+the result received), report read-backs, state-file writes, and the standard's rules
+broken (CM001 budget, CM002 results on disk, CM003/CM007 state file and checkpoints,
+CM005 parallel cap, CM006 report read-back).
 
 \b
-Unreadable input (binary files, truncated or malformed lines, unknown record types) is
-counted and reported on stderr, never fatal. Symlinks under a root are not followed.
+Unreadable input (binary files, truncated or malformed lines, unknown record types),
+sub-agents without their session and duplicate sessions are counted and reported on
+stderr, never fatal. Symlinks under a root are not followed.
 Exit 0 no findings, 1 findings, 2 usage error (nothing written).
 
 \b
@@ -551,7 +589,7 @@ Examples:
     type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="text: a table per session; json: version 1 (standards/schemas/audit.schema.json); "
+    help="text: a table per session; json: version 2 (standards/schemas/audit.schema.json); "
     "html: one self-contained page with charts.",
 )
 @click.option(
@@ -566,7 +604,7 @@ Examples:
     type=click.IntRange(min=1),
     metavar="TOKENS",
     help="The model's context window, for 'closest to the limit' (default: what Codex "
-    "records; 200000 for Claude Code, whose transcripts do not say).",
+    "records, else unknown; 200000 for Claude Code, whose transcripts do not say).",
 )
 def audit_command(**options: Any) -> None:
     """Show what sub-agent returns cost the orchestrator, from the session transcripts.

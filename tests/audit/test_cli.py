@@ -34,9 +34,16 @@ def test_text_shows_a_bar_per_return_and_the_findings():
     out = run_cli("audit", str(FIXTURES / "claude/fanout-off")).stdout
     rows = [line for line in out.splitlines() if re.match(r"\s+\d+  audit part \d", line)]
     assert len(rows) == 6 and all("█" in r and "▓" in r for r in rows)  # over the budget mark
-    assert "CM001" in out and "CM003" in out and "3.1x budget" in out
+    assert "CM001" in out and "CM003" in out and "x budget" in out
+    # two sub-agents answered between the same two requests: their recorded growth is shared
+    doc = audit_json(str(FIXTURES / "claude/fanout-off"))
+    shown = [r["tokens"] for r in doc["sessions"][0]["returns"]]
+    assert [int(re.search(r" ([\d,]+)\*  ", r).group(1).replace(",", "")) for r in rows] == shown
+    assert "(* shared)" in out
     enforced = run_cli("audit", str(FIXTURES / "claude/fanout-enforce")).stdout
-    assert enforced.count("blocked, 1,545 saved") == 6
+    held = audit_json(str(FIXTURES / "claude/fanout-enforce"))["sessions"][0]["returns"]
+    assert {r["full_tokens"] for r in held} == {1552}  # the long answers, estimated
+    assert enforced.count("blocked, 1,552 saved") == 6
 
 
 def test_text_falls_back_to_ascii():
@@ -54,7 +61,7 @@ def test_exit_codes_follow_the_findings():
 def test_json_validates_against_the_documented_schema():
     doc = audit_json(str(FIXTURES))
     validate(doc)
-    assert doc["version"] == 1 and doc["standard"]["return_budget_tokens"] == 500
+    assert doc["version"] == 2 and doc["standard"]["return_budget_tokens"] == 500
     # the minimum shape
     for session in doc["sessions"]:
         assert {"id", "host", "returns", "peak_parallel", "findings"} <= set(session)
@@ -218,7 +225,7 @@ def test_a_failure_midway_leaves_no_report_and_no_temporary_file(tmp_path, monke
     assert result.exit_code == 2 and "No space left on device" in result.stderr
     assert target.read_text() == "the previous report\n"  # untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
-    assert render_json.VERSION == 1
+    assert render_json.VERSION == 2
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):

@@ -1,9 +1,14 @@
 """The HTML report in a real headless Chromium: it renders, one mark per return, no errors,
-nothing fetched, and transcript text cannot inject markup."""
+nothing fetched, and transcript text cannot inject markup; the return dots sit on the curve,
+the axes have round ticks and real labels, every token figure says where it comes from, and
+what has nothing to say (spawnkit's enforcement for a user who never installed it) is left out."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -114,3 +119,134 @@ def test_an_empty_audit_still_renders(browser, tmp_path):
     finally:
         page.close()
     assert seen["errors"] == [] and [c for c in seen["console"] if c[0] == "error"] == []
+
+
+def _numbers(texts: list[str]) -> list[float]:
+    """Axis labels (``0``, ``500``, ``2.5k``) as numbers."""
+    return [float(t[:-1]) * 1000 if t.endswith("k") else float(t) for t in texts]
+
+
+def _round_step(values: list[float]) -> bool:
+    """Evenly spaced from 0 by 1, 2 or 5 times a power of ten."""
+    if values[0] != 0 or len(values) < 2:
+        return False
+    step = values[1] - values[0]
+    even = all(abs(b - a - step) < 1e-9 for a, b in zip(values, values[1:], strict=False))
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    return even and any(abs(mantissa - m) < 1e-9 for m in (1, 2, 5))
+
+
+def _mixed_sources(tmp_path: Path) -> Path:
+    """Sessions whose returns come from all three sources: a Claude Code session alone in
+    its gaps (usage), a fan-out (usage-shared), a Codex rollout without token counts
+    (estimate), and a workflow run."""
+    root = tmp_path / "sources"
+    for name in ("claude/fanout-off", "claude/workflow-fanout", "codex/off"):
+        copy_scenario(name, root)
+    for rollout in root.rglob("rollout-*.jsonl"):
+        lines = [
+            line for line in rollout.read_text().splitlines() if '"type":"token_count"' not in line
+        ]
+        rollout.write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_return_dots_sit_on_the_curve_and_the_axes_are_round(browser, tmp_path):
+    page_path, doc = _report(tmp_path, FIXTURES)
+    page, seen = _open(browser, page_path)
+    try:
+        for session in (s for s in doc["sessions"] if s["returns"]):
+            article = page.locator(f'article[data-session="{session["id"]}"]')
+            chart = article.locator("svg.context-chart")
+            coords = chart.locator("polyline.curve").get_attribute("points").split()
+            curve = [tuple(map(float, c.split(","))) for c in coords]
+            for mark in chart.locator(".return-mark").all():
+                cx, cy = float(mark.get_attribute("cx")), float(mark.get_attribute("cy"))
+                segments = zip(curve, curve[1:], strict=False)
+                on = any(_on_segment((cx, cy), a, b) for a, b in segments) or (cx, cy) in curve
+                assert on, (session["id"], cx, cy)
+                box = mark.bounding_box()  # drawn where the attributes say, inside the chart
+                outer = chart.bounding_box()
+                assert outer["y"] < box["y"] + box["height"] / 2 < outer["y"] + outer["height"]
+            for cls in ("context-chart", "returns-chart"):
+                labels = article.locator(f"svg.{cls} text.tick").all_text_contents()
+                assert _round_step(_numbers(labels)), (cls, labels)
+            xticks = [int(t) for t in chart.locator("text.xtick").all_text_contents()]
+            assert xticks[0] == 1 and xticks == sorted(xticks) and xticks[-1] <= len(curve)
+            assert chart.locator("text.xlabel").text_content() == "model response"
+            assert len(chart.locator("text.xtime").all()) == 2
+    finally:
+        page.close()
+    assert seen["errors"] == [] and seen["requests"] == [page_path.as_uri()]
+
+
+def _on_segment(p, a, b, tolerance: float = 0.2) -> bool:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    if not min(ax, bx) - tolerance <= px <= max(ax, bx) + tolerance:
+        return False
+    if bx == ax:
+        return abs(px - ax) <= tolerance
+    return abs(ay + (by - ay) * (px - ax) / (bx - ax) - py) <= tolerance
+
+
+def test_every_token_figure_says_where_it_comes_from(browser, tmp_path):
+    page_path, doc = _report(tmp_path, _mixed_sources(tmp_path))
+    sources = {r["tokens_source"] for s in doc["sessions"] for r in s["returns"]}
+    assert sources == {"usage-shared", "estimate"}
+    page, seen = _open(browser, page_path)
+    try:
+        for session in (s for s in doc["sessions"] if s["returns"]):
+            article = page.locator(f'article[data-session="{session["id"]}"]')
+            expected = [r["tokens_source"] for r in session["returns"]]
+            for selector in (".return-mark", ".return-bar", "table.returns td[data-source]"):
+                got = [e.get_attribute("data-source") for e in article.locator(selector).all()]
+                assert sorted(got) == sorted(expected), selector
+            cells = article.locator("table.returns td[data-source]").all()
+            for cell in cells:
+                mark = {"usage": "", "usage-shared": "*", "estimate": "~"}
+                text = cell.inner_text()
+                assert text.rstrip("×0123456789 ").endswith(
+                    mark[cell.get_attribute("data-source")] or text.rstrip("×0123456789 ")[-1]
+                )
+                assert cell.get_attribute("title")  # and why, on hover
+            legend = article.locator("p.legend").all_inner_texts()
+            used = set(expected) - {"usage"}
+            assert bool(legend) == bool(used)
+            assert ("~" in " ".join(legend)) == ("estimate" in used)
+            bars = article.locator(".return-bar.estimated").count()
+            assert bars == expected.count("estimate")
+        (run,) = [w for s in doc["sessions"] for w in s["workflows"]]
+        row = page.locator(f'table.workflows tr[data-run="{run["run_id"]}"]')
+        assert row.locator("ul.agents li").count() == run["agent_count"] == 3
+        footer = page.locator("footer").inner_text()
+        assert "recorded" in footer and "estimate" in footer
+        assert "unless the client recorded them" not in footer
+    finally:
+        page.close()
+    assert seen["errors"] == [] and [c for c in seen["console"] if c[0] == "error"] == []
+
+
+def test_what_has_nothing_to_say_is_left_out(browser, tmp_path):
+    never = tmp_path / "never"
+    copy_scenario("claude/fanout-off", never)  # a user who never installed spawnkit
+    page_path, _ = _report(tmp_path, never)
+    page, _seen = _open(browser, page_path)
+    try:
+        heads = page.locator("table.returns th").all_inner_texts()
+        assert "held back" not in heads and "saved at" not in heads
+        cards = page.locator(".card span").all_inner_texts()
+        assert not any(re.search(r"blocked|kept on disk|refused", c) for c in cards)
+        assert page.locator("table.workflows").count() == 0
+    finally:
+        page.close()
+    enforced = tmp_path / "enforced"
+    shutil.copytree(FIXTURES / "claude/fanout-enforce", enforced)
+    page_path, _ = _report(tmp_path, enforced)
+    page, _seen = _open(browser, page_path)
+    try:
+        heads = page.locator("table.returns th").all_inner_texts()
+        assert "held back" in heads and "saved at" in heads
+        cards = page.locator(".card span").all_inner_texts()
+        assert "blocked by spawnkit" in cards and "tokens kept on disk instead" in cards
+    finally:
+        page.close()

@@ -56,7 +56,25 @@ REPLY = "\n".join(
     f"`check()` on line {i * 7}, so errors pass silently."
     for i in range(1, 31)
 )
-FIXTURES = {"my-skill/SKILL.md": MY_SKILL, "reply.md": REPLY + "\n"}
+WORKFLOW = """export const meta = { name: 'review', description: 'Review two modules, one at a time' }
+const ANSWER = {
+  type: 'object',
+  properties: { status: { enum: ['OK', 'ISSUES'] }, report: { type: 'string', maxLength: 200 } },
+}
+const out = []
+for (const mod of ['api', 'cli']) {
+  const r = await agent(`Review src/${mod}; write your findings to .review-reports/${mod}.md.`, {
+    schema: ANSWER,
+  })
+  out.push({ module: mod, status: r.status, report: r.report })
+}
+return { reviewed: out }
+"""
+FIXTURES = {
+    "my-skill/SKILL.md": MY_SKILL,
+    "reply.md": REPLY + "\n",
+    ".claude/workflows/review.js": WORKFLOW,
+}
 
 
 def shell_blocks(text: str) -> list[str]:
@@ -145,10 +163,10 @@ def test_the_tour_runs_as_written(sandbox: Sandbox):
 def _wheelhouse(dest: Path) -> Path:
     sys.path.insert(0, str(REPO / "tests" / "lint"))
     try:
-        from wheelhouse import build
+        from wheelhouse import build, runtime_requirements
     finally:
         sys.path.pop(0)
-    build(dest, ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"])
+    build(dest, ["hatchling", *runtime_requirements()])
     return dest
 
 

@@ -2,13 +2,15 @@
 
 The fake API sees exactly what the orchestrator model was sent, so it is the independent truth:
 per sub-agent, the words the orchestrator received (estimated with ``spawnkit.tokens``, like the
-audit), whether spawnkit held a longer answer back and where it saved it, and how many
-sub-agents ran at once.
+audit's ``estimated_tokens``), whether spawnkit held a longer answer back and where it saved it,
+how many sub-agents ran at once, and the usage it reported for each request (its size / 4),
+which the audit must read back from the transcript as the orchestrator's context.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import jsonschema
@@ -45,6 +47,8 @@ def check_returns(
     started and has none; the others the size the orchestrator received (within ``MARGIN``),
     blocked exactly when spawnkit's block named a saved copy, and that copy on disk in the
     project, as large as the audit says. The returns, by launch id."""
+    reported = [max(1, math.ceil(len(req.raw) / 4)) for req in main.requests]
+    assert [p["prompt"] for p in session["context"]] == reported  # the usage the API gave
     returns = {r["tool_use_id"]: r for r in session["returns"]}
     for call_id, sub in zip(call_ids, subs, strict=True):
         expected = received_tokens(main, call_id)
@@ -52,7 +56,8 @@ def check_returns(
             assert call_id not in returns and not sub.requests
             continue
         got = returns[call_id]
-        assert abs(got["tokens"] - expected) <= MARGIN * expected, (got, expected)
+        assert abs(got["estimated_tokens"] - expected) <= MARGIN * expected, (got, expected)
+        assert got["tokens_source"] != "estimate" and got["tokens"] <= got["delivered_tokens"]
         said = (SAVED_COPY.search(r.last_user_text) for r in sub.requests[1:])
         held = next((found for found in said if found), None)
         assert got["blocked"] is (held is not None), got
@@ -61,7 +66,7 @@ def check_returns(
             saved = Path(got["saved_path"])
             assert saved.is_file() and saved.is_relative_to(project)
             assert got["full_tokens"] == tokens.estimate(saved.read_text(encoding="utf-8"))
-            assert got["tokens"] <= protocol.return_budget() < got["full_tokens"]
+            assert got["estimated_tokens"] <= protocol.return_budget() < got["full_tokens"]
     return returns
 
 

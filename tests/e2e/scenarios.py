@@ -7,10 +7,12 @@ whatever the estimate's calibration.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from spawnkit import tokens
 from spawnkit.standard import protocol
@@ -315,3 +317,82 @@ def codex_mixed(api: responses.FakeResponses, tag: str, project, enforced: bool)
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return Mixed(f"{main_tag}: review every module.", main, subs, calls, state, read_back)
+
+
+# --- Claude Code workflows (issue 23/24): a script runs agents; its value comes back ----------
+
+WORKFLOWS = {
+    # three agents at once (more than the standard's cap), their whole answers returned
+    "workflow-fanout": (
+        """export const meta = { name: 'wf-fanout', description: 'three parts at once' }
+phase('scan')
+const parts = await parallel([1, 2, 3].map(i => () =>
+  agent(`WFF-SUB-${i}: audit part ${i} of the repository.`, {label: `part ${i}`})))
+return { answers: parts }
+""",
+        3,
+    ),
+    # one agent after the other, reports on disk, counts and paths returned
+    "workflow-lean": (
+        """export const meta = { name: 'wf-lean', description: 'reports on disk, counts back' }
+phase('modules')
+const a = await agent('WFL-SUB-1: list the modules; write the list to .wf-reports/modules.md.',
+  {label: 'modules'})
+phase('findings')
+const b = await agent('WFL-SUB-2: count the findings; write them to .wf-reports/findings.md.',
+  {label: 'findings', schema: {type: 'object', properties: {
+    status: {type: 'string', maxLength: 20}, findings: {type: 'integer'}},
+    required: ['status', 'findings']}})
+return { modules_chars: (a || '').length, findings: b ? b.findings : null,
+  reports: ['.wf-reports/modules.md', '.wf-reports/findings.md'] }
+""",
+        1,
+    ),
+}
+
+
+def workflow_agents(api: FakeAnthropic, name: str, project: Path) -> dict[str, str]:
+    """Script the agents of workflow ``name``; their answers by label."""
+    answers: dict[str, str] = {}
+    if name == "workflow-fanout":
+        subs: list[Conversation] = []
+        for i in (1, 2, 3):
+            answers[f"part {i}"] = long_answer(f"WFF-SUB-{i}", 600)
+            step = once_started(api, subs, 3, answers[f"part {i}"])
+            subs.append(api.conversation(f"WFF-SUB-{i}", step, name=f"WFF-SUB-{i}"))
+        return answers
+    report = str(project / ".wf-reports" / "modules.md")
+    write = tool_use("Write", {"file_path": report, "content": "src/a.py\nsrc/b.py\n"})
+    answers["modules"] = "2 modules listed in .wf-reports/modules.md"
+    api.conversation("WFL-SUB-1", [write], answers["modules"], name="WFL-SUB-1")
+    findings = {"status": "done", "findings": 7}
+    answers["findings"] = json.dumps(findings, separators=(",", ":"))
+    structured = tool_use("StructuredOutput", findings)
+    api.conversation("WFL-SUB-2", [structured], "ok", name="WFL-SUB-2")
+    return answers
+
+
+def notified(main: Conversation, call_id: str) -> str:
+    """The ``<result>`` of the notification naming ``call_id`` (a Workflow call), as the fake
+    API received it in one of the orchestrator's requests."""
+    for req in main.requests:
+        for note in re.findall(r"<task-notification>(.*?)</task-notification>", req.text, re.S):
+            if f"<tool-use-id>{call_id}</tool-use-id>" in note:
+                found = re.search(r"<result>(.*?)</result>", note, re.S)
+                return found.group(1) if found else ""
+    raise AssertionError(f"no notification for {call_id}")
+
+
+def workflow_orchestrator(api: FakeAnthropic, script: str) -> tuple[Conversation, Block]:
+    """The orchestrator: calls Workflow with ``script``, waits for its notification, ends."""
+    call = tool_use("Workflow", {"script": script})
+
+    def orchestrate(req: Request) -> list[Block] | str:
+        if req.assistant_turns == 0:
+            return [text("Running the workflow."), call]
+        if req.agent_result(call["id"]) is not None:
+            return "WF-ORCH done."
+        return "Waiting for the workflow."
+
+    main = api.conversation("WF-ORCH", name="WF-ORCH").when(lambda r: True, orchestrate)
+    return main, call

@@ -8,14 +8,26 @@ audit), whether spawnkit held a longer answer back, and how many sub-agents were
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
+from spawnkit import tokens
 from spawnkit.standard import protocol
 
 from .audit_checks import audit_session, check_overlap, check_returns
 from .fake_api import FakeAnthropic, agent, text
 from .sandbox import client_version
-from .scenarios import long_answer, mixed, obey_block, once_started
+from .scenarios import (
+    WORKFLOWS,
+    long_answer,
+    mixed,
+    notified,
+    obey_block,
+    once_started,
+    workflow_agents,
+    workflow_orchestrator,
+)
 
 
 def _audit(claude) -> dict:
@@ -74,4 +86,39 @@ def test_audit_of_background_agents_reads_and_checkpoints(claude, fake_api, mode
         assert codes == []
     else:
         assert session["peak_parallel"] == 3
-        assert codes == ["CM001", "CM001", "CM005", "CM006"]
+        assert codes == ["CM005", "CM006"]
+        # The fake API reports a request's usage as its size / 4: the two long answers cost
+        # the orchestrator under the budget by that usage, over it by the estimate the hooks
+        # enforce with. The audit judges by the recorded usage and says both.
+        long = [r for r in returns.values() if r["estimate_over_budget"]]
+        assert len(long) == 2 and all(r["tokens"] <= protocol.return_budget() for r in long)
+
+
+@pytest.mark.parametrize("name", sorted(WORKFLOWS))
+def test_audit_of_a_workflow_run(claude, fake_api, name):
+    """Issue 23: a Workflow run's agents, their answers (kept out of the orchestrator's
+    context), how many ran at once, and the result the orchestrator received, against the
+    fake API: what each agent answered and what the notification carried."""
+    script, at_once = WORKFLOWS[name]
+    main, call = workflow_orchestrator(fake_api, script)
+    answers = workflow_agents(fake_api, name, claude.project)
+
+    claude.run(
+        "WF-ORCH: run the workflow.",
+        output_format="json",
+        env={"CLAUDE_CODE_WORKFLOW_MAX_CONCURRENT_AGENTS": str(at_once)},
+    )
+    session = _audit(claude)
+
+    reported = [max(1, math.ceil(len(req.raw) / 4)) for req in main.requests]
+    assert [p["prompt"] for p in session["context"]] == reported
+    (run,) = session["workflows"]
+    got = {a["label"]: a["answer_tokens"] for a in run["agents"]}
+    assert got == {label: tokens.estimate(text) for label, text in answers.items()}
+    assert run["peak_parallel"] == at_once and run["status"] == "completed"
+    (result,) = session["returns"]
+    assert result["kind"] == "workflow" and result["tool_use_id"] == call["id"]
+    assert result["estimated_tokens"] == tokens.estimate(notified(main, call["id"]))
+    assert result["tokens_source"] != "estimate"
+    codes = sorted(f["code"] for f in session["findings"])
+    assert codes == (["CM001", "CM005"] if at_once > protocol.max_parallel() else [])

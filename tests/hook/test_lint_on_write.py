@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from spawnkit import hosts
 from spawnkit.hook.lint_on_write import file_kind, locate
 from spawnkit.lint.engine import Diagnostic
 
-from .conftest import payload
+from .conftest import SCRIPT, payload
+
+SRC = SCRIPT.parents[2]  # the folder holding the spawnkit package the script puts on sys.path
 
 BAD = "---\nname: demo\ndescription: Audits.\n---\nLaunch one agent per file, all in parallel.\n"
 
@@ -223,3 +227,77 @@ def test_file_kind_in_a_plugin(tmp_path):
     assert file_kind(str(plugin / "skills" / "x" / "SKILL.md"), DIRS) == "skill"
     assert file_kind(str(plugin / "agents" / "a.md"), DIRS) == "agent"
     assert file_kind(str(tmp_path / "other" / "agents" / "a.md"), DIRS) is None
+
+
+# --- workflow scripts ---------------------------------------------------------------------
+
+WF_BAD = (
+    "export const meta = { name: 'stamp', description: 'Stamp the report' }\n"
+    "const started = Date.now()\nreturn { started }\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/p/.claude/workflows/review.js", "workflow"),
+        ("/cfg/workflows/mine.js", "workflow"),
+        ("/p/.claude/skills/audit/workflow.js", "workflow"),
+        ("/p/.claude/workflows/sub/review.js", None),  # Claude Code reads only the folder's own
+        ("/p/.claude/workflows/review.ts", None),
+        ("/p/.claude/workflows/.js", None),
+        ("/p/.claude/skills/audit/other.js", None),
+        ("/p/src/workflows/app.js", None),
+        ("/p/.agents/skills/audit/workflow.js", None),  # Codex runs no workflows
+    ],
+)
+def test_workflow_locations(path, kind):
+    assert file_kind(path, DIRS) == kind
+
+
+@pytest.mark.parametrize(
+    "where", [".claude/workflows/stamp.js", ".claude/skills/stamp/workflow.js"]
+)
+def test_a_written_workflow_script_is_linted_with_the_real_engine(hook, where):
+    answer = hook(write(hook, where, WF_BAD))
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert f"spawnkit lint: {where} breaks 1 rule(s)" in context
+    assert "- line 2: WF005 deterministic: Date.now() is not deterministic" in context
+    assert answer["systemMessage"] == f"spawnkit: 1 lint issue(s) in {where} (WF005)"
+
+
+def test_a_workflow_protocol_rule_takes_its_mode_by_name(hook):
+    """WF006-WF009 are rules of the standard (protocol.json), so the hook's config knows them."""
+    no_report = (
+        "export const meta = { name: 'sizes', description: 'Measure the bundle' }\n"
+        "const S = { type: 'object', properties: { kb: { type: 'number' } } }\n"
+        "const r = await agent('Measure the bundle size.', { schema: S })\nreturn { kb: r.kb }\n"
+    )
+    data = write(hook, ".claude/workflows/sizes.js", no_report)
+    answer = hook(data, {"SPAWNKIT_MODE_REPORT_FILE": "enforce"})
+    assert answer["decision"] == "block" and "line 3: WF009 report-file" in answer["reason"]
+    assert hook(data, {"SPAWNKIT_MODE_WF009": "off"}) is None
+
+
+def test_without_tree_sitter_the_hook_passes_a_script_by(hook, monkeypatch):
+    from spawnkit.lint.workflow import parse
+
+    monkeypatch.setattr(parse, "available", lambda: False)
+    assert hook(write(hook, ".claude/workflows/stamp.js", WF_BAD)) is None
+
+
+def test_the_script_entry_point_lints_a_workflow_when_tree_sitter_is_beside_spawnkit(hook):
+    """Run as settings.json runs it (-I -S): the checkout's src/ is put on sys.path, and
+    tree-sitter is importable only if it sits there too — else the hook stays silent (exit 0)."""
+    proc = hook.script(write(hook, ".claude/workflows/stamp.js", WF_BAD))
+    assert proc.returncode == 0 and proc.stderr == ""
+    try:
+        import tree_sitter  # noqa: F401
+
+        beside = Path(tree_sitter.__file__).parents[1] == SRC
+    except ImportError:  # pragma: no cover
+        beside = False
+    if beside:
+        assert "WF005" in proc.stdout
+    else:
+        assert proc.stdout == ""

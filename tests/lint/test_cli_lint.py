@@ -164,8 +164,8 @@ def test_rule_command(tmp_path):
     assert doc.exit_code == 0 and doc.output.startswith("CM005 max-parallel (error)")
     assert "## Example (bad)" in doc.output and "## Use instead (good)" in doc.output
     listing = run(["rule"], tmp_path).output.splitlines()
-    assert len(listing) == 22 and listing[0].startswith("SP001")
-    assert run(["rule", "--all"], tmp_path).output.count("## What it does") == 22
+    assert len(listing) == 31 and listing[0].startswith("SP001")  # 22 Markdown + 9 WF rules
+    assert run(["rule", "--all"], tmp_path).output.count("## What it does") == 31
     unknown = run(["rule", "XX999"], tmp_path)
     assert unknown.exit_code == 2
     assert (

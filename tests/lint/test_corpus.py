@@ -53,6 +53,30 @@ def test_precision_and_recall_per_rule():
     assert all(scores[f"CM00{n}"].tp >= 2 for n in range(1, 9))
 
 
+WORKFLOW_CORPUS = Path(__file__).parent / "workflow-corpus"
+
+
+def test_workflow_corpus_is_big_and_varied():
+    files = json.loads((WORKFLOW_CORPUS / "manifest.json").read_text())["files"]
+    assert len(files) >= 40
+    assert {p.name for p in WORKFLOW_CORPUS.glob("*.js")} == set(files), "every script is labelled"
+    assert sum(not f["expected"] for f in files.values()) >= 12  # good scripts
+    codes = [c for f in files.values() for c in f["expected"]]
+    assert all(codes.count(f"WF00{n}") >= 2 for n in range(1, 10))  # every rule, twice at least
+
+
+def test_workflow_rules_precision_and_recall():
+    scores, spawns, _ = _bench().evaluate_workflows(WORKFLOW_CORPUS)
+    low = {
+        code: (s.precision, s.recall, s.misses)
+        for code, s in scores.items()
+        if (s.precision is not None and s.precision < 0.9)
+        or (s.recall is not None and s.recall < 0.9)
+    }
+    assert not low
+    assert spawns.precision >= 0.9 and spawns.recall >= 0.9, spawns.misses
+
+
 def test_spec_rules_agree_with_skills_ref_under_the_portable_profile():
     """The reference validator (skills-ref) and spawnkit agree on which skills break the spec."""
     from skills_ref import validator

@@ -57,6 +57,10 @@ def test_generated_skill_is_a_clean_orchestrator(template, tmp_path, answers):
         result = lint_document(text, str(skill / "SKILL.md"), profile)
         assert result.orchestrator, "the template's skill spawns sub-agents; the linter must see it"
         assert result.diagnostics == [], (profile, result.diagnostics)
+    script = skill / "workflow.js"
+    if script.exists():  # the workflow engine (`spawnkit new --engine workflow`): the WF rules
+        result = lint_document(script.read_text(encoding="utf-8"), str(script))
+        assert result.orchestrator and result.diagnostics == [], result.diagnostics
 
 
 def test_claude_code_keys_are_reported_only_under_the_portable_profile(template, tmp_path):

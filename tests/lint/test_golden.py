@@ -18,6 +18,7 @@ from spawnkit.lint.engine import lint_document
 from spawnkit.lint.rules import ALL, PROFILES
 
 CORPUS = Path(__file__).parent / "corpus"
+WORKFLOW_CORPUS = Path(__file__).parent / "workflow-corpus"
 GOLDEN = Path(__file__).parent / "golden" / "corpus_diagnostics.json"
 
 
@@ -50,12 +51,16 @@ def _result(text: str, path: str, profile: str, shown: str) -> dict:
 
 
 def current() -> dict:
-    """profile -> file -> result, for every corpus file and every rule's bad/good example."""
+    """profile -> file -> result, for every corpus file (the workflow scripts too) and every
+    rule's bad/good example."""
     out: dict = {}
     for profile in PROFILES:
         files: dict = {}
         for path in _lintable():
             rel = path.relative_to(CORPUS).as_posix()
+            files[rel] = _result(path.read_text(encoding="utf-8"), str(path), profile, rel)
+        for path in sorted(WORKFLOW_CORPUS.glob("*.js")):
+            rel = "workflow-corpus/" + path.name
             files[rel] = _result(path.read_text(encoding="utf-8"), str(path), profile, rel)
         for rule in ALL:
             for which in ("bad", "good"):

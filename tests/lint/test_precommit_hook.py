@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from wheelhouse import build
+from wheelhouse import build, runtime_requirements
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN = (
@@ -54,14 +54,23 @@ def test_hook_definition_matches_skills_commands_and_agents():
         assert not pattern.search(path), path
 
 
+WF_BAD = (
+    "export const meta = { name: 'stamp', description: 'Stamp the report' }\n"
+    "const started = Date.now()\nreturn { started }\n"
+)
+
+
 def test_pre_commit_try_repo_runs_the_hook_offline(tmp_path):
     wheels = tmp_path / "wheels"
-    build(wheels, ["click", "copier", "filelock", "packaging", "pyyaml", "hatchling"])
+    build(wheels, ["hatchling", *runtime_requirements()])
     project = tmp_path / "project"
     for rel, text in {
         "skills/notes/SKILL.md": CLEAN,
         "skills/sweep/SKILL.md": BAD,
         "README.md": "# readme\n",
+        # a workflow script Claude Code loads, and app code that only looks like one
+        ".claude/workflows/stamp.js": WF_BAD,
+        "src/workflows/app.js": WF_BAD,
     }.items():
         (project / rel).parent.mkdir(parents=True, exist_ok=True)
         (project / rel).write_text(text)
@@ -100,9 +109,12 @@ def test_pre_commit_try_repo_runs_the_hook_offline(tmp_path):
     )
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "skills/sweep/SKILL.md:7:1: CM005" in failing.stdout
+    assert ".claude/workflows/stamp.js:2:17: WF005" in failing.stdout
+    assert "src/workflows/app.js" not in failing.stdout
     assert "README.md" not in failing.stdout.split("spawnkit lint")[-1]
 
     (project / "skills/sweep/SKILL.md").write_text(BAD.replace("all in parallel", "one at a time"))
+    (project / ".claude/workflows/stamp.js").write_text(WF_BAD.replace("Date.now()", "args.at"))
     _git(project, "add", ".")
     passing = subprocess.run(
         pre_commit + ["try-repo", str(repo), "spawnkit-lint", "--all-files"],

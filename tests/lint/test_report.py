@@ -21,10 +21,14 @@ CORPUS = Path(__file__).parent / "corpus"
 
 
 def _results():
-    return [
+    markdown = [
         lint_document(p.read_text(), p.relative_to(CORPUS).as_posix())
         for p in sorted(CORPUS.rglob("*.md"))
         if p.name == "SKILL.md" or p.parent.name in ("commands", "agents")
+    ]
+    workflows = CORPUS.parent / "workflow-corpus"  # WF findings in the same log
+    return markdown + [
+        lint_document(p.read_text(), f"workflows/{p.name}") for p in sorted(workflows.glob("*.js"))
     ]
 
 

@@ -113,7 +113,7 @@ def test_symlink_cycle_ends_the_walk(tmp_path):
 def test_non_markdown_file_exits_2(tmp_path):
     _write(tmp_path / "notes.txt", "hello")
     result = run(["lint", "notes.txt"], tmp_path)
-    assert result.exit_code == 2 and "not a Markdown file" in result.output
+    assert result.exit_code == 2 and "neither Markdown nor a workflow script" in result.output
 
 
 def test_directory_named_skill_md_exits_2(tmp_path):

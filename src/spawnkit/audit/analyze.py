@@ -15,25 +15,37 @@ CM004 (resume at start-up) and CM008 (lean progress lines) leave no trace a read
 
 from __future__ import annotations
 
-from spawnkit.audit.model import Finding, Return, Session
+from spawnkit.audit import usage
+from spawnkit.audit.model import FROM_ESTIMATE, Finding, Return, Session
 from spawnkit.standard import protocol
 
 
 def finish(session: Session, budget: int, cap: int, every: int) -> None:
-    """Fill in peak parallelism and findings."""
+    """Per-return tokens from the recorded usage, peak parallelism, findings."""
+    usage.attribute(session)
     session.peak_parallel = peak_parallel(session)
+    for run in session.workflows:
+        run.peak_parallel = overlap([(a.started, a.finished) for a in run.agents])
     session.findings = findings(session, budget, cap, every)
 
 
 def peak_parallel(session: Session) -> int:
-    """Most sub-agents running at one moment: launch to last record (or to its return)."""
-    events: list[tuple[float, int]] = []
+    """Most sub-agents running at one moment: launch to last record (or to its return).
+    A workflow's agents are counted per run (``WorkflowRun.peak_parallel``)."""
+    spans: list[tuple[float | None, float | None]] = []
     for ret in session.returns:
-        end = ret.finished if ret.finished is not None else ret.received
-        if ret.launched is not None and end is not None:
-            events += [(ret.launched, 1), (max(end, ret.launched), -1)]
-    for start in session.open_launches:
-        events += [(start, 1), (max(session.ended or start, start), -1)]
+        if ret.kind == "agent":
+            spans.append((ret.launched, ret.finished if ret.finished is not None else ret.received))
+    spans += [(start, session.ended or start) for start in session.open_launches]
+    return overlap(spans)
+
+
+def overlap(spans: list[tuple[float | None, float | None]]) -> int:
+    """Most spans open at one moment; one ending as another starts does not overlap it."""
+    events: list[tuple[float, int]] = []
+    for start, end in spans:
+        if start is not None and end is not None:
+            events += [(start, 1), (max(start, end), -1)]
     running = peak = 0
     for _, step in sorted(events):  # at a tie a finish (-1) sorts before a start
         running += step
@@ -49,7 +61,7 @@ def findings(session: Session, budget: int, cap: int, every: int) -> list[Findin
             found.append(
                 _finding(
                     "CM001",
-                    f"{name} returned ~{ret.tokens:,} tokens, over the {budget}-token budget"
+                    f"{name} returned {size_of(ret)}, over the {budget}-token budget"
                     + (f" (delivered {ret.deliveries} times)" if ret.deliveries > 1 else ""),
                     ret.agent_id,
                 )
@@ -71,6 +83,16 @@ def findings(session: Session, budget: int, cap: int, every: int) -> list[Findin
                 f"{session.peak_parallel} sub-agents ran at the same time; the cap is {cap}",
             )
         )
+    for run in session.workflows:
+        if run.peak_parallel > cap:
+            found.append(
+                _finding(
+                    "CM005",
+                    f"{run.peak_parallel} agents of workflow '{run.name or run.run_id}' ran at "
+                    f"the same time; the cap is {cap}",
+                    run.run_id,
+                )
+            )
     for touch in session.report_reads:
         if not touch.denied:
             found.append(
@@ -80,7 +102,7 @@ def findings(session: Session, budget: int, cap: int, every: int) -> list[Findin
 
 
 def _checkpoints(session: Session, every: int) -> list[Finding]:
-    done = [r.received for r in session.returns]
+    done = [r.received for r in session.returns if r.kind == "agent"]
     if len(done) < every:
         return []
     if not session.state_writes:
@@ -110,8 +132,17 @@ def _checkpoints(session: Session, every: int) -> list[Finding]:
 
 
 def _who(ret: Return) -> str:
+    if ret.kind == "workflow":
+        return f"workflow '{ret.description or ret.agent_id}'"
     label = ret.description or ret.agent_type or "a sub-agent"
     return f"'{label}'" if ret.description else label
+
+
+def size_of(ret: Return) -> str:
+    """``5,115 tokens`` when the client's usage says so, ``~9,283 tokens (estimated)`` else."""
+    if ret.tokens_source == FROM_ESTIMATE:
+        return f"~{ret.tokens:,} tokens (estimated)"
+    return f"{ret.tokens:,} tokens"
 
 
 def _finding(code: str, message: str, agent_id: str | None = None) -> Finding:

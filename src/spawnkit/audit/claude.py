@@ -12,23 +12,33 @@ real client). ``<config>/projects/<project>/<session>.jsonl`` holds the orchestr
 - background returns arrive later as ``<task-notification>`` text in a ``queued_command``
   attachment (or a user message): ``<tool-use-id>`` and ``<result>``.
 
-``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent; a SubagentStop block shows
-there as a ``hook_blocking_error`` attachment after the answer it held back.
+``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent (2.0.x: ``agent-<id>.jsonl``
+beside the session); a SubagentStop block shows there as a ``hook_blocking_error`` attachment
+after the answer it held back. A ``Workflow`` call answers ``async_launched`` with a ``runId``;
+its result comes back in a notification and its files are read by ``workflows``.
+
+Older clients differ (see tests/fixtures/audit-real): 2.0.x writes a response streamed into
+several records with a provisional output count on all but the last; a resumed session
+replays its history (the same message ids and tool calls again); ``<synthetic>`` messages
+(API errors, interruptions) carry all-zero usage; 1.0.x keeps sub-agents' records
+(``isSidechain``) in the main file.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any
 
 from spawnkit import tokens
-from spawnkit.audit import signals
+from spawnkit.audit import signals, workflows
 from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
-from spawnkit.audit.model import ContextPoint, InputStats, Session
+from spawnkit.audit.model import ContextPoint, InputStats, Session, WorkflowRun
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
+WORKFLOW_TOOL = "Workflow"
 KNOWN_TYPES = frozenset(
     {
         "user",
@@ -109,10 +119,14 @@ class _Orchestrator(Orchestrator):
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
-        self.responses: set[str] = set()
+        self.responses: dict[str, int] = {}  # message id -> its context point
         self.notes: set[tuple[str, int, int]] = set()
         self.estimated = 0  # running estimate, used only while no usage has been recorded
         self.usage_seen = False
+        self.runs: dict[str, WorkflowRun] = {}  # by run id
+        self.run_launches: dict[str, Launch] = {}  # Workflow tool_use id -> its launch
+        self.own_records = 0  # messages of this conversation
+        self.sidechain_records = 0  # messages of a sub-agent's (older clients mixed them in)
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
         kind = record_type(rec)
@@ -122,7 +136,9 @@ class _Orchestrator(Orchestrator):
             self.s.project = rec["cwd"]
             self.s.client_version = str(rec.get("version") or "")[:40]
         if rec.get("isSidechain") is True:
+            self.sidechain_records += 1
             return  # older clients kept sub-agent records in the main file
+        self.own_records += kind in ("user", "assistant")
         if kind == "assistant":
             self._assistant(rec)
         elif kind == "user":
@@ -133,7 +149,10 @@ class _Orchestrator(Orchestrator):
                 prompt = att.get("prompt")
                 if isinstance(prompt, str):
                     self._estimate(prompt)
+                    self.arrived(prompt)
                     self._notifications(prompt, stamp)
+        elif kind == "system" and rec.get("subtype") == "compact_boundary":
+            self.compacted()
 
     # --- records ------------------------------------------------------------------------------
 
@@ -144,16 +163,7 @@ class _Orchestrator(Orchestrator):
         content = msg.get("content")
         if not self.usage_seen:
             self._estimate(text_of(content))
-        key = msg.get("id") or rec.get("requestId") or rec.get("uuid")
-        if isinstance(key, str) and key not in self.responses:
-            self.responses.add(key)
-            size = _usage_tokens(msg.get("usage"))
-            if size is not None:
-                self.usage_seen = True
-            elif not self.usage_seen:
-                size = self.estimated
-            if size is not None:
-                self.s.context.append(ContextPoint(size, timestamp(rec.get("timestamp"))))
+        self._point(msg, rec)
         if not isinstance(content, list):
             return
         cwd = self.s.project
@@ -161,12 +171,43 @@ class _Orchestrator(Orchestrator):
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 self._tool_use(block, rec, cwd)
 
+    def _point(self, msg: dict[str, Any], rec: dict[str, Any]) -> None:
+        """The context point of this response. A response streamed into several records (one
+        per content block, one message id) is one point, with the usage of its last record:
+        the first ones carry a provisional output count. A synthetic message (an API error,
+        an interruption) records no usage of a real request and is no point."""
+        model = string(msg.get("model"))
+        if model == "<synthetic>" or rec.get("isApiErrorMessage") is True:
+            return
+        key = msg.get("id") or rec.get("requestId") or rec.get("uuid")
+        if not isinstance(key, str):
+            return
+        usage = _usage(msg.get("usage"))
+        known = self.responses.get(key)
+        if known is not None:
+            point = self.s.context[known]
+            if usage is not None and point.output is not None and usage[1] >= point.output:
+                point.prompt, point.output = usage
+                point.tokens = sum(usage)
+            return
+        if usage is not None:
+            self.usage_seen = True
+            point = ContextPoint(sum(usage), timestamp(rec.get("timestamp")), *usage, model[:80])
+        elif not self.usage_seen:
+            point = ContextPoint(self.estimated, timestamp(rec.get("timestamp")), model=model[:80])
+        else:
+            return
+        self.responses[key] = len(self.s.context)
+        self.s.context.append(point)
+
     def _tool_use(self, block: dict[str, Any], rec: dict[str, Any], cwd: str) -> None:
         name = string(block.get("name"))
         tool_id = str(block.get("id") or "")
         args = block.get("input") if isinstance(block.get("input"), dict) else {}
         when = timestamp(rec.get("timestamp"))
         if name in AGENT_TOOLS:
+            if tool_id in self.launches:
+                return  # the same call again: a resumed session replays its history
             self.launches[tool_id] = Launch(
                 tool_id,
                 signals.label(args.get("description")),
@@ -174,6 +215,12 @@ class _Orchestrator(Orchestrator):
                 agent_type=signals.label(args.get("subagent_type")),
                 background=args.get("run_in_background") is True,
             )
+        elif name == WORKFLOW_TOOL:
+            if tool_id not in self.run_launches:
+                label = args.get("name") or posixpath.basename(string(args.get("scriptPath")))
+                self.run_launches[tool_id] = Launch(
+                    tool_id, signals.label(label), when, background=True, kind="workflow"
+                )
         elif name == "Read":
             path = args.get("file_path")
             if isinstance(path, str) and signals.is_report(path, cwd):
@@ -193,6 +240,7 @@ class _Orchestrator(Orchestrator):
         stamp = rec.get("timestamp")
         if isinstance(content, str):
             self._estimate(content)
+            self.arrived(content)
             if "<task-notification>" in content:
                 self._notifications(content, stamp)
             return
@@ -205,6 +253,7 @@ class _Orchestrator(Orchestrator):
                 text = block.get("text")
                 if isinstance(text, str):
                     self._estimate(text)
+                    self.arrived(text)
                     if "<task-notification>" in text:
                         self._notifications(text, stamp)
             elif block.get("type") == "tool_result":
@@ -214,12 +263,24 @@ class _Orchestrator(Orchestrator):
         tool_id = str(block.get("tool_use_id") or "")
         text = text_of(block.get("content"))
         self._estimate(text)
+        self.arrived(text)
         error = block.get("is_error") is True
         self.read_result(tool_id, text, refused=error)
+        result = rec.get("toolUseResult")
+        run = self.run_launches.get(tool_id)
+        if run is not None and not run.agent_id and isinstance(result, dict):
+            run_id = result.get("runId")
+            if isinstance(run_id, str) and run_id:
+                run.agent_id = run_id[:80]
+                name = signals.label(result.get("workflowName")) or run.description
+                run.description = name
+                self._run(run_id).name = name
+                self._run(run_id).tool_use_id = tool_id
+                self._run(run_id).launched = run.launched
+            return
         launch = self.launches.get(tool_id)
         if launch is None or launch.done:
             return
-        result = rec.get("toolUseResult")
         if error or isinstance(result, str) and result.startswith("Error"):
             self.refused(launch, text)
             return
@@ -236,48 +297,88 @@ class _Orchestrator(Orchestrator):
             return
         words = result.get("content")
         said = text_of(words) if isinstance(words, list) else _unframe(text)
-        self.returned(launch, said, rec.get("timestamp"))
+        self.returned(launch, said, rec.get("timestamp"), received=text)
 
     def _notifications(self, text: str, stamp: Any) -> None:
         for note in sections(text, "<task-notification>", "</task-notification>"):
             result = next(sections(note, "<result>", "</result>"), None)
-            if result is None:
-                continue
+            status = next(sections(note, "<status>", "</status>"), "").strip()[:40]
             tool = next(sections(note, "<tool-use-id>", "</tool-use-id>"), None)
             task = next(sections(note, "<task-id>", "</task-id>"), None)
             launch = self.launches.get(tool) if tool else None
             if launch is None and task:
                 launch = self.by_agent.get(task)
-            if launch is None:
+            if launch is None and tool:
+                launch = self.run_launches.get(tool)
+            if launch is None or (result is None and not status):
                 continue
-            words = result
+            words = result or ""
             key = (launch.tool_use_id, len(words), hash(words))
-            if key in self.notes:
+            if key in self.notes or launch.done:
                 continue
             self.notes.add(key)
             launch.background = True
             if not launch.agent_id and task:
                 launch.agent_id = task
-            self.returned(launch, words, stamp)
+            ret = self.returned(launch, words, stamp, received=note)
+            ret.status = status or ret.status
+            if launch.kind == "workflow":
+                run = self._run(launch.agent_id)
+                run.result, run.status = ret, ret.status
+                run.reported_agents = _agent_count(note)
+
+    def _run(self, run_id: str) -> WorkflowRun:
+        run = self.runs.get(run_id)
+        if run is None:
+            run = self.runs[run_id] = WorkflowRun(run_id)
+        return run
 
     def _estimate(self, text: str) -> None:
         if not self.usage_seen and text:
             self.estimated += tokens.estimate(text)
+
+    def is_subagent(self) -> bool:
+        return self.own_records == 0 and self.sidechain_records > 0
 
     def close(self) -> None:
         super().close()
         if self.s.context and not self.usage_seen:
             self.s.context_source = "estimate"
 
+    def finish(self, source: Source, stats: InputStats) -> None:
+        """Each workflow run of the session: the ones it launched and the ones on disk."""
+        for run_id in source.workflows:
+            self._run(run_id)
+        for run_id, run in self.runs.items():
+            files = source.workflows.get(run_id)
+            if files is not None:
+                workflows.read_run(run, files, stats, lambda path, st: _Subagent().read(path, st))
+            self.s.workflows.append(run)
 
-def _usage_tokens(usage: Any) -> int | None:
-    """The context size a response's usage records: prompt (cached or not) plus output."""
+
+def _agent_count(note: str) -> int | None:
+    count = next(sections(note, "<agent_count>", "</agent_count>"), "").strip()
+    return int(count) if count.isdigit() and len(count) < 7 else None
+
+
+def _usage(usage: Any) -> tuple[int, int] | None:
+    """(prompt, output) a response's usage records: the prompt counts every input token,
+    cached or not (input + cache writes + cache reads); None when nothing usable is there, or
+    all of it is zero (a placeholder, not a request)."""
     if not isinstance(usage, dict):
         return None
-    keys = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    parts = [usage.get(k) for k in (*keys, "output_tokens")]
-    numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool) and p >= 0]
-    return sum(numbers) if numbers else None
+    prompt = [_count(usage.get(k)) for k in _PROMPT_KEYS]
+    output = _count(usage.get("output_tokens"))
+    if all(n is None for n in prompt) or not any(prompt):
+        return None
+    return sum(n or 0 for n in prompt), output or 0
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+_PROMPT_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 
 def _unframe(text: str) -> str:

@@ -39,13 +39,17 @@ KNOWN_TYPES = frozenset(
         "compacted",
     }
 )
-_SKIP_TYPES = frozenset({b"world_state", b"turn_context", b"token_usage_record"})
+_SKIP_TYPES = frozenset({b"world_state", b"token_usage_record"})
 _KEEP_EVENTS = frozenset({b"token_count", b"task_complete"})
 _TYPE_KEY = b'"type":"'
 _PAYLOAD_HEAD = b'"payload":{"type":"'
 _NOTE_OPEN = "<subagent_notification>"
 _NOTE_CLOSE = "</subagent_notification>"
 SPAWN_TOOLS = frozenset({"spawn_agent"})
+# What the model itself writes into a rollout (an assistant message too).
+_MODEL_ITEMS = frozenset(
+    {"reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call"}
+)
 WAIT_TOOLS = frozenset({"wait_agent", "wait"})
 SHELL_TOOLS = frozenset({"exec_command", "shell", "local_shell"})
 
@@ -81,6 +85,9 @@ class _Root(Orchestrator):
         super().__init__(session)
         self.waits: set[str] = set()
         self.delivered: dict[tuple[str, int, int], Return] = {}
+        self.totals: Any = None  # the last token_count's running totals
+        self.model = ""
+        self.pending = False  # the model answered; its token_count has not come yet
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
         kind = record_type(rec)
@@ -97,9 +104,21 @@ class _Root(Orchestrator):
         elif kind == "event_msg":
             if payload.get("type") == "token_count":
                 self._tokens(payload.get("info"), stamp)
+        elif kind == "turn_context":
+            self.model = string(payload.get("model"))[:80]
+        elif kind == "compacted":
+            self.compacted()
+
+    def gap(self) -> int:
+        """Codex 0.169 writes a response's token_count after the outputs of the tools it
+        called (0.104 before them): what arrives while a response awaits its count goes into
+        the prompt after the next one."""
+        return len(self.s.context) + self.pending
 
     def _item(self, item: dict[str, Any], stamp: Any) -> None:
-        kind = item.get("type")
+        kind = string(item.get("type"))
+        if kind in _MODEL_ITEMS or kind == "message" and item.get("role") == "assistant":
+            self.pending = True
         if kind == "function_call":
             self._call(item, stamp)
         elif kind == "custom_tool_call" and item.get("name") == "apply_patch":
@@ -108,6 +127,7 @@ class _Root(Orchestrator):
             self._output(item, stamp)
         elif kind == "message" and item.get("role") == "user":
             text = text_of(item.get("content"))
+            self.arrived(text)
             if _NOTE_OPEN in text:
                 self._notification(text, stamp)
 
@@ -141,6 +161,7 @@ class _Root(Orchestrator):
         call_id = str(item.get("call_id") or "")
         output = item.get("output")
         text = output if isinstance(output, str) else text_of(output)
+        self.arrived(text)
         self.read_result(call_id, text)
         launch = self.launches.get(call_id)
         if launch is not None and not launch.agent_id and not launch.done:
@@ -172,23 +193,40 @@ class _Root(Orchestrator):
         key = (agent_id, len(words), hash(words))
         known = self.delivered.get(key)
         if known is not None:
-            known.deliveries += 1
+            known.deliveries += 1  # its words are counted once per delivery (tokens x deliveries)
             return
         self.delivered[key] = self.returned(launch, words, stamp)
 
     def _tokens(self, info: Any, stamp: Any) -> None:
+        """One model response's usage. Codex 0.77 to 0.104 (at least) write the same event
+        twice, totals unchanged: a repeat is not a new response. ``input_tokens`` already
+        counts the cached input; the output counts the reasoning."""
         if not isinstance(info, dict):
             return
         window = info.get("model_context_window")
-        if isinstance(window, int) and window > 0:
+        if isinstance(window, int) and not isinstance(window, bool) and window > 0:
             self.s.context_window = window
+            self.s.context_window_source = "recorded"
+        totals = info.get("total_token_usage")
+        if isinstance(totals, dict):
+            if totals == self.totals:
+                return
+            self.totals = totals
         last = info.get("last_token_usage")
         if not isinstance(last, dict):
             return
-        parts = [last.get("input_tokens"), last.get("output_tokens")]
-        numbers = [p for p in parts if isinstance(p, int) and not isinstance(p, bool) and p >= 0]
-        if numbers:
-            self.s.context.append(ContextPoint(sum(numbers), timestamp(stamp)))
+        prompt, output = _count(last.get("input_tokens")), _count(last.get("output_tokens"))
+        if not prompt:
+            return  # nothing sent: a placeholder, not a response
+        self.pending = False
+        point = ContextPoint(prompt + (output or 0), timestamp(stamp), prompt, output or 0)
+        point.model = self.model
+        self.s.context.append(point)
+
+    def close(self) -> None:
+        super().close()
+        if not self.s.context:
+            self.s.context_source = "none"  # Codex records no usage before 0.5x; none invented
 
 
 class _Subagent(Child):
@@ -217,6 +255,10 @@ class _Subagent(Child):
                 command = _shell_command(_json(payload.get("arguments")))
                 if command is not None and signals.shell_writes_file(command):
                     self.facts.wrote_files = True
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _shell_command(args: dict[str, Any]) -> str | None:

@@ -5,7 +5,9 @@ Where the clients keep them:
 - Claude Code: ``<config>/projects/<project>/<session>.jsonl`` for the orchestrator and
   ``<config>/projects/<project>/<session>/subagents/agent-<id>.jsonl`` per sub-agent, where
   ``<project>`` is the working directory with every character but letters and digits turned
-  into ``-``;
+  into ``-``; before 2.1 (2.0.x and older) a sub-agent's file lay beside the session's,
+  ``<project>/agent-<id>.jsonl``, its first record naming the session (``sessionId``); a
+  workflow run's journal and agents lie in ``<session>/subagents/workflows/<runId>/``;
 - Codex: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl``, one per thread; a
   sub-agent's rollout names its parent thread in its first record (``session_meta``).
 
@@ -26,7 +28,7 @@ from spawnkit.audit.jsonl import first_record
 from spawnkit.audit.model import CLAUDE_CODE, CODEX, InputStats
 from spawnkit.hosts.paths import claude_config_dir
 
-MAX_DEPTH = 8
+MAX_DEPTH = 10  # a workflow agent sits 5 below a projects folder, 7 below a home
 MAX_FILES = 200_000
 _LONG_PROJECT = 200  # Claude Code shortens longer folder names; match on this prefix
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
@@ -42,6 +44,7 @@ class Source:
     mtime: float
     project: str = ""  # Codex: the cwd in session_meta (Claude Code records it per line)
     children: dict[str, str] = field(default_factory=dict)
+    workflows: dict[str, dict[str, str]] = field(default_factory=dict)  # run id -> its files
 
 
 def codex_home() -> Path:
@@ -95,8 +98,7 @@ def has_transcripts(root: Path, limit: int = 2000) -> int:
     Cheap enough for doctor: names only, nothing is opened."""
     count = 0
     for path, _ in _walk(str(root), InputStats(), limit * 4):
-        name = os.path.basename(path)
-        if os.path.basename(os.path.dirname(path)) != "subagents" and not name.startswith("agent-"):
+        if belongs_to(path) is None and not os.path.basename(path).startswith(_AGENT):
             count += 1
             if count >= limit:
                 break
@@ -113,18 +115,20 @@ def discover(
     """The sessions under ``roots``, oldest first, filtered by mtime, id prefix and project."""
     claude: dict[str, Source] = {}
     named: list[Source] = []  # transcripts named as roots themselves
-    pending_children: list[tuple[str, str, str]] = []  # (main path, agent id, path)
+    pending: list[tuple[str, str, str]] = []  # (main path, what it is, path)
+    flat: list[str] = []  # Claude Code 2.0.x sub-agents beside their session
     rollouts: list[tuple[str, float]] = []
     budget = MAX_FILES
     for root in roots:
         real = os.path.realpath(root)
         for path, mtime in _walk(real, stats, budget):
             budget -= 1
+            owner = belongs_to(path)
             name = os.path.basename(path)
-            folder = os.path.dirname(path)
-            if os.path.basename(folder) == "subagents" and name.startswith("agent-"):
-                main = os.path.dirname(folder) + ".jsonl"
-                pending_children.append((main, name[len("agent-") : -len(".jsonl")], path))
+            if owner is not None:
+                pending.append((*owner, path))
+            elif name.startswith(_AGENT) and path != real:
+                flat.append(path)
             elif name.startswith("rollout-"):
                 rollouts.append((path, mtime))
             else:
@@ -134,15 +138,13 @@ def discover(
         if budget <= 0:
             stats.files_over_limit += 1
             break
-    for main, agent_id, path in pending_children:
-        owner = claude.get(main)
-        if owner is None:
-            stats.orphan_subagents += 1  # its session's transcript is not among the roots
-        else:
-            owner.children[agent_id] = path
+    pending += [_flat_owner(path, stats) for path in flat]
+    for main, what, path in pending:
+        _attach(claude.get(main), what, path, stats)
     for source in named:
         _add_siblings(source, stats)
     sources = list(claude.values()) + _codex_sessions(rollouts, stats)
+    _report_duplicates(sources, stats)
     if since is not None:
         sources = [s for s in sources if s.mtime >= since]
     if session:
@@ -158,21 +160,93 @@ def discover(
     return sources
 
 
+_AGENT = "agent-"
+_JOURNAL = "journal.jsonl"
+JOURNAL = "journal"  # a workflow run's journal among its files (the others: agent ids)
+
+
+def belongs_to(path: str) -> tuple[str, str] | None:
+    """(its session's transcript, what it is) for a file inside a Claude Code session folder:
+    ``agent:<id>`` for ``<session>/subagents/agent-<id>.jsonl``, ``run:<runId>:journal`` or
+    ``run:<runId>:<agent id>`` for a workflow run's files; None for anything else."""
+    folder, name = os.path.split(path)
+    parent, here = os.path.split(folder)
+    if here == "subagents" and name.startswith(_AGENT):
+        return parent + ".jsonl", "agent:" + name[len(_AGENT) : -len(".jsonl")]
+    grand, kind = os.path.split(parent)
+    session_dir, sub = os.path.split(grand)
+    if kind == "workflows" and sub == "subagents":
+        if name == _JOURNAL:
+            return session_dir + ".jsonl", f"run:{here}:{JOURNAL}"
+        if name.startswith(_AGENT):
+            return session_dir + ".jsonl", f"run:{here}:{name[len(_AGENT) : -len('.jsonl')]}"
+    return None
+
+
+def _flat_owner(path: str, stats: InputStats) -> tuple[str, str, str]:
+    """A 2.0.x sub-agent beside its session: the session its first record names."""
+    first = first_record(path, stats) or {}
+    owner = first.get("sessionId")
+    if not isinstance(owner, str) or not _SESSION_ID.fullmatch(owner):
+        owner = ""
+    name = os.path.basename(path)
+    folder = os.path.dirname(path)
+    main = os.path.join(folder, owner + ".jsonl") if owner else ""
+    return main, "agent:" + name[len(_AGENT) : -len(".jsonl")], path
+
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+
+def _attach(owner: Source | None, what: str, path: str, stats: InputStats) -> None:
+    """Join a sub-agent's or workflow run's file to its session; without it, an orphan."""
+    if owner is None:
+        stats.orphan_subagents += 1  # its session's transcript is not among the roots
+        return
+    kind, _, rest = what.partition(":")
+    if kind == "agent":
+        owner.children[rest] = path
+    else:
+        run_id, _, part = rest.partition(":")
+        owner.workflows.setdefault(run_id, {})[part] = path
+
+
+def _report_duplicates(sources: list[Source], stats: InputStats) -> None:
+    """Two transcripts with one session id (a copy in another folder): both are audited, and
+    said."""
+    seen: dict[tuple[str, str], str] = {}
+    for source in sources:
+        key = (source.host, source.session_id)
+        first = seen.setdefault(key, source.path)
+        if first != source.path:
+            stats.duplicate_sessions += 1
+            stats.note(
+                f"session {source.session_id} is in two transcripts: {first} and {source.path}"
+            )
+
+
 def _add_siblings(source: Source, stats: InputStats) -> None:
-    """A transcript named on its own brings its session folder's sub-agents along."""
+    """A transcript named on its own brings its session folder's sub-agents and workflow runs
+    along, and (2.0.x) the sub-agents beside it that name it."""
     session_dir = source.path[: -len(".jsonl")]
     if os.path.islink(session_dir):
         stats.symlinks_skipped += 1
-        return
-    for path, _ in _walk(os.path.join(session_dir, "subagents"), stats, 10_000, depth=1):
-        name = os.path.basename(path)
-        if name.startswith("agent-"):
-            source.children[name[len("agent-") : -len(".jsonl")]] = path
+    else:
+        for path, _ in _walk(os.path.join(session_dir, "subagents"), stats, 10_000, depth=3):
+            owner = belongs_to(path)
+            if owner is not None and owner[0] == source.path:
+                _attach(source, owner[1], path, stats)
+    folder = os.path.dirname(source.path)
+    for path, _ in _walk(folder, stats, 10_000, depth=1):
+        if os.path.basename(path).startswith(_AGENT):
+            main, what, _ = _flat_owner(path, stats)
+            if main == source.path:
+                _attach(source, what, path, stats)
 
 
 def _codex_sessions(rollouts: list[tuple[str, float]], stats: InputStats) -> list[Source]:
     """Root rollouts become sessions; a sub-agent's rollout joins its parent's by thread id."""
-    roots: dict[str, Source] = {}
+    roots: dict[str, list[Source]] = {}
     children: list[tuple[str, str, str]] = []  # (parent id, own id, path)
     for path, mtime in rollouts:
         meta = first_record(path, stats)
@@ -186,14 +260,18 @@ def _codex_sessions(rollouts: list[tuple[str, float]], stats: InputStats) -> lis
             children.append((parent, own, path))
         elif own:
             cwd = payload.get("cwd")
-            roots[own] = Source(CODEX, own, path, mtime, cwd if isinstance(cwd, str) else "")
+            found = Source(CODEX, own, path, mtime, cwd if isinstance(cwd, str) else "")
+            roots.setdefault(own, []).append(found)
     nested = {own for _, own, _ in children}
     for parent, own, path in children:
-        if parent in roots:
-            roots[parent].children[own] = path
+        copies = roots.get(parent)
+        if copies:  # a copy of a session joins the sub-agents in its own folder
+            folder = os.path.dirname(path)
+            near = [c for c in copies if os.path.dirname(c.path) == folder]
+            (near or copies)[0].children[own] = path
         elif parent not in nested:  # a sub-agent's sub-agent is not an orphan
             stats.orphan_subagents += 1
-    return list(roots.values())
+    return [source for copies in roots.values() for source in copies]
 
 
 def _parent_thread(payload: dict) -> str:

@@ -54,8 +54,7 @@ def stream(
             found = reader.read(source, stats)
             if found is None:  # not a transcript after all
                 continue
-            found.context_window = context_window or found.context_window
-            found.context_window = found.context_window or DEFAULT_CONTEXT_WINDOW
+            _window(found, context_window)
             analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)
             run.totals.add(found)
             run.seconds = time.perf_counter() - started
@@ -64,6 +63,19 @@ def stream(
 
     run.sessions = sessions()
     return run
+
+
+def _window(session: Session, option: int | None) -> None:
+    """The context window: ``--context-window``, else what the client recorded, else (Claude
+    Code only, whose transcripts never say) the standard Claude window. Nothing is invented
+    for a session whose client records its window but did not this time."""
+    if option:
+        session.context_window, session.context_window_source = option, "option"
+    elif session.context_window:
+        session.context_window_source = "recorded"
+    elif session.host == CLAUDE_CODE:
+        session.context_window = DEFAULT_CONTEXT_WINDOW
+        session.context_window_source = "default"
 
 
 def audit(roots: list[Path], **options) -> Audit:

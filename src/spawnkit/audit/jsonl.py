@@ -99,8 +99,8 @@ def _lines(fh: BinaryIO, stats: InputStats, skip: Skip | None) -> Iterator[dict[
         stats.lines += 1
         if skip is not None and ended and skip(line):
             continue
-        try:
-            record = loads(line)
+        try:  # decoded here: json.loads would sniff the encoding of every line first
+            record = loads(line.decode("utf-8", "surrogatepass"))
         except (ValueError, RecursionError):
             if ended:
                 stats.malformed_lines += 1

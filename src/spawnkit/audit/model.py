@@ -15,13 +15,19 @@ from typing import Any
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
 
+# Where a return's ``tokens`` come from: the growth of the orchestrator's next prompt as the
+# client recorded it, that growth shared with what else arrived alongside, or the estimate.
+FROM_USAGE = "usage"
+FROM_SHARED_USAGE = "usage-shared"
+FROM_ESTIMATE = "estimate"
+
 
 @dataclass
 class Return:
     """One sub-agent answer as it reached the orchestrator."""
 
     agent_id: str
-    tokens: int  # estimated tokens of the sub-agent's words the parent received
+    tokens: int  # what the return cost the orchestrator: recorded growth, else the estimate
     description: str = ""
     agent_type: str = ""
     tool_use_id: str = ""
@@ -36,6 +42,13 @@ class Return:
     finished: float | None = None  # the sub-agent's last record, when its transcript exists
     turn: int = 0  # index of the first context point that includes this return
     wrote_files: bool | None = None  # None: no sub-agent transcript to tell
+    estimated_tokens: int = 0  # spawnkit's offline estimate of the words (what the hook judges)
+    tokens_source: str = FROM_ESTIMATE  # FROM_USAGE, FROM_SHARED_USAGE or FROM_ESTIMATE
+    chars: int = 0  # characters of the words (what the budget is about)
+    delivered_chars: int = 0  # characters as delivered: the words in the client's framing
+    delivered_tokens: int | None = None  # the recorded growth's share of all of that
+    kind: str = "agent"  # "agent", or "workflow" for a workflow's result
+    status: str = "completed"  # or what the client's notification said: killed, failed...
 
 
 @dataclass
@@ -43,6 +56,7 @@ class SubagentFacts:
     """What a sub-agent's own transcript adds to its return."""
 
     finished: float | None = None  # its last record
+    started: float | None = None  # its first record
     wrote_files: bool = False
     blocks: int = 0
     full_tokens: int | None = None
@@ -60,10 +74,45 @@ class SubagentFacts:
 
 @dataclass
 class ContextPoint:
-    """The orchestrator's context after one model response."""
+    """The orchestrator's context after one model response: ``prompt`` (every input token,
+    cached or not) plus ``output``, when the client recorded them; ``tokens`` is their sum, or
+    the running estimate when nothing was recorded."""
 
     tokens: int
     time: float | None = None
+    prompt: int | None = None
+    output: int | None = None
+    model: str = ""
+
+
+@dataclass
+class WorkflowAgent:
+    """One agent of a workflow run: its answer went to the script, not to the orchestrator."""
+
+    agent_id: str
+    label: str = ""
+    phase: str = ""
+    answer_tokens: int | None = None  # estimate of the answer the journal kept; None: none kept
+    answer_chars: int = 0
+    started: float | None = None
+    finished: float | None = None
+    wrote_files: bool | None = None
+
+
+@dataclass
+class WorkflowRun:
+    """One run of a Claude Code workflow script (the ``Workflow`` tool): its agents from the run's
+    journal and transcripts, and the result the orchestrator received in a notification."""
+
+    run_id: str
+    name: str = ""
+    tool_use_id: str = ""
+    status: str = ""  # the notification's: completed, failed, killed; "" while none arrived
+    launched: float | None = None
+    agents: list[WorkflowAgent] = field(default_factory=list)
+    result: Return | None = None  # also among the session's returns (kind "workflow")
+    peak_parallel: int = 0
+    reported_agents: int | None = None  # agent_count the notification's <usage> gave
 
 
 @dataclass
@@ -94,8 +143,12 @@ class Session:
     started: float | None = None
     ended: float | None = None
     context_window: int | None = None
-    context_source: str = "usage"  # "usage" (recorded by the client) or "estimate"
+    context_window_source: str | None = None  # "recorded", "option" or "default"
+    context_source: str = "usage"  # "usage" (recorded), "estimate", or "none" (nothing to tell)
     context: list[ContextPoint] = field(default_factory=list)
+    gap_chars: dict[int, int] = field(default_factory=dict)  # characters received before point N
+    breaks: set[int] = field(default_factory=set)  # points preceded by a compaction
+    workflows: list[WorkflowRun] = field(default_factory=list)
     returns: list[Return] = field(default_factory=list)
     open_launches: list[float] = field(default_factory=list)  # launched, never returned
     denied_launches: int = 0  # Agent calls a spawnkit hook refused (parallel cap)
@@ -115,6 +168,9 @@ class Session:
         return sum(r.tokens * r.deliveries for r in self.returns)
 
 
+MAX_NOTES = 10
+
+
 @dataclass
 class InputStats:
     """Everything read, and everything that could not be: counted, never fatal."""
@@ -132,7 +188,14 @@ class InputStats:
     symlinks_skipped: int = 0
     orphan_subagents: int = 0
     files_over_limit: int = 0
+    duplicate_sessions: int = 0  # transcripts whose session (thread) id another one has too
     unknown_records: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)  # the first few problems, named (stderr)
+
+    def note(self, text: str) -> None:
+        """Keep a one-line description of a problem, up to ``MAX_NOTES``."""
+        if len(self.notes) < MAX_NOTES:
+            self.notes.append(text)
 
     @property
     def problems(self) -> dict[str, int]:
@@ -148,6 +211,7 @@ class InputStats:
             "symlinks_skipped",
             "orphan_subagents",
             "files_over_limit",
+            "duplicate_sessions",
         )
         return {n: getattr(self, n) for n in names if getattr(self, n)}
 
@@ -168,6 +232,8 @@ class Totals:
         self.quiet_sessions = 0  # no sub-agent returns and no findings
         self.hosts: Counter[str] = Counter()
         self.codes: Counter[str] = Counter()
+        self.sources: Counter[str] = Counter()  # returns by where their tokens came from
+        self.workflow_runs = self.workflow_agents = 0
         self._worst: list[tuple[int, int, dict[str, Any]]] = []
         self._closest: list[tuple[float, int, dict[str, Any]]] = []
         self._seq = 0
@@ -180,8 +246,11 @@ class Totals:
         self.denied_launches += s.denied_launches
         self.denied_reads += sum(1 for t in s.report_reads if t.denied)
         self.codes.update(f.code for f in s.findings)
+        self.workflow_runs += len(s.workflows)
+        self.workflow_agents += sum(len(w.agents) for w in s.workflows)
         for r in s.returns:
             self.returns += 1
+            self.sources[r.tokens_source] += 1
             self.over_budget += r.tokens > self.budget
             self.tokens_received += r.tokens * r.deliveries
             if r.blocked:
@@ -197,6 +266,7 @@ class Totals:
                     "agent_id": r.agent_id,
                     "description": r.description or r.agent_type,
                     "tokens": r.tokens,
+                    "tokens_source": r.tokens_source,
                     "deliveries": r.deliveries,
                 },
             )
@@ -231,6 +301,9 @@ class Totals:
             "sessions": self.sessions,
             "sessions_with_returns": self.sessions_with_returns,
             "returns": self.returns,
+            "returns_by_tokens_source": {
+                k: self.sources[k] for k in (FROM_USAGE, FROM_SHARED_USAGE, FROM_ESTIMATE)
+            },
             "over_budget": self.over_budget,
             "tokens_received": self.tokens_received,
             "blocked": self.blocked,
@@ -239,6 +312,8 @@ class Totals:
             "tokens_kept_out": max(0, self.blocked_full_tokens - self.blocked_received_tokens),
             "denied_launches": self.denied_launches,
             "denied_reads": self.denied_reads,
+            "workflow_runs": self.workflow_runs,
+            "workflow_agents": self.workflow_agents,
             "worst_returns": [item for _, _, item in sorted(self._worst, reverse=True)],
             "closest_to_limit": [item for _, _, item in sorted(self._closest, reverse=True)],
             "findings_by_code": dict(sorted(self.codes.items())),

@@ -27,6 +27,7 @@ class Launch:
     agent_id: str = ""
     background: bool = False
     done: bool = False
+    kind: str = "agent"  # "workflow": a workflow run, whose result is its return
 
 
 class Orchestrator:
@@ -45,6 +46,14 @@ class Orchestrator:
 
     def feed(self, record: dict[str, Any], stats: InputStats) -> None:
         raise NotImplementedError
+
+    def finish(self, source: Source, stats: InputStats) -> None:
+        """After the sub-agents' transcripts: what else of the session lies on disk (workflow
+        runs, for Claude Code)."""
+
+    def is_subagent(self) -> bool:
+        """The file held only a sub-agent's records: a sub-agent whose session is not here."""
+        return False
 
     def seen(self, stamp: Any) -> None:
         """Keep the first and last record times (parsed once, at the end)."""
@@ -85,22 +94,43 @@ class Orchestrator:
         else:
             self.s.failed_launches += 1
 
-    def returned(self, launch: Launch, words: str, stamp: Any) -> Return:
-        """The sub-agent's final ``words`` reached the orchestrator."""
+    def arrived(self, text: str) -> None:
+        """``text`` reached the orchestrator before its next model response (any tool result,
+        message or notification): the characters a recorded growth is shared by."""
+        if text:
+            gap = self.gap()
+            self.s.gap_chars[gap] = self.s.gap_chars.get(gap, 0) + len(text)
+
+    def gap(self) -> int:
+        """The context point that will first include what arrives now: the next one."""
+        return len(self.s.context)
+
+    def returned(self, launch: Launch, words: str, stamp: Any, received: str = "") -> Return:
+        """The sub-agent's final ``words`` reached the orchestrator, within ``received`` (the
+        text as delivered, the client's framing included; ``words`` when empty)."""
         launch.done = True
+        estimate = tokens.estimate(words)
         ret = Return(
             agent_id=launch.agent_id,
-            tokens=tokens.estimate(words),
+            tokens=estimate,
+            estimated_tokens=estimate,
+            chars=len(words),
+            delivered_chars=max(len(received), len(words)),
             description=launch.description,
             agent_type=launch.agent_type,
             tool_use_id=launch.tool_use_id,
             background=launch.background,
             launched=launch.launched,
             received=timestamp(stamp),
-            turn=len(self.s.context),
+            turn=self.gap(),
+            kind=launch.kind,
         )
         self.s.returns.append(ret)
         return ret
+
+    def compacted(self) -> None:
+        """The conversation was compacted: the next prompt is not the last one plus more."""
+        self.s.breaks.add(len(self.s.context))
 
     def close(self) -> None:
         self.s.started = timestamp(self.first)
@@ -136,15 +166,17 @@ class Child:
             self.held = signals.held_back(self.facts, "\n".join(self.parts), reason)
 
     def read(self, path: str, stats: InputStats) -> SubagentFacts:
-        last = None
+        first = last = None
         for record in records(path, stats, self.skip):
             kind = record_type(record)
             if isinstance(record.get("timestamp"), str):
+                first = first or record["timestamp"]
                 last = record["timestamp"]
             if kind in self.known:
                 self.feed(record, kind)
             else:
                 stats.unknown_records[kind] += 1
+        self.facts.started = timestamp(first)
         self.facts.finished = timestamp(last)
         return self.facts
 
@@ -185,13 +217,17 @@ def read_session(
             stats.not_transcripts += 1
         return None
     stats.unknown_records.update(unknown)
+    if reader.is_subagent():
+        stats.orphan_subagents += 1
+        return None
     reader.close()
     session = reader.s
     for agent_id, path in source.children.items():
         session.subagent_transcripts += 1
         facts = child().read(path, stats)
         for ret in session.returns:
-            if ret.agent_id == agent_id:
+            if ret.agent_id == agent_id and ret.kind == "agent":
                 facts.apply(ret)
                 break
+    reader.finish(source, stats)
     return session

@@ -12,6 +12,7 @@ agree; sessions are written as they are read and the summary last (shown first b
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from html import escape
@@ -23,7 +24,7 @@ from spawnkit.audit.render_json import iso, session_data
 
 MAX_CHARTED = 500  # sessions drawn in full; the rest are counted
 W, H = 560, 230
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 18, 34
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 18, 44
 
 CSS = """
 :root{--ink:#1d2330;--muted:#5d6677;--line:#d9dee7;--ok:#2f9e61;--over:#d64545;
@@ -59,6 +60,10 @@ code{font-size:12px;word-break:break-all}
 details.findings{margin-top:10px}details.findings summary{cursor:pointer;font-weight:600}
 svg text.label{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 footer{color:var(--muted);font-size:12px;padding:0 32px 24px}
+.return-bar.estimated{fill-opacity:.45;stroke:currentColor;stroke-dasharray:3 2}
+td .mark{color:var(--muted);margin-left:1px}.tag.note{background:var(--muted)}
+p.legend{color:var(--muted);font-size:12px;margin:4px 0 0}.legend-item{margin-right:14px}
+table.workflows ul.agents{margin:0;padding-left:16px}svg text.xlabel,svg text.xtime{font-size:10px}
 """
 
 
@@ -115,6 +120,8 @@ def render(audit: Audit) -> str:
 
 
 def _cards(summary: dict[str, Any], budget: int, notes: list[str]) -> str:
+    """The summary cards; those of spawnkit's enforcement only where it acted (a user who
+    never installed spawnkit has nothing to read in a row of zeros)."""
     findings = sum(summary["findings_by_code"].values())
     cards = [
         ("", summary["sessions"], "sessions"),
@@ -125,14 +132,18 @@ def _cards(summary: dict[str, Any], budget: int, notes: list[str]) -> str:
             f"over {budget} tokens",
         ),
         ("", f"{summary['tokens_received']:,}", "tokens received from sub-agents"),
-        ("good" if summary["blocked"] else "", summary["blocked"], "blocked by spawnkit"),
-        (
-            "good" if summary["tokens_kept_out"] else "",
-            f"{summary['tokens_kept_out']:,}",
-            "tokens kept on disk instead",
-        ),
-        ("bad" if findings else "good", findings, "findings"),
     ]
+    if summary["workflow_runs"]:
+        cards.append(("", summary["workflow_runs"], "workflow runs"))
+    if summary["blocked"]:
+        cards += [
+            ("good", summary["blocked"], "blocked by spawnkit"),
+            ("good", f"{summary['tokens_kept_out']:,}", "tokens kept on disk instead"),
+        ]
+    if summary["denied_launches"] or summary["denied_reads"]:
+        refused = summary["denied_launches"] + summary["denied_reads"]
+        cards.append(("good", refused, "launches and reads refused by spawnkit"))
+    cards.append(("bad" if findings else "good", findings, "findings"))
     body = "".join(
         f'<div class="card {cls}"><b>{value}</b><span>{escape(label)}</span></div>'
         for cls, value, label in cards
@@ -146,10 +157,17 @@ def _session(s: dict[str, Any], budget: int) -> str:
     when = escape((s["started"] or "")[:16].replace("T", " "))
     window = s["context_window"]
     share = f" ({s['peak_context'] / window:.0%} of {window:,})" if window else ""
+    estimated = any(r["tokens_source"] == "estimate" for r in s["returns"])
+    if s["context_source"] == "none":
+        context = "no context recorded"
+    else:
+        context = f"peak context {s['peak_context']:,} tokens{share}" + (
+            " (estimated)" if s["context_source"] == "estimate" else ""
+        )
+        context += f" · grew {s['context_growth']:,}"
     meta = (
-        f"peak context {s['peak_context']:,} tokens{share}"
-        + (" (estimated)" if s["context_source"] == "estimate" else "")
-        + f" · grew {s['context_growth']:,} · returns brought ~{s['return_tokens']:,}"
+        context
+        + f" · returns brought {'~' if estimated else ''}{s['return_tokens']:,}"
         + f" · peak parallel {s['peak_parallel']}"
         + f" · {len(s['state_writes'])} state write(s)"
         + (f" · {s['denied_launches']} launch(es) refused" if s["denied_launches"] else "")
@@ -164,6 +182,7 @@ def _session(s: dict[str, Any], budget: int) -> str:
             _returns_chart(s, budget),
             "</div>",
             _returns_table(s, budget),
+            _workflows_table(s, budget),
             _findings_table(s),
             "</article>",
         ]
@@ -176,14 +195,15 @@ def _kind(r: dict[str, Any]) -> str:
     return "over" if r["over_budget"] else "ok"
 
 
-def _nice(value: float) -> int:
-    """A round axis maximum at or above ``value``."""
-    value = max(value, 1)
-    step = 10 ** (len(str(int(value))) - 1)
-    for m in (1, 2, 2.5, 5, 10):
-        if m * step >= value:
-            return int(m * step)
-    return int(10 * step)
+def ticks(value: float, most: int = 5) -> tuple[int, int]:
+    """(top, step) of an axis from 0 that holds ``value``: a round step (1, 2 or 5 times a
+    power of ten, at least 1) and at most ``most`` steps up to the top."""
+    value = max(value, 1.0)
+    raw = value / most
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    step = max(1, int(step))
+    return math.ceil(value / step) * step, step
 
 
 def _scale(top: float) -> Callable[[float], float]:
@@ -195,25 +215,31 @@ def _scale(top: float) -> Callable[[float], float]:
     return y
 
 
-def _chart(cls: str, label: str, top: int, marks: list[str], caption: str) -> str:
-    """One chart: the y axis from 0 to ``top``, the ``marks`` drawn over it, a caption."""
+def _chart(cls: str, label: str, axis: tuple[int, int], marks: list[str], caption: str) -> str:
+    """One chart: the y axis from 0 to ``axis`` (top, step), the ``marks`` over it, a caption."""
     head = (
         f'<svg class="{cls}" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" '
         f'aria-label="{label}">'
     )
-    svg = "".join([head, *_y_axis(top), *marks, "</svg>"])
+    svg = "".join([head, *_y_axis(*axis), *marks, "</svg>"])
     return f"<figure>{svg}<figcaption>{caption}</figcaption></figure>"
 
 
-def _y_axis(top: int) -> list[str]:
+def _amount(value: float) -> str:
+    """12k, 2.5k, 500: an axis label."""
+    return f"{value / 1000:g}k" if value >= 1000 else f"{value:g}"
+
+
+def _y_axis(top: int, step: int) -> list[str]:
     out = []
     scale = _scale(top)
-    for i in range(5):
-        value = top * i / 4
+    for value in range(0, top + 1, step):
         y = scale(value)
         out.append(f'<line class="axis" x1="{LEFT}" y1="{y:.1f}" x2="{W - RIGHT}" y2="{y:.1f}"/>')
-        label = f"{value / 1000:g}k" if value >= 1000 else f"{value:g}"
-        out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        out.append(
+            f'<text class="tick" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
+            f"{_amount(value)}</text>"
+        )
     return out
 
 
@@ -230,13 +256,13 @@ def _context_chart(s: dict[str, Any]) -> str:
     window = s["context_window"] or 0
     peak = max((p["tokens"] for p in points), default=0)
     show_window = bool(window) and peak >= window * 0.5
-    top = _nice(max(peak, window if show_window else 0) * 1.08)
+    axis = ticks(max(peak, window if show_window else 0) * 1.05)
     n = max(len(points), 1)
 
-    def x(i: int) -> float:
+    def x(i: float) -> float:
         return LEFT + (W - LEFT - RIGHT) * (i / (n - 1) if n > 1 else 0.5)
 
-    y = _scale(top)
+    y = _scale(axis[0])
     svg = []
     if show_window:
         svg.append(_rule("window-line", y(window), f"context window {window:,}"))
@@ -248,41 +274,88 @@ def _context_chart(s: dict[str, Any]) -> str:
                 f'<circle class="point" cx="{x(i):.1f}" cy="{y(p["tokens"]):.1f}" r="2.5">'
                 f"<title>response {i + 1}: {p['tokens']:,} tokens</title></circle>"
             )
-    stacked: dict[int, int] = {}
+    by_gap: dict[int, list[tuple[int, dict[str, Any]]]] = {}
     for k, r in enumerate(s["returns"], 1):
-        turn = min(r["turn"], len(points) - 1) if points else 0
-        base = points[turn]["tokens"] if points else 0
-        lift = stacked.get(turn, 0)
-        stacked[turn] = lift + 1
-        label = r["description"] or r["agent_type"] or r["agent_id"]
-        svg.append(
-            f'<circle class="return-mark {_kind(r)}" data-agent="{escape(r["agent_id"])}" '
-            f'cx="{x(turn):.1f}" cy="{y(base) - 9 - 10 * lift:.1f}" r="5">'
-            f"<title>return {k}: {escape(label)} · {r['tokens']:,} tokens</title></circle>"
-        )
-    svg.append(
-        f'<text x="{LEFT}" y="{H - 8}">1</text><text x="{W - RIGHT}" y="{H - 8}" '
-        f'text-anchor="end">{len(points)} responses</text>'
-    )
+        by_gap.setdefault(r["turn"], []).append((k, r))
+    for gap, group in by_gap.items():
+        for j, (k, r) in enumerate(group, 1):
+            cx, cy = _on_curve(points, gap, j / (len(group) + 1), x, y)
+            svg.append(
+                f'<circle class="return-mark {_kind(r)}" data-agent="{escape(r["agent_id"])}" '
+                f'data-source="{escape(r["tokens_source"])}" data-turn="{gap}" '
+                f'cx="{cx:.1f}" cy="{cy:.1f}" r="5">'
+                f"<title>return {k}: {escape(_label(r))} · {r['tokens']:,}"
+                f"{MARKS.get(r['tokens_source'], '')} tokens</title></circle>"
+            )
+    svg += _x_axis(points, x)
     caption = (
-        "Orchestrator context after each model response (tokens). Dots: sub-agent returns, at the "
-        "first response that carried them — green within budget, red over, amber blocked."
+        "Orchestrator context after each model response (tokens). Dots: sub-agent returns, on "
+        "the rise of the curve they caused (between the response before and the first one that "
+        "carried them) — green within budget, red over, amber blocked."
     )
-    return _chart("context-chart", "Orchestrator context over the session", top, svg, caption)
+    return _chart("context-chart", "Orchestrator context over the session", axis, svg, caption)
+
+
+def _on_curve(
+    points: list[dict[str, Any]],
+    gap: int,
+    share: float,
+    x: Callable[[float], float],
+    y: Callable[[float], float],
+) -> tuple[float, float]:
+    """Where a return that landed before response ``gap`` sits on the drawn curve: ``share``
+    of the way along the segment that rises into that response (on the nearest point when the
+    session has no such segment)."""
+    if not points:
+        return x(0), y(0)
+    if 1 <= gap < len(points):
+        a, b = points[gap - 1]["tokens"], points[gap]["tokens"]
+        at = gap - 1 + share
+        return x(at), y(a + (b - a) * share)
+    last = min(max(gap, 0), len(points) - 1)
+    return x(last), y(points[last]["tokens"])
+
+
+def _x_axis(points: list[dict[str, Any]], x: Callable[[float], float]) -> list[str]:
+    """Model response numbers at round steps, and the session's first and last times."""
+    n = len(points)
+    if not n:
+        return []
+    _, step = ticks(n, 6)
+    numbers = sorted(
+        {1, *range(step, n + 1, step)} | ({n} if n - (n // step) * step > step / 2 else set())
+    )
+    out = [
+        f'<text class="xtick" x="{x(i - 1):.1f}" y="{H - BOTTOM + 14}" text-anchor="middle">{i}</text>'
+        for i in numbers
+    ]
+    first, last = points[0].get("time"), points[-1].get("time")
+    label = "model response"
+    out.append(
+        f'<text class="xlabel" x="{(LEFT + W - RIGHT) / 2:.1f}" y="{H - 6}" text-anchor="middle">'
+        f"{label}</text>"
+    )
+    if first and last:
+        out.append(f'<text class="xtime" x="{LEFT}" y="{H - 6}">{escape(first[11:16])} UTC</text>')
+        out.append(
+            f'<text class="xtime" x="{W - RIGHT}" y="{H - 6}" text-anchor="end">'
+            f"{escape(last[11:16])} UTC</text>"
+        )
+    return out
 
 
 def _returns_chart(s: dict[str, Any], budget: int) -> str:
     rets = s["returns"]
     tallest = max([budget] + [max(r["tokens"], r["full_tokens"] or 0) for r in rets])
-    top = _nice(tallest * 1.08)
+    axis = ticks(tallest * 1.05)
     inner = W - LEFT - RIGHT
     slot = inner / max(len(rets), 1)
     width = max(2.0, min(40.0, slot * 0.6))
-    y = _scale(top)
+    y = _scale(axis[0])
     svg = []
     for k, r in enumerate(rets):
         cx = LEFT + slot * (k + 0.5)
-        label = escape(r["description"] or r["agent_type"] or r["agent_id"])
+        label = escape(_label(r))
         if r["blocked"] and r["full_tokens"]:
             svg.append(
                 f'<rect class="held-back" x="{cx - width / 2:.1f}" y="{y(r["full_tokens"]):.1f}" '
@@ -290,51 +363,144 @@ def _returns_chart(s: dict[str, Any], budget: int) -> str:
                 f"<title>{label}: held back {r['full_tokens']:,} tokens, saved on disk</title></rect>"
             )
         height = max(y(0) - y(r["tokens"]), 1.0)
+        source = r["tokens_source"]
+        estimated = " estimated" if source == "estimate" else ""
         svg.append(
-            f'<rect class="return-bar {_kind(r)}" data-agent="{escape(r["agent_id"])}" '
+            f'<rect class="return-bar {_kind(r)}{estimated}" data-agent="{escape(r["agent_id"])}" '
+            f'data-source="{escape(source)}" '
             f'x="{cx - width / 2:.1f}" y="{y(0) - height:.1f}" width="{width:.1f}" '
-            f'height="{height:.1f}"><title>{label}: {r["tokens"]:,} tokens received'
-            f"</title></rect>"
+            f'height="{height:.1f}"><title>{label}: {r["tokens"]:,}{MARKS.get(source, "")} tokens '
+            f"received ({escape(SOURCES.get(source, ''))})</title></rect>"
         )
         if len(rets) <= 30:
             svg.append(
-                f'<text x="{cx:.1f}" y="{H - BOTTOM + 14}" text-anchor="middle">{k + 1}</text>'
+                f'<text class="xtick" x="{cx:.1f}" y="{H - BOTTOM + 14}" text-anchor="middle">'
+                f"{k + 1}</text>"
             )
+    svg.append(
+        f'<text class="xlabel" x="{(LEFT + W - RIGHT) / 2:.1f}" y="{H - 6}" '
+        'text-anchor="middle">return, in the order received</text>'
+    )
     svg.append(_rule("budget-line", y(budget), f"budget {budget}"))
     caption = (
-        "Tokens each return put into the orchestrator's context, against the budget line. "
+        "Tokens each return put into the orchestrator's context, against the budget line: the "
+        "recorded usage, or spawnkit's estimate where nothing was recorded (pale, marked ~). "
         "Dashed outline: the longer answer spawnkit held back and saved on disk."
     )
     label = "Tokens of each sub-agent return against the budget"
-    return _chart("returns-chart", label, top, svg, caption)
+    return _chart("returns-chart", label, axis, svg, caption)
+
+
+MARKS = {"usage": "", "usage-shared": "*", "estimate": "~"}
+SOURCES = {
+    "usage": "the growth of the orchestrator's next prompt, as the client recorded it",
+    "usage-shared": "the recorded growth, shared by characters with what else arrived with it",
+    "estimate": "spawnkit's offline estimate: nothing usable was recorded",
+}
+
+
+def _tokens_cell(r: dict[str, Any]) -> str:
+    """A return's tokens with the mark of where they come from (and why, on hover)."""
+    mark = MARKS.get(r["tokens_source"], "")
+    sent = f" ×{r['deliveries']}" if r["deliveries"] > 1 else ""
+    title = escape(SOURCES.get(r["tokens_source"], ""))
+    return (
+        f'<td class=num data-source="{escape(r["tokens_source"])}" title="{title}">'
+        f'{r["tokens"]:,}<span class="mark">{mark}</span>{sent}</td>'
+    )
 
 
 def _returns_table(s: dict[str, Any], budget: int) -> str:
+    """One row per return; the columns of spawnkit's enforcement only when it held one back."""
+    held = any(r["blocked"] for r in s["returns"])
     rows = []
     for k, r in enumerate(s["returns"], 1):
         kind = _kind(r)
-        tag = (
-            '<span class="tag blocked">blocked</span>'
-            if kind == "blocked"
-            else ('<span class="tag over">over budget</span>' if kind == "over" else "")
+        if kind == "blocked":
+            tag = '<span class="tag blocked">blocked</span>'
+        elif kind == "over":
+            tag = '<span class="tag over">over budget</span>'
+        elif r["estimate_over_budget"]:
+            tag = f'<span class="tag note">estimate ~{r["estimated_tokens"]:,}</span>'
+        else:
+            tag = ""
+        cells = [
+            f"<td class=num>{k}</td><td>{escape(_label(r))}</td>",
+            f"<td><code>{escape(r['agent_id'])}</code></td>",
+            _tokens_cell(r),
+            f"<td>{tag}</td>",
+        ]
+        if held:
+            saved = (
+                f"<code>{escape(_short(r['saved_path'], s['project']))}</code>"
+                if r["saved_path"]
+                else ""
+            )
+            full = f"{r['full_tokens']:,}" if r["full_tokens"] else ""
+            cells.append(f"<td class=num>{full}</td><td>{saved}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = (
+        "<th class=num>#</th><th>sub-agent</th><th>agent id</th>"
+        "<th class=num>tokens received</th><th></th>"
+    )
+    if held:
+        head += "<th class=num>held back</th><th>saved at</th>"
+    used = [
+        src
+        for src in ("usage-shared", "estimate")
+        if any(r["tokens_source"] == src for r in s["returns"])
+    ]
+    legend = "".join(
+        f'<span class="legend-item"><b>{MARKS[src]}</b> {escape(SOURCES[src])}</span>'
+        for src in used
+    )
+    note = f'<p class="legend">{legend}</p>' if legend else ""
+    return (
+        f'<table class="returns"><thead><tr>{head}</tr></thead><tbody>'
+        + "".join(rows)
+        + "</tbody></table>"
+        + note
+    )
+
+
+def _label(r: dict[str, Any]) -> str:
+    label = r["description"] or r["agent_type"] or r["agent_id"]
+    return f"workflow {label}" if r.get("kind") == "workflow" else label
+
+
+def _workflows_table(s: dict[str, Any], budget: int) -> str:
+    """Each workflow run: its agents (whose answers went to the script), the result the
+    orchestrator received against the budget, how many agents ran at once."""
+    if not s["workflows"]:
+        return ""
+    rows = []
+    for w in s["workflows"]:
+        agents = "".join(
+            f"<li>{escape(a['label'] or a['agent_id'])}"
+            + (f" <small>({escape(a['phase'])})</small>" if a["phase"] else "")
+            + (f": ~{a['answer_tokens']:,} tokens" if a["answer_tokens"] is not None else "")
+            + "</li>"
+            for a in w["agents"]
         )
-        held = f"{r['full_tokens']:,}" if r["full_tokens"] else ""
-        saved = (
-            f"<code>{escape(_short(r['saved_path'], s['project']))}</code>"
-            if r["saved_path"]
-            else ""
-        )
-        sent = f" ×{r['deliveries']}" if r["deliveries"] > 1 else ""
+        if w["result_tokens"] is None:
+            result = "<td class=num>none</td>"
+        else:
+            mark = MARKS.get(w["result_tokens_source"] or "", "")
+            over = ' <span class="tag over">over budget</span>' if w["result_over_budget"] else ""
+            result = f'<td class=num data-source="{escape(w["result_tokens_source"] or "")}">'
+            result += f'{w["result_tokens"]:,}<span class="mark">{mark}</span>{over}</td>'
         rows.append(
-            f"<tr><td class=num>{k}</td><td>{escape(r['description'] or r['agent_type'])}</td>"
-            f"<td><code>{escape(r['agent_id'])}</code></td>"
-            f"<td class=num>{r['tokens']:,}{sent}</td><td>{tag}</td><td class=num>{held}</td>"
-            f"<td>{saved}</td></tr>"
+            f'<tr data-run="{escape(w["run_id"])}"><td>{escape(w["name"] or w["run_id"])}'
+            f"<br><code>{escape(w['run_id'])}</code></td><td>{escape(w['status'] or '-')}</td>"
+            f"<td class=num>{w['agent_count']}</td><td><ul class=agents>{agents}</ul></td>"
+            f"<td class=num>~{w['answer_tokens']:,}</td>{result}"
+            f"<td class=num>{w['peak_parallel']}</td></tr>"
         )
     return (
-        '<table class="returns"><thead><tr><th class=num>#</th><th>sub-agent</th><th>agent id</th>'
-        "<th class=num>tokens received</th><th></th><th class=num>held back</th>"
-        "<th>saved at</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        '<table class="workflows"><thead><tr><th>workflow run</th><th>status</th>'
+        "<th class=num>agents</th><th>agents' answers (to the script)</th>"
+        "<th class=num>answers, kept out</th><th class=num>result received</th>"
+        f"<th class=num>at once</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
 
 
@@ -399,6 +565,11 @@ def _footer(audit: Audit) -> str:
         f"{audit.seconds:.2f} s."
         + (f" Skipped: {problems}." if problems else "")
         + (f" Records of unknown types: {unknown}." if unknown else "")
-        + " Token figures are spawnkit's offline estimate unless the client recorded them."
+        + " Context figures are the usage the clients recorded (else marked estimated). A return's"
+        " tokens are its words' share of the growth of the orchestrator's next prompt, as"
+        " recorded; marked * when shared with other input of the same turn, ~ when nothing"
+        " usable was recorded and spawnkit's offline estimate stands in. That estimate, which"
+        " the hooks enforce the budget with, errs high: it is calibrated never to under-count"
+        " the tokenizer that counts the most. Agents' answers in workflow runs are estimates."
     )
     return f"<footer>{escape(text)}</footer>"

@@ -1,4 +1,4 @@
-"""The audit as JSON, version 1, described by ``standards/schemas/audit.schema.json``.
+"""The audit as JSON, version 2, described by ``standards/schemas/audit.schema.json``.
 
 Written as the sessions are read (the ``sessions`` array first, the summary after it), so
 the report of any number of sessions never has to be held whole. The HTML report draws each
@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from spawnkit import __version__
-from spawnkit.audit.model import Audit, Return, Session
+from spawnkit.audit.model import Audit, ContextPoint, Return, Session, WorkflowRun
 
-VERSION = 1
+VERSION = 2  # 2: a return's tokens come from the recorded usage where they can
 
 
 def iso(moment: float | None) -> str | None:
@@ -60,8 +60,26 @@ def write(audit: Audit, out: Callable[[str], None]) -> None:
     out(",\n" + ",\n".join(_member(k, v) for k, v in tail.items()) + "\n}\n")
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
 def _dump(value: Any, indent: str) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+    """``value`` indented two spaces a level, except that each object whose values are all
+    scalars (a context point, a finding) and each list of scalars stays on one line: readable,
+    and written by the C encoder (``indent`` makes ``json`` fall back to its Python one, the
+    most of an audit's time on a large report)."""
+    if isinstance(value, dict) and value and not _flat(value.values()):
+        inner = indent + "  "
+        items = (f"{inner}{_COMPACT(k)}: {_dump(v, inner)}" for k, v in value.items())
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list) and value and not _flat(value):
+        inner = indent + "  "
+        return "[\n" + ",\n".join(inner + _dump(v, inner) for v in value) + f"\n{indent}]"
+    return _COMPACT(value)
+
+
+def _flat(values: Any) -> bool:
+    return not any(isinstance(v, (dict, list)) and v for v in values)
 
 
 def _member(key: str, value: Any) -> str:
@@ -79,14 +97,14 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
         "started": iso(s.started),
         "ended": iso(s.ended),
         "context_window": s.context_window,
+        "context_window_source": s.context_window_source,
         "context_source": s.context_source,
-        "context": [
-            {"turn": i, "time": iso(p.time), "tokens": p.tokens} for i, p in enumerate(s.context)
-        ],
+        "context": [_point(i, p) for i, p in enumerate(s.context)],
         "peak_context": s.peak_context,
         "context_growth": (s.context[-1].tokens - first) if s.context else 0,
         "returns": [_return(r, budget) for r in s.returns],
         "return_tokens": s.return_tokens,
+        "workflows": [_workflow(w, budget) for w in s.workflows],
         "peak_parallel": s.peak_parallel,
         "denied_launches": s.denied_launches,
         "failed_launches": s.failed_launches,
@@ -108,16 +126,33 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
     }
 
 
+def _point(turn: int, p: ContextPoint) -> dict[str, Any]:
+    point: dict[str, Any] = {"turn": turn, "time": iso(p.time), "tokens": p.tokens}
+    if p.prompt is not None:
+        point.update(prompt=p.prompt, output=p.output)
+    if p.model:
+        point["model"] = p.model
+    return point
+
+
 def _return(r: Return, budget: int) -> dict[str, Any]:
     return {
         "agent_id": r.agent_id,
+        "kind": r.kind,
         "description": r.description,
         "agent_type": r.agent_type,
         "tool_use_id": r.tool_use_id,
         "background": r.background,
+        "status": r.status,
         "tokens": r.tokens,
+        "tokens_source": r.tokens_source,
+        "estimated_tokens": r.estimated_tokens,
+        "chars": r.chars,
+        "delivered_chars": r.delivered_chars,
+        "delivered_tokens": r.delivered_tokens,
         "deliveries": r.deliveries,
         "over_budget": r.tokens > budget,
+        "estimate_over_budget": r.estimated_tokens > budget,
         "blocked": r.blocked,
         "blocks": r.blocks,
         "saved_path": r.saved_path,
@@ -127,6 +162,37 @@ def _return(r: Return, budget: int) -> dict[str, Any]:
         "received": iso(r.received),
         "finished": iso(r.finished),
         "turn": r.turn,
+    }
+
+
+def _workflow(w: WorkflowRun, budget: int) -> dict[str, Any]:
+    result = w.result
+    return {
+        "run_id": w.run_id,
+        "name": w.name,
+        "tool_use_id": w.tool_use_id,
+        "status": w.status,
+        "launched": iso(w.launched),
+        "agents": [
+            {
+                "agent_id": a.agent_id,
+                "label": a.label,
+                "phase": a.phase,
+                "answer_tokens": a.answer_tokens,
+                "answer_chars": a.answer_chars,
+                "started": iso(a.started),
+                "finished": iso(a.finished),
+                "wrote_files": a.wrote_files,
+            }
+            for a in w.agents
+        ],
+        "agent_count": len(w.agents),
+        "reported_agent_count": w.reported_agents,
+        "answer_tokens": sum(a.answer_tokens or 0 for a in w.agents),
+        "peak_parallel": w.peak_parallel,
+        "result_tokens": result.tokens if result else None,
+        "result_tokens_source": result.tokens_source if result else None,
+        "result_over_budget": bool(result and result.tokens > budget),
     }
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 
 import click
 
-from spawnkit.audit.model import Audit, Return, Session
+from spawnkit.audit.model import FROM_ESTIMATE, FROM_SHARED_USAGE, Audit, Return, Session
 
 WIDTH = 80
 BAR = 18  # cells
@@ -85,11 +85,15 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     if s.returns:
         scale = max(max(r.tokens for r in s.returns), audit.budget)
         tick = "│" if fancy else "|"
+        legend = _legend(s.returns)
         lines.append(
-            f"  {'#':>3}  {'sub-agent':<{LABEL}} {'tokens':>7}  {tick} = budget {audit.budget}"
+            f"  {'#':>3}  {'sub-agent':<{LABEL}} {'tokens':>7}   {tick} = budget {audit.budget}"
+            + (f"  {legend}" if legend else "")
         )
         for n, ret in enumerate(s.returns, 1):
             lines.append(_row(n, ret, scale, audit.budget, fancy))
+    for run in s.workflows:
+        lines += _fit(_workflow_line(run, audit.budget, dot))
     for f in s.findings:
         colour = "red" if f.severity == "error" else "yellow"
         prefix = f"  {click.style(f.code, fg=colour)} "
@@ -97,6 +101,37 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
         lines.append(prefix + body[0])
         lines += ["        " + more for more in body[1:]]
     return lines
+
+
+MARKS = {FROM_SHARED_USAGE: "*", FROM_ESTIMATE: "~"}
+
+
+def _legend(returns: list[Return]) -> str:
+    """What the marks after the token counts mean, for the marks this table uses."""
+    used = {r.tokens_source for r in returns}
+    said = []
+    if FROM_SHARED_USAGE in used:
+        said.append("* shared")
+    if FROM_ESTIMATE in used:
+        said.append("~ estimated")
+    return "(" + ", ".join(said) + ")" if said else ""
+
+
+def _workflow_line(run, budget: int, dot: str) -> str:
+    """``  workflow probe (wf_1): 2 agents, their answers 1,234 tokens · result 25 · peak 1``."""
+    name = run.name or run.run_id
+    agents = _count(len(run.agents), "agent")
+    answers = sum(a.answer_tokens or 0 for a in run.agents)
+    text = f"  workflow {name}: {agents} (answers ~{answers:,} tokens, kept out of context)"
+    if run.result is not None:
+        mark = MARKS.get(run.result.tokens_source, "")
+        over = " over budget" if run.result.tokens > budget else ""
+        text += f" {dot} result {mark}{run.result.tokens:,} tokens{over}"
+    elif not run.status:
+        text += f" {dot} no result received"
+    if run.status and run.status != "completed":
+        text += f" {dot} {run.status}"
+    return text + f" {dot} peak {run.peak_parallel} at once"
 
 
 def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
@@ -120,9 +155,12 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
         note = f"blocked, {ret.full_tokens or 0:,} saved"
     elif ret.tokens > budget:
         note = f"{ret.tokens / budget:.1f}x budget"
+    elif ret.estimated_tokens > budget:  # what a hook, judging by the estimate, would say
+        note = f"estimate ~{ret.estimated_tokens:,}"
     else:
         note = ""
-    head = f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}  {''.join(bar)} "
+    mark = MARKS.get(ret.tokens_source, " ")
+    head = f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}{mark}  {''.join(bar)} "
     if ret.deliveries > 1:
         sent = f" (sent {ret.deliveries}x)"
         fits = len(click.unstyle(head)) + len(note) + len(sent) <= WIDTH
@@ -138,13 +176,29 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         f"  {_count(totals['returns'], 'sub-agent return')}, {totals['over_budget']} over "
         f"budget, {totals['tokens_received']:,} tokens received"
     )
+    sources = totals["returns_by_tokens_source"]
+    estimated = sources[FROM_ESTIMATE]
+    if totals["returns"]:
+        lines.append(
+            f"  tokens from the clients' recorded usage for {totals['returns'] - estimated} of "
+            f"{totals['returns']} returns"
+            + (f", spawnkit's estimate (~) for {estimated}" if estimated else "")
+        )
+    if totals["workflow_runs"]:
+        lines.append(
+            f"  {_count(totals['workflow_runs'], 'workflow run')}, "
+            f"{_count(totals['workflow_agents'], 'agent')}"
+        )
     worst = [w for w in totals["worst_returns"] if w["tokens"] > audit.budget][:5]
     if worst:
         lines.append("  largest returns:")
         for w in worst:
             sent = f" x{w['deliveries']}" if w["deliveries"] > 1 else ""
             label = w["description"] or w["agent_id"]
-            lines.append(_clip(f"    {w['tokens']:>7,}{sent}  {label}  ({w['session']})", WIDTH))
+            mark = MARKS.get(w["tokens_source"], "")
+            lines.append(
+                _clip(f"    {mark:>1}{w['tokens']:>7,}{sent}  {label}  ({w['session']})", WIDTH)
+            )
     close = totals["closest_to_limit"][:3]
     if close:
         lines.append("  closest to the context limit:")

@@ -134,10 +134,53 @@ def shell_state_write(command: str) -> str | None:
 
 
 def shell_writes_file(command: str) -> bool:
-    """Whether a shell command writes a file (a redirect or ``tee``); good enough for CM002."""
+    """Whether a shell command writes a file: an output redirect (``>``, ``>>``, ``&>``,
+    ``>|``) or ``tee`` to a path. Redirects that write no file do not count: to /dev/null (the
+    usual ``2>/dev/null`` of a command that only reads), /dev/stdout, /dev/stderr, or another
+    descriptor (``2>&1``); nor does a ``>`` inside quotes."""
     if len(command) > _MAX_COMMAND:
         return False
-    return ">" in command.replace("2>&1", "").replace(">&2", "") or "tee " in command
+    words = _operator_words(command)
+    for i, word in enumerate(words):
+        target = words[i + 1] if i + 1 < len(words) else ""
+        if word in _REDIRECTS and _is_file(target, dup=word.endswith("&")):
+            return True
+        if posixpath.basename(word) == "tee" and (i == 0 or words[i - 1] in _SEPARATORS):
+            for arg in words[i + 1 :]:
+                if arg in _SEPARATORS or arg in _REDIRECTS:
+                    break
+                if not arg.startswith("-") and _is_file(arg):
+                    return True
+    return False
+
+
+_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
+_SEPARATORS = frozenset({"|", "||", "&&", ";", "&", "|&", "(", ")"})
+_NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+def _operator_words(command: str) -> list[str]:
+    """The command's words with shell operators apart (``2>/dev/null`` -> ``2``, ``>``,
+    ``/dev/null``); quoted text stays inside its word."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="|&;()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        return list(lexer)
+    except ValueError:  # an unclosed quote: read it as plain words, operators still apart
+        return command.replace(">", " > ").split()
+
+
+def _is_file(target: str, dup: bool = False) -> bool:
+    """A redirect's target that is a file: not a descriptor (``&1``, ``1``, ``-`` after ``>&``)
+    nor a device that writes nothing to disk."""
+    if not target or target in _SEPARATORS or target in _REDIRECTS:
+        return False
+    if dup and (target.isdigit() or target == "-"):
+        return False
+    if target.startswith("/dev/fd/") or target in _NOT_FILES:
+        return False
+    return True
 
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})

@@ -104,6 +104,8 @@ def _report_problems(result: Audit, roots: list[Path]) -> None:
         said.append(render_text.input_line(result))
     if said:
         click.echo("spawnkit: warning: " + "; ".join(said), err=True)
+    for note in stats.notes:
+        click.echo(f"spawnkit: warning: {note}", err=True)
 
 
 class _Progress:

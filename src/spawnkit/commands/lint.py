@@ -119,8 +119,8 @@ def run(
                 err.write(f"{ERROR_PREFIX}{problem}\n")
                 unreadable += 1
             continue
-        results.append(
-            lint_document(
+        try:
+            result = lint_document(
                 text or "",
                 _display(path, cwd),
                 profile=profile or cfg.profile or location_profile(path),
@@ -128,7 +128,11 @@ def run(
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
                 reader="pyyaml",
             )
-        )
+        except SpawnkitError as exc:  # a workflow script with no JavaScript parser installed
+            err.write(f"{ERROR_PREFIX}{path}: {exc}\n")
+            unreadable += 1
+            continue
+        results.append(result)
     if not results and not unreadable:
         if pre_commit:
             return EXIT_OK
@@ -179,9 +183,10 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
     if skipped:
         return f"{ERROR_PREFIX}no file was checked: every file found was skipped (see above)"
     for path in named:
-        if path.suffix != ".md":
+        if path.suffix not in (".md", ".js"):
             return (
-                f"{ERROR_PREFIX}{path} is not a Markdown file; pass a SKILL.md, a commands/ or "
+                f"{ERROR_PREFIX}{path} is neither Markdown nor a workflow script (.js); pass a "
+                "SKILL.md, a workflow .js, a commands/ or "
                 "agents/ .md file, or a folder"
             )
     if walk.unreadable and len(walk.unreadable) >= len([r for r in roots if r.is_dir()]):
@@ -197,7 +202,8 @@ def _why_nothing(roots: list[Path], named: list[Path], walk: Walk, skipped: int)
             "Claude config dir, so it is not a Claude Code agent)"
         )
     return (
-        f"{ERROR_PREFIX}no SKILL.md, commands/*.md or agents/*.md found under {where}{hint}; "
+        f"{ERROR_PREFIX}no SKILL.md, commands/*.md, agents/*.md or workflow script found under "
+        f"{where}{hint}; "
         "pass a skill, command or agent file, or a folder holding them"
     )
 

@@ -14,6 +14,15 @@ host's skill root (``spawnkit.hosts``), with that host's lint profile:
 * Codex: ``<root>/skills/<name>/SKILL.md`` where ``<root>`` is an ``.agents`` or
   ``.codex`` folder or the Codex home (``$CODEX_HOME``) — profile ``portable``
   (Codex reads only the spec's keys).
+* Claude Code workflow scripts: ``<root>/workflows/<name>.js`` and a skill's
+  ``<root>/skills/<name>/workflow.js``. They are JavaScript, read with tree-sitter, a
+  compiled extension outside the standard library: the hook lints one only when
+  tree-sitter imports (an installed spawnkit has it beside itself in site-packages; a
+  source checkout run with ``-I -S`` may not), with its own time limit
+  (``WORKFLOW_SECONDS``), and passes over it silently otherwise. That import happens
+  only when a workflow script was written, so every other call keeps the standard-
+  library start-up; and a missing parser must never stop the user's edit (the hook
+  fails open).
 
 Where the file is decides, not which host wrote it. The file is read from disk, so
 the result of an edit is what gets linted.
@@ -38,7 +47,8 @@ if TYPE_CHECKING:
 
     Linter = Callable[..., list[Any]]
 
-KINDS = {"skills": "skill", "commands": "command", "agents": "agent"}
+KINDS = {"skills": "skill", "commands": "command", "agents": "agent", "workflows": "workflow"}
+WORKFLOW_SECONDS = 3.0  # the most a workflow script's parse may take inside the hook
 MAX_BYTES = 1024 * 1024
 MAX_PATH = 4096  # bytes in a path Linux accepts (PATH_MAX)
 MAX_SHOWN = 15
@@ -62,7 +72,11 @@ def locate(path: str, config_dirs: list[tuple[Host, str]]) -> tuple[str, str] | 
             continue
         rest = parts[i + 1 :]
         if kind == "skill":
-            shaped = len(rest) == 2 and rest[1] == "SKILL.md"
+            shaped = len(rest) == 2 and rest[1] in ("SKILL.md", "workflow.js")
+            if shaped and rest[1] == "workflow.js":
+                kind = "workflow"
+        elif kind == "workflow":
+            shaped = len(rest) == 1 and rest[0].endswith(".js") and len(rest[0]) > 3
         else:
             shaped = rest[-1].endswith(".md") and all(rest)
         if not shaped:
@@ -132,9 +146,13 @@ def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
             text = lightos.read_regular(path, MAX_BYTES).decode("utf-8", "replace")
         except OSError:
             continue  # gone, unreadable, not a plain file or over 1 MiB: nothing to lint
-        if lint is None:
-            from spawnkit.lint.engine import lint_text as lint
-        found = [d for d in lint(text, path, profile=where[1]) if call.mode(d.code) != "off"]
+        if where[0] == "workflow":
+            diagnostics = _lint_workflow(text, path, where[1])
+        else:
+            if lint is None:
+                from spawnkit.lint.engine import lint_text as lint
+            diagnostics = lint(text, path, profile=where[1])
+        found = [d for d in diagnostics if call.mode(d.code) != "off"]
         if not found:
             continue
         shown = call.display_path(path)
@@ -158,3 +176,14 @@ def after_write(call: Call, answer: Answer, lint: Linter | None = None) -> None:
         answer.add_context(text)
     for line in summary:
         answer.add_system(line)
+
+
+def _lint_workflow(text: str, path: str, profile: str) -> list[Any]:
+    """The diagnostics of a workflow script; none when tree-sitter cannot be imported here."""
+    from spawnkit.lint.workflow import parse
+
+    if not parse.available():
+        return []
+    from spawnkit.lint.engine import lint_workflow
+
+    return lint_workflow(text, path, profile, seconds=WORKFLOW_SECONDS).diagnostics

@@ -165,7 +165,6 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
     if not notes or call.agent_id:
         return
     from spawnkit.hook import parallel_cap, task_results
-
     from spawnkit.hook.store import has_state
 
     types: dict[str, str] = {}

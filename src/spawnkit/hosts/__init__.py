@@ -193,7 +193,8 @@ CLAUDE_CODE = Host(
     user_skill_dirs=("{config}/skills",),
     project_skill_dirs=(".claude/skills",),
     skill_roots=(".claude",),  # folder names under which skills/commands/agents are linted
-    file_kinds=("skill", "command", "agent"),  # what lint-on-write checks under a skill root
+    # what lint-on-write checks under a skill root; "workflow": workflows/*.js, skills/*/workflow.js
+    file_kinds=("skill", "command", "agent", "workflow"),
     plugin_marker=".claude-plugin/plugin.json",  # a folder holding this file is a root too
     lint_profile="claude-code",
     session_field="session_id",

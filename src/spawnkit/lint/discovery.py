@@ -1,4 +1,4 @@
-"""Find the files ``spawnkit lint`` checks: SKILL.md, commands/*.md, agents/*.md.
+"""Find the files ``spawnkit lint`` checks: SKILL.md, commands/*.md, agents/*.md, workflows.
 
 An ``agents/*.md`` file is a Claude Code agent only under a root Claude Code reads agents
 from: a ``.claude`` folder, the Claude config dir, or a plugin (a folder holding
@@ -82,10 +82,31 @@ def is_agent_file(path: Path, config_dir: str | None = None) -> bool:
     return file_kind(os.path.abspath(path), [(hosts.CLAUDE_CODE, config_dir)]) == "agent"
 
 
+def is_workflow_script(path: Path, config_dir: str | None = None) -> bool:
+    """A script Claude Code runs as a workflow: ``workflow.js`` beside a SKILL.md, or a ``.js``
+    file directly in a ``workflows/`` folder of a ``.claude`` folder, the Claude config dir or a
+    plugin (Claude Code reads only that folder's own ``*.js`` files)."""
+    if path.suffix != ".js":
+        return False
+    if path.name == "workflow.js":
+        return (path.parent / "SKILL.md").is_file()
+    if path.parent.name != "workflows":
+        return False
+    root = path.parent.parent
+    if root.name == ".claude" or (root / ".claude-plugin" / "plugin.json").is_file():
+        return True
+    if config_dir is None:
+        config_dir = str(claude_config_dir())
+    return os.path.abspath(root) == os.path.abspath(config_dir)
+
+
 def is_lintable(path: Path, config_dir: str | None = None) -> bool:
-    """SKILL.md anywhere, a Markdown file in a commands/ folder, or an agent file (see above)."""
+    """SKILL.md anywhere, a Markdown file in a commands/ folder, an agent file or a workflow
+    script (see above)."""
     if path.name == "SKILL.md":
         return True
+    if path.suffix == ".js":
+        return is_workflow_script(path, config_dir)
     if path.suffix != ".md":
         return False
     parts = path.parts[:-1]
@@ -113,7 +134,7 @@ def discover(
     config_dir = str(claude_config_dir())
     for root in paths:
         if not root.is_dir():
-            if root.suffix == ".md" and not _excluded(root, patterns) and root not in seen:
+            if root.suffix in (".md", ".js") and not _excluded(root, patterns) and root not in seen:
                 seen.add(root)
                 yield root
             continue

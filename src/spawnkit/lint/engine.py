@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from spawnkit.lint.document import Document
 from spawnkit.lint.patterns import lazy
-from spawnkit.lint.rules import ALL, DEFAULT_PROFILE, PROFILES, Context, Finding, Rule
+from spawnkit.lint.rules import DEFAULT_PROFILE, MARKDOWN, PROFILES, Context, Finding, Rule
 
 _SUPPRESS = lazy(r"<!--\s*spawnkit:\s*(ignore-file|ignore)\b([^>]*?)-->", re.I)
 _YAML_SUPPRESS = lazy(r"#\s*spawnkit:\s*(ignore-file|ignore)\b(.*)$", re.I)
@@ -81,6 +81,8 @@ def lint_document(
         raise ValueError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
     select = list(select) if select is not None else None
     ignore = list(ignore) if ignore is not None else None
+    if path.endswith(".js"):  # a workflow script: JavaScript, its own rules (WF…)
+        return lint_workflow(text, path, profile, select, ignore)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -102,7 +104,7 @@ def _lint(
     ctx = Context(doc, profile)
     orchestrator = ctx.analysis.orchestrator
     frontmatter_broken = doc.front_error is not None
-    rules = ALL if select is None and ignore is None else _selected_rules(select, ignore)
+    rules = MARKDOWN if select is None and ignore is None else _selected_rules(select, ignore)
     found: list[Diagnostic] = []
     for rule in rules:
         if rule.protocol_rule and not orchestrator:
@@ -123,7 +125,7 @@ def _lint(
 
 
 def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
-    return [rule for rule in ALL if selected(rule.code, select, ignore)]
+    return [rule for rule in MARKDOWN if selected(rule.code, select, ignore)]
 
 
 def lint_text(
@@ -203,3 +205,72 @@ def _is_suppressed(d: Diagnostic, suppressed: dict[int, set[str]]) -> bool:
         if codes and (_ALL in codes or any(d.code.startswith(c) for c in codes)):
             return True
     return False
+
+
+# --- workflow scripts (.js) ----------------------------------------------------------------
+# The WF rules read a parsed script (spawnkit.lint.rules.wf_base), not a Markdown document;
+# selection, suppression comments (``// spawnkit: ignore WF005``) and the result are the same.
+
+# rules that still run when the script could not be analysed (not parsed, syntax errors)
+_WF_ALWAYS = ("WF001",)
+
+
+def lint_workflow(
+    text: str,
+    path: str,
+    profile: str,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    seconds: float | None = None,
+) -> FileResult:
+    """Every diagnostic for one workflow script; ``seconds`` bounds its parse (the hook's is
+    shorter than the command line's). tree-sitter is imported here, for .js files only."""
+    from spawnkit.lint.rules import ALL
+    from spawnkit.lint.rules.wf_base import WORKFLOW, WorkflowContext
+
+    select = list(select) if select is not None else None
+    ignore = list(ignore) if ignore is not None else None
+    collecting = gc.isenabled()
+    gc.disable()  # as for Markdown: the tree's objects live until the lint returns
+    try:
+        ctx = WorkflowContext(path, text, profile, seconds)
+        found: list[Diagnostic] = []
+        analysable = ctx.analysable
+        orchestrator = ctx.orchestrator
+        for rule in ALL:
+            if rule.files != WORKFLOW or not selected(rule.code, select, ignore):
+                continue
+            if (not analysable and rule.code not in _WF_ALWAYS) or (
+                rule.protocol_rule and not orchestrator
+            ):
+                continue
+            for finding in rule.check(ctx):  # type: ignore[arg-type]
+                found.append(_wf_diagnostic(rule, finding, path))
+        if found:
+            suppressed = ctx.suppressions()
+            found = [d for d in found if not _is_suppressed(d, suppressed)]
+            found.sort(key=lambda d: (d.line, d.code))
+        return FileResult(path, WORKFLOW, orchestrator, _dedupe(found))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _wf_diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
+    """The diagnostic of a WF finding (its severity does not depend on the file kind), with its
+    evidence where diagnostics carry evidence."""
+    extra = {}
+    evidence = getattr(finding, "evidence", ())
+    if evidence and "evidence" in Diagnostic._fields:
+        extra["evidence"] = evidence
+    return Diagnostic(
+        path,
+        max(1, finding.line),
+        finding.col,
+        rule.code,
+        rule.name,
+        finding.severity or rule.severity,
+        " ".join(finding.message.split()),
+        " ".join((finding.fix or rule.fix).split()),
+        **extra,
+    )

@@ -95,18 +95,18 @@ FEATURES = (
 #: Tokens per unit of each feature, in ``FEATURES`` order: the output of
 #: ``python benchmarks/tokens_fit.py`` (fitted to the 4.7 counts, then margined; do not hand-edit).
 WEIGHTS = (
-    1.735,  # words
-    2.18,  # capitalized
-    0.424,  # long_chunks
-    2.046,  # digit_runs
-    0.467,  # digits
-    1.325,  # punctuation
-    0.609,  # newlines
-    0.19,  # cyrillic
-    2.387,  # cyrillic_words
-    1.146,  # other_2byte
-    1.4,  # bmp_3byte
-    3.519,  # astral
+    1.743,  # words
+    2.175,  # capitalized
+    0.443,  # long_chunks
+    2.043,  # digit_runs
+    0.463,  # digits
+    1.328,  # punctuation
+    0.628,  # newlines
+    0.194,  # cyrillic
+    2.386,  # cyrillic_words
+    1.15,  # other_2byte
+    1.404,  # bmp_3byte
+    3.535,  # astral
     2.0,  # symbols
     1.0,  # repeat_runs
     6.0,  # overlong

@@ -1,4 +1,9 @@
-"""The rule registry: every rule, in the order diagnostics are reported."""
+"""The rule registry: every rule, in the order diagnostics are reported.
+
+``MARKDOWN`` holds the rules over skills, commands and agents; ``ALL`` adds the workflow-script
+rules (WF…). ``ALL``, ``BY_CODE`` and ``BY_NAME`` are built on first use (PEP 562), so a lint of
+Markdown files never imports the workflow rules.
+"""
 
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from spawnkit.lint.rules.spec_frontmatter import (
 from spawnkit.lint.rules.spec_keys import CompatibilityLength, UnknownKey
 from spawnkit.lint.rules.spec_name import NameFolderMismatch, NameFormat, NameLength, NameMissing
 
-ALL: tuple[Rule, ...] = (
+MARKDOWN: tuple[Rule, ...] = (
     FrontmatterMissing(),
     FrontmatterInvalid(),
     FrontmatterUnsupported(),
@@ -50,14 +55,59 @@ ALL: tuple[Rule, ...] = (
     Checkpoint(),
     LeanProgress(),
 )
-BY_CODE = {rule.code: rule for rule in ALL}
-BY_NAME = {rule.name: rule for rule in ALL}
+
+
+def _workflow_rules() -> tuple[Rule, ...]:
+    """The rules over workflow scripts (.js): Claude Code's format, then the protocol in code."""
+    from spawnkit.lint.rules.wf_format import (
+        Deterministic,
+        MetaFirst,
+        MetaLiteral,
+        PhaseTitles,
+        ScriptSyntax,
+    )
+    from spawnkit.lint.rules.wf_protocol import (
+        BoundedResult,
+        NoWholeAnswers,
+        ParallelCap,
+        ReportFile,
+    )
+
+    return (
+        ScriptSyntax(),
+        MetaFirst(),
+        MetaLiteral(),
+        PhaseTitles(),
+        Deterministic(),
+        BoundedResult(),
+        NoWholeAnswers(),
+        ParallelCap(),
+        ReportFile(),
+    )
+
+
+def __getattr__(name: str) -> object:
+    if name in ("ALL", "BY_CODE", "BY_NAME"):
+        every = MARKDOWN + _workflow_rules()
+        globals().update(
+            ALL=every,
+            BY_CODE={rule.code: rule for rule in every},
+            BY_NAME={rule.name: rule for rule in every},
+        )
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+ALL: tuple[Rule, ...]
+BY_CODE: dict[str, Rule]
+BY_NAME: dict[str, Rule]
 
 
 def get(code_or_name: str) -> Rule | None:
     """A rule by code (``CM005``) or name (``max-parallel``, ``max_parallel``), any case."""
     key = code_or_name.strip()
-    return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower().replace("_", "-"))
+    by_code, by_name = __getattr__("BY_CODE"), __getattr__("BY_NAME")
+    return by_code.get(key.upper()) or by_name.get(key.lower().replace("_", "-"))
 
 
 def selector(token: str) -> str | None:
@@ -67,13 +117,15 @@ def selector(token: str) -> str | None:
     if rule is not None:
         return rule.code
     prefix = token.strip().upper()
-    if prefix == "ALL" or (prefix and any(r.code.startswith(prefix) for r in ALL)):
+    every = __getattr__("ALL")
+    if prefix == "ALL" or (prefix and any(r.code.startswith(prefix) for r in every)):
         return prefix
     return None
 
 
 __all__ = [
     "ALL",
+    "MARKDOWN",
     "BY_CODE",
     "BY_NAME",
     "DEFAULT_PROFILE",

@@ -60,6 +60,7 @@ class Rule:
     fix: ClassVar[str]
     example_path: ClassVar[str] = "skills/demo-audit/SKILL.md"
     protocol_rule: ClassVar[bool] = False  # runs only on orchestrators
+    files: ClassVar[str] = "markdown"  # what it reads: "markdown" or "workflow" (JavaScript)
     # File kinds for which Claude Code fails on (or misreads) what the rule finds. A spec
     # rule's finding is an error for those kinds and for skills under the portable profile
     # (the Agent Skills spec); elsewhere Claude Code 2.1.330 loads the file all the same

@@ -1,0 +1,88 @@
+"""``spawnkit workflow check``: run a workflow script with stubbed agents and report its cost."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
+from spawnkit.files import reading
+from spawnkit.standard import protocol
+
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024
+JSON_VERSION = 1
+
+
+def check(
+    path: Path,
+    args_json: str | None = None,
+    as_json: bool = False,
+    seconds: float | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Exit 0 when the run stays within the cap and the return budget, 1 when it does not (or
+    the script throws), 2 when it cannot be run at all."""
+    from spawnkit.tokens import estimate
+    from spawnkit.workflow import check as checker
+
+    out = out or sys.stdout
+    if path.suffix != ".js":
+        raise SpawnkitError(f"{path} is not a workflow script; pass a .js file")
+    text = reading.read_text(path, limit=MAX_SCRIPT_BYTES)
+    args = None
+    if args_json is not None:
+        try:
+            args = json.loads(args_json)
+        except ValueError as exc:
+            raise SpawnkitError(
+                f"--args is not JSON ({exc.msg}); e.g. --args '{{\"skip\": []}}'"
+            ) from None
+    run = checker.run(text, args, seconds if seconds is not None else checker.DEFAULT_SECONDS)
+    cap, budget = protocol.max_parallel(), protocol.return_budget()
+    tokens = estimate(run.result) if run.result is not None else 0
+    problems = []
+    if run.error:
+        problems.append(f"the script threw: {run.error}")
+    if run.peak > cap:
+        problems.append(f"{run.peak} agents ran at once, over the cap of {cap}")
+    if tokens > budget:
+        problems.append(f"the result is ~{tokens:,} tokens, over the {budget}-token return budget")
+    if as_json:
+        data = {
+            "version": JSON_VERSION,
+            "path": str(path),
+            "agents": run.agents,
+            "peak_concurrency": run.peak,
+            "max_parallel": cap,
+            "result_chars": len(run.result) if run.result is not None else 0,
+            "result_tokens": tokens,
+            "return_budget": budget,
+            "unbounded_answers": run.unbounded,
+            "phases": run.phases,
+            "notes": run.notes,
+            "error": run.error,
+            "problems": problems,
+        }
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        size = (
+            f"result {len(run.result):,} characters, ~{tokens:,} tokens (budget {budget})"
+            if run.result is not None
+            else "no result"
+        )
+        at_least = (
+            f"; {run.unbounded} answer part(s) have no size bound, so the result can be larger"
+            if run.unbounded
+            else ""
+        )
+        out.write(
+            f"{path}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
+            f"(cap {cap}); {size}{at_least}\n"
+        )
+        for note in run.notes:
+            out.write(f"note: {note}\n")
+        for problem in problems:
+            out.write(f"problem: {problem}\n")
+    return EXIT_FINDINGS if problems else EXIT_OK

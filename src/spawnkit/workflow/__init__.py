@@ -1,0 +1,1 @@
+"""Workflow scripts at run time: ``spawnkit workflow check`` runs one with stubbed agents."""
