@@ -166,3 +166,9 @@ def test_the_script_answers_like_the_in_process_hook(hook):
     import json
 
     assert json.loads(proc.stdout) == workflow_warning(BUDGET + 1)
+
+
+def test_the_dispatch_looks_for_the_same_mark_as_the_parser():
+    from spawnkit.hook import main
+
+    assert main.NOTIFICATION_MARK == tasks.OPEN

@@ -164,12 +164,13 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
     notes = tasks.notifications(call.text("prompt"))
     if not notes or call.agent_id:
         return
-    from spawnkit.hook import parallel_cap, task_results
-    from spawnkit.hook.store import has_state
+    from spawnkit.hook import task_results
 
     types: dict[str, str] = {}
     # a notification only frees slots: with nothing counted in this session, nothing to do
-    if call.mode(parallel_cap.CODE) != "off" and has_state(call.state_dir, call.session):
+    if call.has_state and call.mode("CM005") != "off":  # parallel_cap.CODE, loaded if needed
+        from spawnkit.hook import parallel_cap
+
         with _LockedState(call) as data:
             if data is not None:
                 types = parallel_cap.notified(call, data, notes)
@@ -178,21 +179,28 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
 
 def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
     """The orchestrator's turn ended: its ``background_tasks`` are all that still runs."""
-    from spawnkit.hook import tasks
-
-    listed = tasks.listed(call.payload)
+    listed = call.background_tasks()
     if listed is None or call.agent_id:
         return
-    from spawnkit.hook import parallel_cap
-    from spawnkit.hook.store import has_state
-
-    if not (listed or has_state(call.state_dir, call.session)):
+    if not (listed or call.has_state):
         return  # nothing runs and nothing was counted: the usual end of a turn costs no lock
+    from spawnkit.hook import parallel_cap
+
     if call.mode(parallel_cap.CODE) == "off":
         return
     with _LockedState(call) as data:
         if data is not None:
             parallel_cap.reconcile(call, data, listed, turn_ended=True)
+
+
+NOTIFICATION_MARK = "<task-notification>"  # tasks.OPEN
+
+
+def _notifies(payload: dict[str, Any]) -> bool:
+    """A UserPromptSubmit worth a look: its prompt opens with a task notification (a person's
+    prompt is answered before anything else is loaded)."""
+    prompt = payload.get("prompt")
+    return isinstance(prompt, str) and NOTIFICATION_MARK in prompt[:4096]
 
 
 WORKFLOW_TOOL = "Workflow"  # Claude Code's scripted orchestration; only its table registers it
@@ -266,7 +274,7 @@ def run(
         return ""
     event = payload.get("hook_event_name")
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
-    if handler is None:
+    if handler is None or (event == "UserPromptSubmit" and not _notifies(payload)):
         return ""
     call = None
     try:

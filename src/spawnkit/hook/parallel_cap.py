@@ -39,7 +39,7 @@ signal confirmed for ``RUNNING_TTL``.
 
 from __future__ import annotations
 
-from spawnkit.hook import tasks
+from spawnkit.hook.call import running_of_type
 from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from spawnkit.hook.call import Answer, Call
+    from spawnkit.hook.tasks import Notification
 
 CODE = "CM005"
 RUNNING_TTL = 30 * 60.0
@@ -181,9 +182,7 @@ def _how_to_wait(call: Call) -> str:
 
 
 def _how_to_clear(call: Call) -> str:
-    from spawnkit.hook.store import session_path
-
-    path = session_path(call.state_dir, call.session)
+    path = call.state_file
     model = (
         f" If one of them is no longer running, call {call.host.stop_tool} with its id: that "
         f"frees its slot even when the agent has already ended."
@@ -231,7 +230,7 @@ def started(call: Call, data: dict[str, Any]) -> None:
     prune(data, call.now)
     agent = call.agent_id
     agent_type = call.text(call.host.agent_type_field)
-    if not agent or tasks.is_workflow_agent(agent_type, "") or _gone(data, agent, call.now):
+    if not agent or call.is_workflow_agent or _gone(data, agent, call.now):
         return
     running = _table(data, "running")
     if agent in running:
@@ -348,7 +347,7 @@ def workflow_launched(call: Call, data: dict[str, Any]) -> None:
         _table(data, "workflows")[task] = call.now
 
 
-def notified(call: Call, data: dict[str, Any], notes: list[tasks.Notification]) -> dict[str, str]:
+def notified(call: Call, data: dict[str, Any], notes: list[Notification]) -> dict[str, str]:
     """Task notifications: each ended task frees its slot. Returns the agent type of each
     notified agent the table knew (task id → type), for the return budget's scope."""
     prune(data, call.now)
@@ -368,7 +367,7 @@ def reconcile(call: Call, data: dict[str, Any], listed: list[dict[str, Any]], tu
     """``background_tasks`` of a Stop (``turn_ended``) or SubagentStop: what still runs."""
     prune(data, call.now)
     running, pending = _table(data, "running"), _table(data, "pending")
-    agents = tasks.running_of_type(listed, "subagent")
+    agents = running_of_type(listed, "subagent")
     for name, task in agents.items():
         if _gone(data, name, call.now):
             continue
@@ -395,7 +394,7 @@ def reconcile(call: Call, data: dict[str, Any], listed: list[dict[str, Any]], tu
         for key in [k for k, e in pending.items() if not e.get("sub") and e["t"] <= settled]:
             del pending[key]
     workflows = _table(data, "workflows")
-    listed_workflows = tasks.running_of_type(listed, "workflow")
+    listed_workflows = running_of_type(listed, "workflow")
     for name in [n for n in workflows if n not in listed_workflows and workflows[n] <= settled]:
         del workflows[name]
     for name in listed_workflows:

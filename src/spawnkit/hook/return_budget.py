@@ -19,7 +19,7 @@ happens — for the parallel cap and the checkpoint reminder.
 
 Which agents it binds is the scope (``agents`` in the config, see ``config``): a type
 the scope caps at ``warn`` is never blocked, one capped at ``off`` is not measured.
-A workflow's agents (``tasks.is_workflow_agent``) are never measured, blocked or
+A workflow's agents (``Call.is_workflow_agent``) are never measured, blocked or
 counted here: their answers are the script's data, and blocking one would change what
 the script computes with; the workflow's result is measured when it reaches the
 orchestrator (``task_results``). A background agent's long reply is reported to the
@@ -33,8 +33,8 @@ sometimes sends) is let through.
 from __future__ import annotations
 
 from spawnkit import tokens
-from spawnkit.hook import checkpoint, lightos, parallel_cap, tasks
-from spawnkit.hook.call import safe_name
+from spawnkit.hook import checkpoint, lightos, parallel_cap
+from spawnkit.hook.call import running_of_type, safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
 from spawnkit.standard import protocol
 
@@ -68,7 +68,7 @@ def on_start(call: Call, answer: Answer) -> None:
 
 def on_stop(call: Call, answer: Answer) -> None:
     agent_type = call.text(call.host.agent_type_field)
-    if tasks.is_workflow_agent(agent_type, call.text("agent_transcript_path")):
+    if call.is_workflow_agent:
         _workflow_agent_stopped(call)  # it answers its script: never measured nor blocked
         return
     message = call.text(call.host.answer_field)
@@ -77,8 +77,8 @@ def on_stop(call: Call, answer: Answer) -> None:
     over = mode != "off" and tokens.exceeds(message, budget)
     agent = agent_type or "sub-agent"
     size = tokens.estimate(message) if over else 0
-    listed = tasks.listed(call.payload)
-    background = listed is not None and call.agent_id in tasks.running_of_type(listed, "subagent")
+    listed = call.background_tasks()
+    background = listed is not None and call.agent_id in running_of_type(listed, "subagent")
     if over and mode == "warn" and not background:
         how = (
             f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
@@ -118,11 +118,9 @@ def _workflow_agent_stopped(call: Call) -> None:
     """A workflow agent's stop: not a finished step (no checkpoint count), but its listing of
     the background tasks is as good as any, and should the cap have counted the agent (its
     start looked like an Agent launch's) its slot goes."""
-    from spawnkit.hook.store import has_state
-
-    if call.mode(parallel_cap.CODE) == "off" or not has_state(call.state_dir, call.session):
+    if call.mode(parallel_cap.CODE) == "off" or not call.has_state:
         return
-    listed = tasks.listed(call.payload)
+    listed = call.background_tasks()
     try:
         with SessionState(call.state_dir, call.session, call.now) as data:
             if listed is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 
 from spawnkit.hook import fastjson, lightos
+from spawnkit.hook.call import SESSIONS_DIR, session_path
 from spawnkit.hook.lightos import native
 
 TYPE_CHECKING = False
@@ -32,24 +33,9 @@ try:
 except ImportError:  # pragma: no cover - Windows: no parallel cap, no retry count
     fcntl = None  # type: ignore[assignment]
 
-SESSIONS_DIR = "sessions"
 LOCK_TIMEOUT = 2.0
 KEEP_SECONDS = 2 * 24 * 3600
 _POLL = 0.005
-
-
-def session_path(state_dir: str, session: str) -> str:
-    """The state file of one session (``session`` already made file-name safe)."""
-    return lightos.join(state_dir, SESSIONS_DIR, session + ".json")
-
-
-def has_state(state_dir: str, session: str) -> bool:
-    """Whether the session has a state file yet (a signal that can only free slots needs none)."""
-    try:
-        native.stat(session_path(state_dir, session))
-    except OSError:
-        return False
-    return True
 
 
 class LockUnavailable(Exception):

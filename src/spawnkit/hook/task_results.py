@@ -17,10 +17,9 @@ knows it. The same notifications free the slots of the tasks they end (``paralle
 
 from __future__ import annotations
 
-from spawnkit.hook import tasks
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from spawnkit.hook import tasks
     from spawnkit.hook.call import Answer, Call
 
 CODE = "CM001"

@@ -1,41 +1,27 @@
-"""What Claude Code says about its background tasks, read from hook payloads.
+"""Task notifications: what Claude Code hands the orchestrator when a background task ends.
 
-Claude Code 2.1.330 runs sub-agents in the background by default, stops them with
-``TaskStop`` and runs ``Workflow`` scripts whose agents answer to the script. None
-of that goes through SubagentStop alone, so the hook reads every other signal the
-client gives (all observed in the real client):
+Claude Code 2.1.330 runs sub-agents in the background by default and ``Workflow`` scripts
+always; when one ends, the orchestrator receives a ``<task-notification>``, which is also the
+``prompt`` of a UserPromptSubmit (observed in the real client): ``<task-id>``,
+``<tool-use-id>``, ``<status>`` (``completed``, ``failed``, ``killed``; ``blocked`` is not an
+end), ``<summary>``, ``<result>`` (the text the orchestrator receives; the client cuts a
+workflow's to 8,000 characters) and, for a workflow, ``<diagnostics>`` naming
+``…/subagents/workflows/<runId>/journal.jsonl``. The other task signals (``background_tasks``
+on Stop and SubagentStop, a workflow's agents) are read through ``Call``.
 
-* a ``<task-notification>`` (the ``prompt`` of a UserPromptSubmit) when a background
-  agent or a workflow ends: ``<task-id>``, ``<tool-use-id>``, ``<status>``
-  (``completed``, ``failed``, ``killed``; ``blocked`` is not an end), ``<summary>``,
-  ``<result>`` (the text the orchestrator receives) and, for a workflow,
-  ``<diagnostics>`` naming ``…/subagents/workflows/<runId>/journal.jsonl``;
-* ``background_tasks`` on Stop and SubagentStop: every background task of the session
-  still running (``id``, ``type`` ``subagent`` or ``workflow``, ``status``,
-  ``description``, ``agent_type``);
-* a workflow's agents: ``agent_type`` ``workflow-subagent`` (or the ``agentType`` the
-  script chose) and a transcript under ``subagents/workflows/``.
-
-Pure parsing, standard library only, bounded (a prompt holds at most
-``MAX_NOTIFICATIONS`` notifications; each field is cut at ``MAX_FIELD`` characters,
-the result excepted).
+Pure parsing, standard library only, bounded (a prompt holds at most ``MAX_NOTIFICATIONS``
+notifications; each field is cut at ``MAX_FIELD`` characters, the result excepted). Imported
+only for a prompt that holds a notification.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from spawnkit.hook.call import STILL_RUNNING
 
 OPEN = "<task-notification>"
 CLOSE = "</task-notification>"
-WORKFLOW_AGENT_TYPE = "workflow-subagent"
-WORKFLOW_TRANSCRIPTS = "/subagents/workflows/"
-# A status other than these ends the task (completed, failed, killed, and any the client adds).
-STILL_RUNNING = ("running", "blocked", "pending")
 MAX_NOTIFICATIONS = 64
 MAX_FIELD = 4096
-MAX_LISTED = 256
 
 
 class Notification:
@@ -115,27 +101,3 @@ def journal_path(diagnostics: str) -> str:
     while start > 0 and not diagnostics[start - 1].isspace():
         start -= 1
     return diagnostics[start:end]
-
-
-def listed(payload: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """``background_tasks`` of a Stop or SubagentStop payload; None when the client sent none."""
-    tasks = payload.get("background_tasks")
-    if not isinstance(tasks, list):
-        return None
-    return [t for t in tasks[:MAX_LISTED] if isinstance(t, dict) and isinstance(t.get("id"), str)]
-
-
-def running_of_type(tasks: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
-    """The listed tasks of one ``type`` (``subagent``, ``workflow``) still running, by id."""
-    return {
-        t["id"]: t
-        for t in tasks
-        if t.get("type") == kind and str(t.get("status") or "running") in STILL_RUNNING
-    }
-
-
-def is_workflow_agent(agent_type: str, transcript: str) -> bool:
-    """True for an agent a Workflow script started: its answer goes to the script."""
-    return agent_type == WORKFLOW_AGENT_TYPE or WORKFLOW_TRANSCRIPTS in transcript.replace(
-        "\\", "/"
-    )
