@@ -1,14 +1,18 @@
-"""How much orchestrator context spawnkit saves, measured in the real Claude Code and Codex CLIs.
+"""How much orchestrator context spawnkit saves, measured in the real Claude Code, Codex and
+Copilot CLIs.
 
     python benchmarks/context.py                 # measure, print, write docs/benchmarks.md
     python benchmarks/context.py --no-others     # only the context figures
-    python benchmarks/context.py --client codex  # one client only (default: both)
+    python benchmarks/context.py --keep-others   # rerun the context figures, keep the other
+                                                 # benchmarks' sections of docs/benchmarks.md
+    python benchmarks/context.py --client codex  # one client only (default: all)
     python benchmarks/context.py --json          # machine-readable figures on stdout
 
 An orchestrator spawns 6 sub-agents (the standard's cap per batch), each of which answers ~3,000
-tokens first. The real ``claude -p`` (Agent tool, foreground) and ``codex exec`` (spawn_agent and
-wait_agent, multi-agent v1) run against the scripted fake APIs of the e2e tests, once with no
-hooks ("off") and once after ``spawnkit install --mode enforce`` (``--host codex`` for Codex). The
+tokens first. The real ``claude -p`` (Agent tool, foreground), ``codex exec`` (spawn_agent and
+wait_agent, multi-agent v1) and ``copilot -p`` (sync ``task`` calls) run against the scripted
+fake APIs of the e2e tests, once with no hooks ("off") and once after ``spawnkit install --mode
+enforce`` (``--host codex`` for Codex, ``--host copilot`` for Copilot). The
 fake server sees exactly what the orchestrator model is sent, so the figures are the request that
 follows the last sub-agent return: its size in bytes, its estimated tokens (spawnkit.tokens), the
 growth since the orchestrator's first request, and the tokens of each sub-agent return as the
@@ -26,6 +30,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -40,15 +45,21 @@ sys.path[:0] = [str(REPO / "src"), str(REPO)]
 from spawnkit import tokens  # noqa: E402
 from spawnkit.standard import protocol  # noqa: E402
 from tests.e2e.codex_sandbox import CODEX_HINT, CodexSandbox, find_codex  # noqa: E402
+from tests.e2e.copilot_sandbox import COPILOT_HINT, CopilotSandbox, find_copilot  # noqa: E402
 from tests.e2e.fake_api import FakeAnthropic  # noqa: E402
+from tests.e2e.fake_chat import FakeChat  # noqa: E402
 from tests.e2e.fake_responses import FakeResponses  # noqa: E402
 from tests.e2e.sandbox import INSTALL_HINT, ClaudeSandbox, find_claude  # noqa: E402
-from tests.e2e.scenarios import FanOut, codex_fan_out, fan_out  # noqa: E402
+from tests.e2e.scenarios import FanOut, codex_fan_out, copilot_fan_out, fan_out  # noqa: E402
 
 CLIENTS = {
     "claude": ("Claude Code", find_claude, INSTALL_HINT),
     "codex": ("Codex CLI", find_codex, CODEX_HINT),
+    "copilot": ("Copilot CLI", find_copilot, COPILOT_HINT),
 }
+FAKES = {"claude": FakeAnthropic, "codex": FakeResponses, "copilot": FakeChat}
+# Copilot CLI unpacks itself into its cache folder on first use (~8 s): once per benchmark run.
+COPILOT_CACHE = Path(tempfile.gettempdir()) / f"spawnkit-bench-copilot-cache-{os.getpid()}"
 
 COMMAND = "python benchmarks/context.py"
 OTHERS_TIMEOUT = 900
@@ -65,9 +76,15 @@ def measure(
     client: str, binary: str, mode: str, agents: int, answer_tokens: int
 ) -> dict[str, float]:
     """One orchestrated run; ``mode`` is "off" (nothing installed) or a spawnkit mode."""
-    fake = FakeResponses if client == "codex" else FakeAnthropic
-    with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp, fake() as api:
-        if client == "codex":
+    with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp, FAKES[client]() as api:
+        if client == "copilot":
+            box = CopilotSandbox(Path(tmp), binary, api, COPILOT_CACHE)
+            if mode != "off":
+                box.spawnkit("install", "--host", "copilot", "--mode", mode, "--yes")
+            fan = copilot_fan_out(api, "BENCH", agents=agents, answer_tokens=answer_tokens)
+            run = box.run(fan.prompt)
+            last = fan.after_last_return()
+        elif client == "codex":
             box = CodexSandbox(Path(tmp), binary, api)
             if mode != "off":
                 box.spawnkit("install", "--host", "codex", "--mode", mode, "--yes")
@@ -161,6 +178,17 @@ def other_benchmarks() -> list[tuple[str, str]]:
     return found
 
 
+def kept_tail(path: Path) -> str:
+    """The other benchmarks' sections of an earlier ``path``, verbatim (from its first
+    ``## `benchmarks/…``` heading on), to rewrite the context figures alone."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    at = text.find("\n## `benchmarks/")
+    return text[at:] if at != -1 else ""
+
+
 def machine(binaries: dict[str, str]) -> dict[str, str]:
     cpu = platform.processor() or platform.machine()
     try:
@@ -184,7 +212,7 @@ def machine(binaries: dict[str, str]) -> dict[str, str]:
         version = subprocess.run(
             [binary, "--version"], capture_output=True, text=True, check=False
         ).stdout
-        numbered = [word for word in version.split() if word[:1].isdigit()]
+        numbered = [word.rstrip(".") for word in version.split() if word[:1].isdigit()]
         found[client] = (numbered or ["unknown"])[0]
     return found
 
@@ -198,8 +226,14 @@ ROWS = [
 ]
 
 
-def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[str, str]]) -> str:
-    """docs/benchmarks.md: one column pair per client measured."""
+def render(
+    figures: dict[str, dict],
+    host: dict[str, str],
+    others: list[tuple[str, str]],
+    tail: str = "",
+) -> str:
+    """docs/benchmarks.md: one column pair per client measured; then the other benchmarks'
+    sections (``tail``: kept as an earlier run wrote them)."""
     names = {c: CLIENTS[c][0] for c in figures}
     head = "| measure |" + "".join(
         f" {names[c]} off | {names[c]} enforce | off / enforce |" for c in figures
@@ -231,12 +265,15 @@ def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[st
     setup = fill(
         f"An orchestrator spawns {first['agents']} sub-agents, {protocol.max_parallel()} at a "
         f'time; each first answers ~{first["off"]["answer_tokens"]:,.0f} tokens. "off": no '
-        'hooks. "enforce": after `spawnkit install --mode enforce` (`--host codex` for Codex), '
-        "whose SubagentStop hook saves the long answer under `.spawnkit/returns/` and has the "
-        f"sub-agent reply again within the {first['budget']}-token budget. Claude Code runs the "
-        "sub-agents in the foreground with its Agent tool; Codex with spawn_agent and wait_agent "
-        "(multi-agent v1), and hands each result to the orchestrator twice (wait_agent's output "
-        "and a notification), so its per-return figure counts both copies. Sizes are what the "
+        'hooks. "enforce": after `spawnkit install --mode enforce` (`--host codex` for Codex, '
+        "`--host copilot` for Copilot), whose SubagentStop hook saves the long answer under "
+        "`.spawnkit/returns/` and has the sub-agent reply again within the "
+        f"{first['budget']}-token budget. Claude Code runs the sub-agents in the foreground with "
+        "its Agent tool; Codex with spawn_agent and wait_agent (multi-agent v1), and hands each "
+        "result to the orchestrator twice (wait_agent's output and a notification), so its "
+        "per-return figure counts both copies; Copilot CLI with sync `task` calls, a batch per "
+        "response, each result handed over once (its enforce run also gets the return block in "
+        "each launch and the budget before each sub-agent's first turn). Sizes are what the "
         "scripted fake API received from the client; tokens by `spawnkit.tokens.estimate`. "
         f"Medians of {first['repeats']} runs.",
         100,
@@ -262,7 +299,7 @@ def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[st
             [
                 "# Benchmarks",
                 machine_line,
-                f"Rerun everything: `{COMMAND}` (needs the Claude Code and Codex CLIs: "
+                f"Rerun everything: `{COMMAND}` (needs the Claude Code, Codex and Copilot CLIs: "
                 "tests/e2e/README.md).",
                 "## Orchestrator context with and without spawnkit (real clients)",
                 setup,
@@ -274,7 +311,7 @@ def render(figures: dict[str, dict], host: dict[str, str], others: list[tuple[st
     )
     for name, out in others:
         doc += f"\n## `benchmarks/{name}`\n\nRerun: `python benchmarks/{name}`\n\n```\n{out}\n```\n"
-    return doc
+    return doc + tail
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,6 +323,11 @@ def main(argv: list[str] | None = None) -> int:
         "--client", choices=[*CLIENTS, "all"], default="all", help="which client (default: all)"
     )
     parser.add_argument("--no-others", action="store_true", help="skip the other benchmarks")
+    parser.add_argument(
+        "--keep-others",
+        action="store_true",
+        help="do not rerun the other benchmarks: keep their sections of the output file",
+    )
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "benchmarks.md")
     parser.add_argument("--no-write", action="store_true", help="print only, write no file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -301,12 +343,16 @@ def main(argv: list[str] | None = None) -> int:
         binaries[client] = binary
     host = machine(binaries)
     print(f"context: {args.agents} sub-agents x {args.repeats} runs per mode ...", file=sys.stderr)
-    figures = {
-        client: context_figures(client, binary, args.agents, args.repeats, args.answer_tokens)
-        for client, binary in binaries.items()
-    }
-    others = [] if args.no_others else other_benchmarks()
-    doc = render(figures, host, others)
+    try:
+        figures = {
+            client: context_figures(client, binary, args.agents, args.repeats, args.answer_tokens)
+            for client, binary in binaries.items()
+        }
+    finally:
+        shutil.rmtree(COPILOT_CACHE, ignore_errors=True)
+    tail = kept_tail(args.output) if args.keep_others else ""
+    others = [] if args.no_others or args.keep_others else other_benchmarks()
+    doc = render(figures, host, others, tail)
     if args.json:
         print(json.dumps({"machine": host, "context": figures, "others": dict(others)}, indent=2))
     else:

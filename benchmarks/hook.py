@@ -5,14 +5,16 @@ Measures the median wall time of:
   * ``<python> -I -S <src>/spawnkit/hook/__main__.py`` on the real SubagentStop payload
   * the same on the real PreToolUse Agent payload
   * the same on a real workflow's ``<task-notification>`` (UserPromptSubmit), its result grown
-    to ~2,000 tokens so the return budget check, the notification parsing and the parallel
-    cap's table all run (issue 20)
+    to ~2,000 tokens so the notification is parsed, measured and reported (issue 20)
   * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
     ``spawn_agent`` payloads
+  * ``… __main__.py --host copilot --event …`` on Copilot CLI's real subagentStop and
+    preToolUse ``task`` payloads
   * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
 interleaved round by round so machine load hits all of them alike, and prints the
 ratios hook / baseline (goal: <= 1.6), of the wall time and, beside it, of the CPU time the
-process used (less sensitive to other work on a busy machine). Runs in throw-away Claude and Codex folders.
+process used (less sensitive to other work on a busy machine). Runs in throw-away Claude, Codex
+and Copilot folders.
 
 Then a Read whose ``file_path`` is 15 MB long (issue 12: it took 11.6 s, over the client's
 10 s hook timeout), against the usual Read payload, and against what only moving and
@@ -40,6 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
+COPILOT_PAYLOADS = REPO / "tests" / "fixtures" / "copilot-payloads"
 GOAL = 1.6
 
 
@@ -82,6 +85,8 @@ def main() -> int:
             "CLAUDE_CONFIG_DIR": str(Path(tmp, "claude")),
             "CLAUDE_PROJECT_DIR": str(project),
             "CODEX_HOME": str(Path(tmp, "codex")),
+            "COPILOT_HOME": str(Path(tmp, "copilot")),
+            "COPILOT_PROJECT_DIR": str(project),
         }
 
         def stdin(name: str, folder: Path = PAYLOADS) -> bytes:
@@ -91,6 +96,7 @@ def main() -> int:
 
         hook = [args.python, "-I", "-S", str(SCRIPT)]
         codex = [*hook, "--host", "codex"]
+        copilot = [*hook, "--host", "copilot", "--event"]
         console = shutil.which("spawnkit-hook", path=str(Path(args.python).parent))
         cases = {
             "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
@@ -104,6 +110,14 @@ def main() -> int:
             "hook --host codex PreToolUse spawn_agent": (
                 codex,
                 stdin("run1__PreToolUse_00", CODEX_PAYLOADS),
+            ),
+            "hook --host copilot subagentStop": (
+                [*copilot, "subagentStop"],
+                stdin("subagentStop_after_block", COPILOT_PAYLOADS),
+            ),
+            "hook --host copilot preToolUse task": (
+                [*copilot, "preToolUse"],
+                stdin("preToolUse_task_main", COPILOT_PAYLOADS),
             ),
         }
         if console:

@@ -4,8 +4,8 @@
 
 The corpus (tests/lint/corpus/) holds hand-written skills, commands and agents;
 manifest.json lists the codes each file should get under the claude-code
-profile (``expected``) and, where it differs, the portable one
-(``expected_portable``). Every file is linted under both profiles.
+profile (``expected``) and, where it differs, under another one
+(``expected_portable``, ``expected_copilot``). Every file is linted under every profile.
 
 The workflow corpus (tests/lint/workflow-corpus/) holds hand-written Claude Code workflow
 scripts, good and bad, scored the same way on the WF rules (the profile does not change a
@@ -29,18 +29,14 @@ WORKFLOW_CORPUS = CORPUS.parent / "workflow-corpus"
 
 
 def evaluate(corpus: Path = CORPUS) -> tuple[dict[str, Score], Score, int]:
-    """(per-rule scores, orchestrator-detection score, files) over both profiles."""
+    """(per-rule scores, orchestrator-detection score, files) over every profile."""
     manifest = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))["files"]
     scores = {rule.code: Score() for rule in ALL if rule.files == "markdown"}
     detection = Score()
     for rel, label in sorted(manifest.items()):
         path = corpus / rel
         for profile in PROFILES:
-            expected = set(
-                label.get("expected_portable", label["expected"])
-                if profile == "portable"
-                else label["expected"]
-            )
+            expected = set(label.get(f"expected_{profile}", label["expected"]))
             result = lint_document(path.read_text(encoding="utf-8"), str(path), profile)
             got = {d.code for d in result.diagnostics}
             for code, score in scores.items():
@@ -90,7 +86,7 @@ def table(scores: dict[str, Score], detection: Score, files: int, workflows: boo
         rows.append(f"{files} workflow scripts; positives = scripts labelled with the code.")
     else:
         rows.append(
-            f"{files} files, each linted under both profiles ({', '.join(PROFILES)}); "
+            f"{files} files, each linted under every profile ({', '.join(PROFILES)}); "
             "positives = labelled (file, profile) pairs."
         )
     return "\n".join(rows)

@@ -1,5 +1,5 @@
-"""Every test runs with its own HOME, Claude config dir and Codex home, so no test can touch the
-real ones."""
+"""Every test runs with its own HOME, Claude config dir, Codex home and Copilot home, so no test
+can touch the real ones."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ def _isolated_home(
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
+    monkeypatch.delenv("COPILOT_PROJECT_DIR", raising=False)
     for key in ("SPAWNKIT_MODE", "SPAWNKIT_MAX_RETRIES"):
         monkeypatch.delenv(key, raising=False)
     # git commits made by tests need an identity that does not come from the user's config
@@ -33,10 +35,10 @@ def _isolated_home(
     return home
 
 
-# Whole modules that spend seconds in real tools (pre-commit, copier over git tags, fuzzing).
+# Whole modules that spend seconds in real tools (pre-commit, copier over git tags); the long
+# fuzz runs are marked one by one (tests/hook/test_fuzz.py keeps a short quick one).
 SLOW_MODULES = {
     "test_precommit_hook.py",
-    "test_fuzz.py",
     "test_plain_copier.py",
     "test_update.py",
     "test_06_update_holds_back.py",

@@ -19,7 +19,10 @@ def test_readme_tables_are_current():
 
 
 def test_a_changed_number_shows_in_the_tables(tmp_path, monkeypatch):
-    """The generator reads protocol.json: a different budget gives a different table."""
+    """The generator reads protocol.json: a different budget and cap give a different table."""
+    import json
+    import shutil
+
     sys.path.insert(0, str(SCRIPT.parent))
     try:
         import readme_tables
@@ -30,6 +33,19 @@ def test_a_changed_number_shows_in_the_tables(tmp_path, monkeypatch):
     assert "| `max_parallel` | 1 |" in table and "at most 2)" in table
     rules = readme_tables.rules_table()
     assert re.search(r"^\| CM005 \| max-parallel \| error \|", rules, re.M)
+
+    # A checkout whose standard says 350 tokens and 3 at once: the table follows it.
+    other = tmp_path / "repo"
+    (other / "standards").mkdir(parents=True)
+    shutil.copy(REPO / "copier.yml", other / "copier.yml")
+    data = json.loads((REPO / "standards" / "protocol.json").read_text(encoding="utf-8"))
+    data.update(return_budget_tokens=350, max_parallel=3)
+    (other / "standards" / "protocol.json").write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(readme_tables, "REPO", other)
+    changed = readme_tables.questions_table()
+    assert "| `return_budget` | 350 |" in changed and "at most the standard's 350)" in changed
+    assert "at most 3)" in changed and "at most 2)" not in changed
+    assert changed.replace("350", "500").replace("at most 3)", "at most 2)") == table
 
 
 def test_new_help_names_every_template_question():

@@ -143,6 +143,37 @@ def test_host_codex_user_scope_falls_back_to_dot_codex(runner, tmp_path, monkeyp
     assert (tmp_path / "home" / ".codex" / "skills" / "cx" / "SKILL.md").is_file()
 
 
+@pytest.mark.parametrize(
+    ("scope", "where"),
+    [("project", ".github/skills"), ("user", "copilot-home/skills"), (None, ".github/skills")],
+)
+def test_host_copilot_puts_the_skill_where_copilot_reads_skills(
+    runner, tmp_path, monkeypatch, scope, where
+):
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "copilot-home"))
+    args = ["new", "cp-skill", "--host", "copilot", "--defaults"]
+    result = runner.invoke(cli, args + (["--scope", scope] if scope else []))
+    assert result.exit_code == 0, result.output
+    skill = tmp_path / where / "cp-skill"
+    assert (skill / "SKILL.md").is_file() and (skill / "scripts" / "state.py").is_file()
+    assert "Copilot CLI: it lists the skill as cp-skill (type /cp-skill" in result.output
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / ".agents").exists()
+
+
+def test_host_copilot_user_scope_falls_back_to_dot_copilot(runner, tmp_path, monkeypatch):
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    result = runner.invoke(cli, ["new", "cp", "--host", "copilot", "--scope", "user", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "home" / ".copilot" / "skills" / "cp" / "SKILL.md").is_file()
+
+
+def test_a_dest_inside_a_github_skills_folder_is_recognised_as_copilots(runner, tmp_path):
+    result = runner.invoke(cli, ["new", "cp", "--dest", ".github/skills/cp", "--defaults"])
+    assert result.exit_code == 0, result.output
+    assert "Copilot CLI: it lists the skill as cp" in result.output
+
+
 def test_host_and_dest_together_are_refused(runner, tmp_path):
     result = runner.invoke(cli, ["new", "x", "--host", "codex", "--dest", "x", "--defaults"])
     assert result.exit_code == 2 and "not both" in result.output
@@ -267,7 +298,9 @@ def test_existing_folder_needs_force_and_replaced_files_are_backed_up(runner, tm
     assert (
         skill / "NOTES.md"
     ).read_text() == "mine"  # files the template does not write are left alone
-    [backup] = (tmp_path / ".spawnkit-backups").iterdir()
+    # the backup goes to the user's folder, as install's and update's do: a project keeps none
+    assert not (tmp_path / ".spawnkit-backups").exists()
+    [backup] = (tmp_path / "config" / ".spawnkit" / "backups").iterdir()
     assert backup.name.startswith("kept-") and f"backed up to {backup}" in forced.output
     assert "my notes" in (backup / "SKILL.md").read_text()
     assert sorted(p.name for p in backup.rglob("*") if p.is_file()) == [

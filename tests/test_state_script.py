@@ -224,7 +224,31 @@ def test_another_skills_state_file_is_foreign(skill, project):
             ("step", "nope", "--status", "complete", "--report", f"{REPORTS}/survey.md"),
             "unknown step 'nope'",
         ),
-        (("step", "survey", "--status", "complete", "--report", "missing.md"), "does not exist"),
+        (
+            ("step", "survey", "--status", "complete", "--report", f"{REPORTS}/missing.md"),
+            "does not exist",
+        ),
+        # issue 21: a report or handoff anywhere else is refused, links out of the folder too
+        (("step", "survey", "--status", "complete", "--report", "/etc/passwd"), "reports folder"),
+        (("step", "survey", "--status", "failed", "--report", "missing.md"), "reports folder"),
+        (
+            ("step", "survey", "--status", "complete", "--report", f"{REPORTS}/../survey.md"),
+            "reports folder",
+        ),
+        (("step", "survey", "--status", "complete", "--report", f"{REPORTS}/out.md"), "reports"),
+        (
+            (
+                "step",
+                "survey",
+                "--status",
+                "complete",
+                "--report",
+                f"{REPORTS}/survey.md",
+                "--handoff",
+                "/etc/hostname",
+            ),
+            "reports folder",
+        ),
         (
             (
                 "step",
@@ -242,6 +266,9 @@ def test_another_skills_state_file_is_foreign(skill, project):
     ],
 )
 def test_refused_commands_write_nothing(skill, project, args, message):
+    (project / REPORTS / "out.md").symlink_to(project / "elsewhere.md")
+    (project / "elsewhere.md").write_text("a file outside the reports folder\n")
+    (project / "survey.md").write_text("beside the reports folder, not in it\n")
     run(skill, project, "init")
     before = state_files(project)[-1].read_bytes()
     done = run(skill, project, *args)
@@ -315,7 +342,7 @@ def test_lock_timeout_is_a_clear_error(state_module, project, capsys, monkeypatc
     with open(os.path.join(reports, ".state.lock"), "a+b") as held:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)
         code = state_module.main(
-            ["--dir", reports, "step", "survey", "--status", "failed", "--report", "x"]
+            ["--dir", reports, "step", "survey", "--status", "failed", "--report", f"{reports}/x"]
         )
     assert code == 2
     assert "run the command again" in capsys.readouterr().err

@@ -31,6 +31,9 @@ def main() -> None:
 
     interrupts.until_started()
     edge.own_process()
+    from spawnkit.files import killswitch
+
+    killswitch.arm()  # only when the crash tests ask for it
     paths = plain_lint_paths(sys.argv[1:])
     if paths is None:
         from spawnkit.cli import main as click_main

@@ -85,6 +85,8 @@ Where the skill goes:
   --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
   --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
                     $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
+  --host copilot    Copilot CLI's: ./.github/skills/NAME (project),
+                    $COPILOT_HOME/skills/NAME or ~/.copilot/skills/NAME (user)
 
 """
     + _QUESTIONS
@@ -108,15 +110,17 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 )
 @click.option(
     "--host",
-    type=click.Choice(["claude-code", "codex"]),
-    help="Whose skills folder --scope means (default: claude-code). The skill works on both.",
+    type=click.Choice(["claude-code", "codex", "copilot"]),
+    help="Whose skills folder --scope means (default: claude-code). The skill works on all.",
 )
 @click.option(
     "--data", "-d", multiple=True, metavar="KEY=VALUE", help="Answer a template question."
 )
 @click.option("--defaults", is_flag=True, help="Ask nothing; use the default for every question.")
 @click.option(
-    "--force", is_flag=True, help="Write over a non-empty folder (replaced files are backed up)."
+    "--force",
+    is_flag=True,
+    help="Write over a non-empty folder (replaced files are backed up to <config>/.spawnkit/backups).",
 )
 def new(
     name: str,
@@ -212,9 +216,10 @@ def tokens_command(
 )
 @click.option(
     "--profile",
-    type=click.Choice(["claude-code", "portable"]),
+    type=click.Choice(["claude-code", "portable", "copilot"]),
     default=None,
-    help="Which frontmatter keys are allowed: Claude Code's (default) or the portable Agent Skills spec's.",
+    help="Which frontmatter keys are allowed: Claude Code's (default), the portable Agent Skills"
+    " spec's, or Copilot CLI's (the spec's and three more).",
 )
 @click.option(
     "--config",
@@ -320,12 +325,13 @@ _SCOPE_HELP = (
     "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
     " local: ./.claude/settings.local.json (this machine only, not committed)."
     " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
-    " ./.agents/skills."
+    " ./.agents/skills. With --host copilot: user: $COPILOT_HOME or ~/.copilot (hooks in"
+    " hooks/spawnkit-hooks.json); project: ./.github/hooks/spawnkit-hooks.json and ./.github/skills."
 )
 _SCOPES = ("user", "project", "local")
 _HOST_HELP = (
-    "claude-code (default), codex, or all: every host. The default stays Claude Code, so a"
-    " plain `spawnkit install` never writes into another tool's config unasked."
+    "claude-code (default), codex, copilot, or all: every host. The default stays Claude Code,"
+    " so a plain `spawnkit install` never writes into another tool's config unasked."
 )
 
 
@@ -333,12 +339,12 @@ def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this folder (Claude Code's, or Codex's with --host codex) instead of the"
+        help="Use this folder (Claude Code's, or Codex's or Copilot's with --host) instead of the"
         " scope's default.",
     )(func)
     func = click.option(
         "--host",
-        type=click.Choice(("claude-code", "codex", "all")),
+        type=click.Choice(("claude-code", "codex", "copilot", "all")),
         default="claude-code",
         show_default=True,
         help=_HOST_HELP,
@@ -545,6 +551,7 @@ Where it looks (without PATH):
                <project>/<session>/subagents/agent-<id>.jsonl (2.0.x: beside the session)
                and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
+  Copilot CLI  $COPILOT_HOME/session-state (or ~/.copilot/session-state): <id>/events.jsonl
 
 \b
 Per session: every sub-agent return (what it cost the orchestrator: its share of the

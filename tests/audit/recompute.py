@@ -25,6 +25,13 @@ changed; the prompt is ``input_tokens`` (the cached part is inside it). An item 
 response's ``token_count`` goes into the prompt after the next one. A return is the agent's
 ``completed`` words in a ``wait_agent`` output or a ``<subagent_notification>``.
 
+Copilot CLI (``events.jsonl``, sub-agents' records inside it with an ``agentId``): a response
+is a ``session.usage_record`` without ``agentId``; the prompt is ``inputTokens``. It is written
+before the results of the tools that response called, so they go into the next prompt. A
+return is the ``result.content`` of a successful ``tool.execution_complete`` of a sync ``task``
+call, or of a ``read_agent`` call whose ``agent_id`` is a background task's agent (started in a
+``subagent.started`` naming the call) once it holds the agent's turns (``[Turn``).
+
 ``python -m tests.audit.recompute FILE...`` prints the recomputation as JSON.
 """
 
@@ -266,8 +273,56 @@ def codex(path: Path) -> Recomputed:
     return out
 
 
+def copilot(path: Path) -> Recomputed:
+    out = Recomputed()
+    calls: dict[str, tuple[str, dict]] = {}  # call id -> (tool, arguments)
+    agents: dict[str, str] = {}  # agent id -> task call
+    landed: set[str] = set()
+    for rec in _lines(path):
+        kind = rec.get("type")
+        data = rec.get("data") if isinstance(rec.get("data"), dict) else {}
+        if kind == "subagent.started" and rec.get("agentId"):
+            agents[str(rec["agentId"])] = str(data.get("toolCallId"))
+        if rec.get("agentId"):
+            continue
+        if kind == "session.compaction_complete":
+            out.breaks.add(len(out.points))
+        elif kind == "session.usage_record":
+            usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+            if usage.get("inputTokens"):
+                out.points.append(
+                    Point(
+                        usage["inputTokens"],
+                        usage.get("outputTokens") or 0,
+                        usage.get("model") or "",
+                    )
+                )
+        elif kind == "assistant.message":
+            for call in data.get("toolRequests") or []:
+                if isinstance(call, dict):
+                    args = call.get("arguments") if isinstance(call.get("arguments"), dict) else {}
+                    calls[str(call.get("toolCallId"))] = (str(call.get("name")), args)
+        elif kind == "tool.execution_complete" and data.get("success") is True:
+            call = str(data.get("toolCallId"))
+            result = data.get("result") if isinstance(data.get("result"), dict) else {}
+            text = result.get("content") if isinstance(result.get("content"), str) else ""
+            name, args = calls.get(call, ("", {}))
+            if name == "task" and args.get("mode") != "background":
+                target = call
+            elif name == "read_agent" and "[Turn " in text:
+                target = agents.get(str(args.get("agent_id")), "")
+            else:
+                continue
+            if target and target not in landed:
+                landed.add(target)
+                out.landings.append(Landing(target, len(out.points), len(text)))
+    return out
+
+
 def recompute(path: Path) -> Recomputed:
     """The recomputation of one orchestrator transcript, by its client's format."""
+    if path.name == "events.jsonl":
+        return copilot(path)
     return codex(path) if path.name.startswith("rollout-") else claude(path)
 
 

@@ -1,8 +1,8 @@
 """The audit of transcripts the real clients wrote agrees with what their fake API saw.
 
 Each fixture scenario (tests/fixtures/audit, made by its capture.py) holds the transcripts of a
-real Claude Code 2.1.330 or Codex 0.169.0 run and ``facts.json``: per sub-agent, the estimated
-tokens of the words the orchestrator's requests carried, and the path spawnkit named when it
+real Claude Code 2.1.330, Codex 0.169.0 or Copilot CLI 1.0.102 run and ``facts.json``: per
+sub-agent, the estimated tokens of the words the orchestrator's requests carried, and the path spawnkit named when it
 held a longer answer back. Those come from the fake API's side, not from the transcripts. What
 the returns cost by the recorded usage is held to an independent recomputation in
 test_recompute.py.
@@ -32,9 +32,9 @@ def _only_session(name: str) -> dict:
     return doc["sessions"][0]
 
 
-def test_every_scenario_of_both_clients_is_there():
-    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex"}
-    assert len(SCENARIOS) >= 6
+def test_every_scenario_of_every_client_is_there():
+    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex", "copilot"}
+    assert len(SCENARIOS) >= 8
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -114,6 +114,32 @@ def test_codex_with_spawnkit_hook_blocks_the_long_answer():
     first = next(r for r in session["returns"] if r["description"].startswith("CODEX-SUB-1"))
     assert first["blocked"] and first["full_tokens"] > 3000 and first["tokens"] < 100
     assert session["findings"] == []
+
+
+def test_copilot_without_spawnkit_breaks_every_rule_the_run_can_show():
+    session = _only_session("copilot/off")
+    assert session["client_version"] == "1.0.102" and session["context_window"] == 64000
+    assert session["project"] == "/home/user/project"
+    assert all(not r["background"] and r["deliveries"] == 1 for r in session["returns"])
+    assert sorted(f["code"] for f in session["findings"]) == [
+        "CM001", "CM001", "CM001", "CM002", "CM002", "CM002", "CM005", "CM006",
+    ]  # fmt: skip
+    (read,) = session["report_reads"]
+    assert read["path"] == "/home/user/project/.pilot-reports/part-1.md" and not read["denied"]
+    assert [w["path"] for w in session["state_writes"]] == [
+        "/home/user/project/.pilot-reports/state-20261124-001600.json"
+    ]
+
+
+def test_copilot_with_enforce_blocks_refuses_and_finds_nothing():
+    session = _only_session("copilot/enforce")
+    assert session["denied_launches"] == 1 and len(session["returns"]) == 2
+    assert all(r["blocked"] and r["blocks"] == 1 for r in session["returns"])
+    assert all(r["full_tokens"] > 1500 for r in session["returns"])
+    assert [r["denied"] for r in session["report_reads"]] == [True]
+    assert session["findings"] == []
+    off = _only_session("copilot/off")
+    assert session["return_tokens"] * 8 < off["return_tokens"]
 
 
 def test_the_summary_adds_up_across_sessions():

@@ -4,8 +4,8 @@ Each test starts from the real-client fixtures (Claude Code 2.1.330, Codex 0.169
 them the shape older or other real clients write, as seen in the real corpus
 (tests/fixtures/audit-real): the flat sub-agent files of Claude Code 2.0.x, the provisional
 output counts of its streamed records, the repeated token counts of Codex 0.77-0.104, a rollout
-without token counts, a copied rollout. Where the corpus is materialised, the same is checked on
-the real files too.
+without token counts, a copied rollout. The same is checked on the real files too: the
+materialised corpus, else its vendored subset (the Codex 0.104 rollouts are not vendored).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 
 from spawnkit.audit.signals import shell_writes_file
 
-from .conftest import FIXTURES, audit_json, copy_scenario, run_cli
+from .conftest import FIXTURES, RealCorpus, audit_json, copy_scenario, run_cli
 from .real_corpus import groups
 from .recompute import recompute
 
@@ -39,11 +39,9 @@ def _main(root: Path) -> Path:
     return next(p for p in root.rglob("*.jsonl") if "subagents" not in p.parts)
 
 
-def _real(folder: str):
-    group = next((g for g in groups() if g.folder.endswith(folder)), None)
-    if group is None or group.missing():
-        pytest.skip("the real corpus is not materialised (python -m tests.audit.real_corpus)")
-    return group
+def _real(real: RealCorpus, folder: str) -> Path:
+    """The real group's folder: materialised in full, else its vendored subset."""
+    return real.root(next(g for g in groups() if g.folder.endswith(folder)))
 
 
 # --- 2. `2>/dev/null` writes no file ---------------------------------------------------------
@@ -119,9 +117,9 @@ def test_flat_sub_agent_files_belong_to_their_session(tmp_path):
     assert named["sessions"][0]["subagent_transcripts"] == 6
 
 
-def test_flat_sub_agents_of_the_real_2_0_sessions():
-    group = _real("session-examples")
-    doc = audit_json(str(group.root / "2.0.58-good"))
+def test_flat_sub_agents_of_the_real_2_0_sessions(real):
+    root = _real(real, "session-examples")
+    doc = audit_json(str(root / "2.0.58-good"))
     (session,) = doc["sessions"]  # three agent-*.jsonl beside it are not sessions
     assert session["subagent_transcripts"] == 3
     assert session["returns"][0]["wrote_files"] is False  # it read, and wrote nothing
@@ -169,18 +167,18 @@ def test_a_streamed_response_keeps_the_usage_of_its_last_record(tmp_path):
     assert session["peak_context"] == max(final.values())
 
 
-def test_the_real_streamed_records_of_2_0_58():
-    group = _real("session-examples")
-    doc = audit_json(str(group.root / "2.0.58-init-only"))
+def test_the_real_streamed_records_of_2_0_58(real):
+    root = _real(real, "session-examples")
+    doc = audit_json(str(root / "2.0.58-init-only"))
     (session,) = doc["sessions"]
     outputs = [p["output"] for p in session["context"]]
     assert outputs == [p.output for p in recompute(Path(session["path"])).points]
     assert 278 in outputs and 2 not in outputs  # the records said 2, 2, 2, then 278
 
 
-def test_a_resumed_session_replaying_its_history_is_read_once():
-    group = _real("session-examples")
-    (session,) = audit_json(str(group.root / "2.0.58-init-only"))["sessions"]
+def test_a_resumed_session_replaying_its_history_is_read_once(real):
+    root = _real(real, "session-examples")
+    (session,) = audit_json(str(root / "2.0.58-init-only"))["sessions"]
     assert len(session["returns"]) == 1  # its one Task call, replayed on resume
     assert session["context"][-1]["tokens"] > 0  # a <synthetic> message is no response
 
@@ -210,9 +208,9 @@ def test_repeated_token_counts_are_one_response(tmp_path):
     assert after == before and all(before.values())
 
 
-def test_the_real_repeated_token_counts_of_codex_0_104():
-    group = _real("raw/sessions")
-    doc = audit_json(str(group.root))
+def test_the_real_repeated_token_counts_of_codex_0_104(real):
+    root = _real(real, "raw/sessions")
+    doc = audit_json(str(root))
     for session in doc["sessions"]:
         distinct = []
         for line in Path(session["path"]).read_text(encoding="utf-8").splitlines():
@@ -244,9 +242,9 @@ def test_a_rollout_without_token_counts_invents_no_window(tmp_path):
     assert given["context_window"] == 128000 and given["context_window_source"] == "option"
 
 
-def test_the_real_rollouts_without_token_counts():
-    group = _real("Resources/Fixtures")
-    doc = audit_json(str(group.root))
+def test_the_real_rollouts_without_token_counts(real):
+    root = _real(real, "Resources/Fixtures")
+    doc = audit_json(str(root))
     bare = [s for s in doc["sessions"] if s["client_version"] in ("0.51.0", "0.52.0")]
     assert len(bare) == 2
     assert all(s["context_window"] is None and s["context_source"] == "none" for s in bare)

@@ -80,10 +80,106 @@ class Case:
     setup: Callable[[Sandbox], tuple]  # returns the arguments (str or bytes)
     codes: frozenset[int] = frozenset({2})  # what a correct spawnkit may answer
     user: bool = False  # run as an unprivileged user (file modes matter)
+    lines: int = 1  # error lines allowed: one per file that cannot be read
 
 
-def case(id: str, setup: Callable[[Sandbox], tuple], *codes: int, user: bool = False) -> Case:
-    return Case(id, setup, frozenset(codes or {2}), user)
+def case(
+    id: str, setup: Callable[[Sandbox], tuple], *codes: int, user: bool = False, lines: int = 1
+) -> Case:
+    return Case(id, setup, frozenset(codes or {2}), user, lines)
+
+
+# --- the hostile project (issue 21): what a cloned repository can plant -------------------
+
+DEEP = 600  # flow levels: the strict reader's recursion once died near 500
+
+
+def outside(box: Sandbox) -> Path:
+    """A folder of the user's beside the project, which no command may write into."""
+    return box.root / "outside"
+
+
+def hostile(box: Sandbox) -> Path:
+    """A project with links out of it, deep nesting and odd empties, every one planted where a
+    verb looks: skills linked and sub-folders linked outside, a dangling skill link, a
+    frontmatter nested ``DEEP`` levels, an empty SKILL.md, an empty frontmatter, settings and
+    Codex hooks with empty containers. Returns the project (the working folder)."""
+    away = outside(box)
+    (away / "skill").mkdir(parents=True, exist_ok=True)
+    (away / "skill" / "SKILL.md").write_text(SKILL.format(name="linked-out"), encoding="utf-8")
+    (away / "scripts").mkdir(exist_ok=True)
+    skills = box.work / ".claude" / "skills"
+    skills.mkdir(parents=True)
+    (skills / "linked-out").symlink_to(away / "skill")
+    (skills / "dangling").symlink_to(away / "nothing-here")
+    deep = skills / "deep"
+    deep.mkdir()
+    (deep / "SKILL.md").write_text(
+        "---\nname: deep\ndescription: " + "[" * DEEP + "]" * DEEP + "\n---\n\nbody\n",
+        encoding="utf-8",
+    )
+    (skills / "empty").mkdir()
+    (skills / "empty" / "SKILL.md").write_text("", encoding="utf-8")
+    (skills / "blank-front").mkdir()
+    (skills / "blank-front" / "SKILL.md").write_text("---\n---\n", encoding="utf-8")
+    linked_scripts = hand_written(box, "linked-scripts", skills)
+    (linked_scripts / "scripts").symlink_to(away / "scripts")
+    (box.work / ".claude" / "settings.json").write_text('{"hooks": { }}', encoding="utf-8")
+    (box.work / ".codex").mkdir()
+    (box.work / ".codex" / "hooks.json").write_text('{"hooks":{"SubagentStop":[ ]}}')
+    (box.work / ".spawnkit.toml").write_text("", encoding="utf-8")
+    return box.work
+
+
+def in_hostile(*args: str) -> Callable[[Sandbox], tuple]:
+    return lambda b: (hostile(b), args)[1]
+
+
+def with_managed_outside(*args: str) -> Callable[[Sandbox], tuple]:
+    """The hostile project, plus a skill made by ``spawnkit new`` outside it and linked in."""
+
+    def setup(box: Sandbox) -> tuple:
+        hostile(box)
+        made = box.run("new", "managed-out", "--defaults", "--dest", "../outside/managed-out")
+        assert made.code == 0, made
+        (box.work / ".claude" / "skills" / "managed-out").symlink_to(outside(box) / "managed-out")
+        return args
+
+    return setup
+
+
+HOSTILE = [
+    # lint: one line for the deep file, the others' findings still reported
+    case("hostile-lint", in_hostile("lint", ".claude"), 2, lines=3),
+    case("hostile-lint-no-path", in_hostile("lint"), 2, lines=3),
+    case("hostile-doctor", in_hostile("doctor"), 1),
+    case("hostile-doctor-project", in_hostile("doctor", "--scope", "project"), 1),
+    case("hostile-new", in_hostile("new", "fresh", "--defaults"), 0),
+    case("hostile-new-over-link", in_hostile("new", "linked-out", "--defaults", "--force")),
+    case("hostile-new-dangling", in_hostile("new", "dangling", "--defaults")),
+    case("hostile-adopt-deep", in_hostile("adopt", ".claude/skills/deep")),
+    case("hostile-adopt-linked", in_hostile("adopt", ".claude/skills/linked-out")),
+    case(
+        "hostile-retrofit-linked-scripts",
+        in_hostile("adopt", ".claude/skills/linked-scripts", "--retrofit"),
+    ),
+    case("hostile-adopt-empty", in_hostile("adopt", ".claude/skills/empty"), 0),
+    case("hostile-update-all", in_hostile("update", "--all"), 0),
+    case("hostile-update-check", in_hostile("update", "--check"), 0),
+    case("hostile-update-linked-skill", with_managed_outside("update", "--all")),
+    case("hostile-update-linked-skill-dry", with_managed_outside("update", "--all", "--dry-run")),
+    case("hostile-update-check-linked-skill", with_managed_outside("update", "--check"), 0),
+    case("hostile-install-project", in_hostile("install", "--scope", "project", "--yes"), 0),
+    case(
+        "hostile-install-codex-project",
+        in_hostile("install", "--host", "codex", "--scope", "project", "--yes"),
+        0,
+    ),
+    case("hostile-uninstall-project", in_hostile("uninstall", "--scope", "project", "--yes"), 0),
+    case("hostile-tokens-deep", in_hostile("tokens", ".claude/skills/deep/SKILL.md"), 0),
+    case("hostile-audit", in_hostile("audit", "--project", "."), 0),
+    case("hostile-rule", in_hostile("rule", "state-file"), 0),
+]
 
 
 CASES = [
@@ -354,6 +450,7 @@ CASES = [
         2,
         user=True,
     ),
+    *HOSTILE,
 ]
 
 
@@ -420,11 +517,17 @@ def test_hostile_input(sandbox: Sandbox, item: Case, request: pytest.FixtureRequ
         request.getfixturevalue("unprivileged")
     args = item.setup(sandbox)
     before = sandbox.snapshot()
+    away = sandbox.snapshot(outside(sandbox)) if outside(sandbox).exists() else None
     result = sandbox.run(*args, user=item.user, timeout=60)
     assert "Traceback" not in result.stderr + result.stdout, result
+    assert "internal error" not in result.stderr, result
     assert result.code in DOCUMENTED_EXIT_CODES, result
     assert result.code in item.codes, result
-    assert len(result.error_lines) <= 1, result
+    errors = [line for line in result.error_lines if not line.startswith("spawnkit: warning:")]
+    assert len(errors) <= item.lines, result
+    assert len(set(errors)) == len(errors), f"a file reported twice\n{result}"
+    if away is not None:
+        assert sandbox.snapshot(outside(sandbox)) == away, f"wrote outside the project\n{result}"
     if result.code == 2:
-        assert result.error_lines and result.error_lines[0].startswith("spawnkit: error: "), result
+        assert errors and errors[0].startswith("spawnkit: error: "), result
         assert sandbox.snapshot() == before, f"a refusal changed files\n{result}"

@@ -7,9 +7,10 @@ clone must stay clean. Its second line is the test command, which CI runs (``.ci
 carry it verbatim; running the suite from inside the suite would be circular).
 
 Every other ``bash`` block is the tour: its commands run in order, one process each, in a
-sandbox project with a few files the examples name. A command must end without a traceback,
-with a documented exit code, and with the one its comment announces (``# exit 1: …``), 0 when
-it announces none: an example that is refused (exit 2) is a README that lies.
+fresh copy of the repository, as a reader runs them after the quick start: every file they
+name must come with the clone (``examples/``). A command must end without a traceback, with a
+documented exit code, and with the one its comment announces (``# exit 1: …``), 0 when it
+announces none: an example that is refused (exit 2) is a README that lies.
 """
 
 from __future__ import annotations
@@ -34,47 +35,6 @@ README = REPO / "README.md"
 SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 _FENCE = re.compile(r"^```(\w*)\s*\n(.*?)^```\s*$", re.M | re.S)
 _EXIT = re.compile(r"\bexit (\d+)\b")
-
-# Files the tour's examples name, as a reader would have them.
-MY_SKILL = """---
-name: my-skill
-description: Reviews the notes folder with a helper per file. Use when asked to review notes.
----
-
-# my-skill
-
-Spawn one sub-agent per file in notes/ with the Agent tool and give it this prompt:
-
-```text
-Read the file and list every open question in it.
-```
-
-Collect the answers and tell the user what is still open.
-"""
-REPLY = "\n".join(
-    f"- finding {i}: the function `parse_{i}` in src/module_{i}.py ignores the return value of "
-    f"`check()` on line {i * 7}, so errors pass silently."
-    for i in range(1, 31)
-)
-WORKFLOW = """export const meta = { name: 'review', description: 'Review two modules, one at a time' }
-const ANSWER = {
-  type: 'object',
-  properties: { status: { enum: ['OK', 'ISSUES'] }, report: { type: 'string', maxLength: 200 } },
-}
-const out = []
-for (const mod of ['api', 'cli']) {
-  const r = await agent(`Review src/${mod}; write your findings to .review-reports/${mod}.md.`, {
-    schema: ANSWER,
-  })
-  out.push({ module: mod, status: r.status, report: r.report })
-}
-return { reviewed: out }
-"""
-FIXTURES = {
-    "my-skill/SKILL.md": MY_SKILL,
-    "reply.md": REPLY + "\n",
-    ".claude/workflows/review.js": WORKFLOW,
-}
 
 
 def shell_blocks(text: str) -> list[str]:
@@ -120,12 +80,25 @@ def test_readme_has_a_quick_start_and_a_tour():
     assert verbs <= used, f"the tour shows no example of: {sorted(verbs - used)}"
 
 
+def fresh_clone(sandbox: Sandbox) -> Path:
+    """A copy of the repository as ``git clone`` gives it: tracked files only, committed."""
+    clone = sandbox.work / "spawnkit"
+    shutil.copytree(
+        REPO,
+        clone,
+        ignore=shutil.ignore_patterns(
+            ".git", "__pycache__", "*.egg-info", ".pytest_cache", ".venv", ".ruff_cache"
+        ),
+    )
+    subprocess.run(["git", "init", "-q"], cwd=clone, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=clone, check=True)
+    git_id = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", *git_id, "commit", "-qm", "clone"], cwd=clone, check=True)
+    return clone
+
+
 def test_the_tour_runs_as_written(sandbox: Sandbox):
-    project = sandbox.work
-    for rel, text in FIXTURES.items():
-        (project / rel).parent.mkdir(parents=True, exist_ok=True)
-        (project / rel).write_text(text, encoding="utf-8")
-    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    project = fresh_clone(sandbox)
     env = sandbox.env(
         {
             # --exact would call the API: point it at a closed port so it falls back offline
@@ -174,18 +147,7 @@ def test_the_quick_start_works_on_a_fresh_machine(sandbox: Sandbox):
     """Line one of the quick start, as written, in a clean copy of the repository, offline."""
     [first, _] = commands(shell_blocks(README.read_text(encoding="utf-8"))[0])
     command = first[0]
-    clone = sandbox.work / "spawnkit"
-    shutil.copytree(
-        REPO,
-        clone,
-        ignore=shutil.ignore_patterns(
-            ".git", "__pycache__", "*.egg-info", ".pytest_cache", ".venv", ".ruff_cache"
-        ),
-    )
-    subprocess.run(["git", "init", "-q"], cwd=clone, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=clone, check=True)
-    git_id = ["-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run(["git", *git_id, "commit", "-qm", "clone"], cwd=clone, check=True)
+    clone = fresh_clone(sandbox)
     # `python3` is the interpreter under the test environment (the wheels below are its), seen
     # as on a fresh machine: no virtual environment active, none of the test tools on PATH.
     base = Path(getattr(sys, "_base_executable", sys.executable))

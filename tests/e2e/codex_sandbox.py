@@ -158,9 +158,5 @@ class CodexSandbox(Sandbox):
                 except ValueError:
                     continue
         if check:
-            assert proc.returncode == 0, (
-                f"codex exited {proc.returncode}\nstderr:\n{proc.stderr[-3000:]}\n"
-                f"stdout:\n{proc.stdout[-3000:]}"
-            )
-            assert not self.api.errors, f"fake API script errors: {self.api.errors}"
+            self.assert_ran("codex", proc.returncode, proc.stdout, proc.stderr)
         return run

@@ -1,5 +1,5 @@
-"""Fixtures for the end-to-end tests: the fake APIs and sandboxes running the real Claude Code
-and Codex CLIs.
+"""Fixtures for the end-to-end tests: the fake APIs and sandboxes running the real Claude Code,
+Codex and Copilot CLIs.
 
 See tests/e2e/README.md for the harness API.
 """
@@ -14,7 +14,9 @@ import pytest
 from tests.requires import unavailable
 
 from .codex_sandbox import CODEX_HINT, CodexSandbox, find_codex
+from .copilot_sandbox import COPILOT_HINT, CopilotSandbox, find_copilot
 from .fake_api import FakeAnthropic
+from .fake_chat import FakeChat
 from .fake_responses import FakeResponses
 from .sandbox import INSTALL_HINT, ClaudeSandbox, ClientMisconfigured, find_claude
 
@@ -60,3 +62,27 @@ def fake_responses() -> Iterator[FakeResponses]:
 @pytest.fixture
 def codex(tmp_path: Path, codex_bin: str, fake_responses: FakeResponses) -> CodexSandbox:
     return CodexSandbox(tmp_path, codex_bin, fake_responses)
+
+
+@pytest.fixture(scope="session")
+def copilot_bin() -> str:
+    return _client(find_copilot, f"Copilot CLI not found; {COPILOT_HINT}")
+
+
+@pytest.fixture(scope="session")
+def copilot_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """COPILOT_CACHE_HOME for the whole run: the client unpacks itself there once (~8 s)."""
+    return tmp_path_factory.mktemp("copilot-cache")
+
+
+@pytest.fixture
+def fake_chat() -> Iterator[FakeChat]:
+    with FakeChat() as server:
+        yield server
+
+
+@pytest.fixture
+def copilot(
+    tmp_path: Path, copilot_bin: str, fake_chat: FakeChat, copilot_cache: Path
+) -> CopilotSandbox:
+    return CopilotSandbox(tmp_path, copilot_bin, fake_chat, copilot_cache)

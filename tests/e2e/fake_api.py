@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from .fake_server import BaseRequest, Conversation, FakeServer, Item, Step, Turn, sse
+from .fake_server import BaseRequest, Conversation, FakeServer, Item, Step, Turn, as_turn, sse
 
 Block = Item
 
@@ -71,16 +71,6 @@ def agent(
         },
         id=id,
     )
-
-
-def _as_turn(step: Turn | Block | str | None) -> Turn | None:
-    if step is None:
-        return None
-    if isinstance(step, str):
-        return [text(step)]
-    if isinstance(step, dict):
-        return [step]
-    return list(step)
 
 
 # --- what the client sent ------------------------------------------------------------------------
@@ -235,7 +225,7 @@ class FakeAnthropic(FakeServer):
     request_class = Request
 
     def as_turn(self, step: Turn | Block | str | None) -> Turn | None:
-        return _as_turn(step)
+        return as_turn(step, text)
 
     def is_side_request(self, req: Request) -> bool:
         return _is_side_request(req.body)

@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from .fake_server import BaseRequest, FakeServer, Item, Turn, sse
+from .fake_server import BaseRequest, FakeServer, Item, Turn, as_turn, sse
 
 _ids = itertools.count(1)
 V1 = "multi_agent_v1"
@@ -99,16 +99,6 @@ def add_file_patch(path: str, text: str) -> str:
     """A patch that creates ``path`` with ``text``."""
     lines = "".join(f"+{line}\n" for line in text.splitlines())
     return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
-
-
-def _as_turn(step: Turn | Item | str | None) -> Turn | None:
-    if step is None:
-        return None
-    if isinstance(step, str):
-        return [say(step)]
-    if isinstance(step, dict):
-        return [step]
-    return list(step)
 
 
 # --- what the client sent ------------------------------------------------------------------------
@@ -412,7 +402,7 @@ class FakeResponses(FakeServer):
     request_class = Request
 
     def as_turn(self, step: Turn | Item | str | None) -> Turn | None:
-        return _as_turn(step)
+        return as_turn(step, say)
 
     def is_side_request(self, req: Request) -> bool:
         return not req.body.get("tools")

@@ -26,6 +26,18 @@ Responder = Callable[[Any], Turn | Item | str | None]
 Step = Turn | Item | str | Responder
 
 
+def as_turn(step: Turn | Item | str | None, text: Callable[[str], Item]) -> Turn | None:
+    """A script step as the list of items a reply is made of: a str is one ``text`` item, one
+    item a list of one; None stays None (the conversation's final answer then)."""
+    if step is None:
+        return None
+    if isinstance(step, str):
+        return [text(step)]
+    if isinstance(step, dict):
+        return [step]
+    return list(step)
+
+
 def sse(events: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
     """Server-sent events: ``event: NAME`` and one ``data:`` line of JSON each."""
     return b"".join(

@@ -169,6 +169,14 @@ class Sandbox:
         payloads = [json.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))]
         return [p for p in payloads if event is None or p.get("hook_event_name") == event]
 
+    def assert_ran(self, client: str, returncode: int, stdout: str, stderr: str) -> None:
+        """The client exited 0 and its fake API's scripts raised nothing."""
+        assert returncode == 0, (
+            f"{client} exited {returncode}\nstderr:\n{stderr[-3000:]}\nstdout:\n{stdout[-3000:]}"
+        )
+        api = getattr(self, "api", None)
+        assert api is None or not api.errors, f"fake API script errors: {api.errors}"
+
     def spawnkit(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox."""
         proc = subprocess.run(
@@ -237,19 +245,18 @@ class ClaudeSandbox(Sandbox):
         env: dict[str, str] | None = None,
         timeout: float = RUN_TIMEOUT,
         check: bool = True,
+        skip_permissions: bool = True,
     ) -> ClaudeRun:
         """``claude -p PROMPT --dangerously-skip-permissions`` in the project dir.
 
         stream-json (the default) adds --verbose and --include-hook-events so hook outputs are kept.
+        ``skip_permissions=False`` leaves the client's permission checks on: in ``-p`` a tool
+        call nothing allows is refused instead of asked about.
         """
-        args = [
-            self.binary,
-            "-p",
-            prompt,
-            "--dangerously-skip-permissions",
-            "--output-format",
-            output_format,
-        ]
+        args = [self.binary, "-p", prompt]
+        if skip_permissions:
+            args.append("--dangerously-skip-permissions")
+        args += ["--output-format", output_format]
         if output_format == "stream-json":
             args += ["--verbose", "--include-hook-events"]
         for plugin in plugin_dirs:
@@ -275,9 +282,5 @@ class ClaudeSandbox(Sandbox):
         elif output_format == "json" and proc.stdout.strip():
             run.events = [json.loads(proc.stdout)]
         if check:
-            assert proc.returncode == 0, (
-                f"claude exited {proc.returncode}\nstderr:\n{proc.stderr}\n"
-                f"stdout:\n{proc.stdout[-3000:]}"
-            )
-            assert not self.api.errors, f"fake API script errors: {self.api.errors}"
+            self.assert_ran("claude", proc.returncode, proc.stdout, proc.stderr)
         return run

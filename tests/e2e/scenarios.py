@@ -1,5 +1,6 @@
-"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for both
-clients: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent.
+"""Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for every
+client: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent,
+``copilot_fan_out`` Copilot CLI's task.
 
 The answers are sized with spawnkit's own token estimate, so "about 3,000 tokens" stays true
 whatever the estimate's calibration.
@@ -17,6 +18,7 @@ from pathlib import Path
 from spawnkit import tokens
 from spawnkit.standard import protocol
 
+from . import fake_chat as chat
 from . import fake_responses as responses
 from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use
 
@@ -146,17 +148,38 @@ def fan_out(
     """Script ``agents`` foreground sub-agents, ``per_message`` (default: the standard's cap) per
     orchestrator turn. Each answers ~``answer_tokens`` first and a compact return if blocked.
     ``with_contract`` puts the standard's return block in each prompt, as a well-made skill does."""
-    per_message = per_message or protocol.max_parallel()
-    calls, subs, answers = _sub_agents(
+    return _batched(
         api,
         tag,
+        lambda task, i: agent(task, f"audit part {i}", background=False),
+        text,
         agents,
+        per_message,
         answer_tokens,
         with_contract,
-        lambda task, i: agent(task, f"audit part {i}", background=False),
+    )
+
+
+def _batched(
+    api,
+    tag: str,
+    launch: Callable[[str, int], Block],
+    say: Callable[[str], Block],
+    agents: int,
+    per_message: int | None,
+    answer_tokens: int,
+    with_contract: bool,
+    overlap: int = 0,
+) -> FanOut:
+    """An orchestrator whose scripted turns each launch one batch of sub-agents (``launch``,
+    after a line of ``say``), for a client that answers each launch with its sub-agent's result
+    (Claude Code's foreground Agent, Copilot's sync task), then ends the audit."""
+    per_message = per_message or protocol.max_parallel()
+    calls, subs, answers = _sub_agents(
+        api, tag, agents, answer_tokens, with_contract, launch, overlap
     )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
-    steps = [[text(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
+    steps = [[say(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, *steps, "Audit complete.", name=main_tag)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
@@ -202,6 +225,32 @@ def codex_fan_out(
     main_tag = f"{tag}-ORCH"
     main = api.conversation(main_tag, name=main_tag).when(lambda req: True, orchestrate)
     return FanOut(f"{main_tag}: audit the repository with sub-agents.", main, subs, calls, answers)
+
+
+def copilot_fan_out(
+    api: chat.FakeChat,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+    overlap: int = 0,
+) -> FanOut:
+    """``fan_out`` for Copilot CLI: each batch is one response of sync ``task`` calls (Copilot
+    runs them at once and answers each with its sub-agent's last words); the next batch follows
+    once the results are in. With ``overlap`` each sub-agent's first answer waits until that
+    many of them have started."""
+    return _batched(
+        api,
+        tag,
+        lambda task, i: chat.task(task, f"audit-part-{i}", description=f"audit part {i}"),
+        chat.say,
+        agents,
+        per_message,
+        answer_tokens,
+        with_contract,
+        overlap,
+    )
 
 
 def not_returned(req: responses.Request, calls: list[Block]) -> list[str]:

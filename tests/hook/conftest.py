@@ -1,5 +1,5 @@
-"""Run the hook on real Claude Code 2.1.330 and Codex CLI 0.169.0 payloads, in-process or
-through its script."""
+"""Run the hook on real Claude Code 2.1.330, Codex CLI 0.169.0 and Copilot CLI 1.0.102
+payloads, in-process or through its script."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from spawnkit.hook import main as hook_main
 REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
+COPILOT_PAYLOADS = REPO / "tests" / "fixtures" / "copilot-payloads"
 SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 NOW = 1_800_000_000.0
 
@@ -30,6 +31,11 @@ def payload(name: str) -> dict[str, Any]:
 def codex_payload(name: str) -> dict[str, Any]:
     """A real payload captured from Codex CLI (tests/fixtures/codex-payloads/<name>.json)."""
     return json.loads((CODEX_PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def copilot_payload(name: str) -> dict[str, Any]:
+    """A real payload captured from Copilot CLI (tests/fixtures/copilot-payloads/<name>.json)."""
+    return json.loads((COPILOT_PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 class Hook:
@@ -117,6 +123,50 @@ class CodexHook(Hook):
         self.args = ["--host", "codex"]
 
 
+class CopilotHook(Hook):
+    """One isolated Copilot CLI setup: COPILOT_HOME and the project Copilot names in
+    $COPILOT_PROJECT_DIR. Runs the hook as ``--host copilot --event <event>``, the way
+    spawnkit's hooks/spawnkit-hooks.json entries do; the event comes from the payload's
+    fixture name (``subagentStop_first`` -> ``subagentStop``) unless given."""
+
+    host = hosts.get("copilot")
+    project_folder = ".github"
+
+    def __init__(self, tmp: Path) -> None:
+        super().__init__(tmp)
+        self.config_dir = tmp / "copilot-home"
+        self.config_dir.mkdir()
+        self.env = {
+            "HOME": str(self.home),
+            "COPILOT_HOME": str(self.config_dir),
+            "COPILOT_PROJECT_DIR": str(self.project),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+        self.use("")
+
+    def use(self, event: str) -> None:
+        self.event = event
+        self.args = ["--host", "copilot", "--event", event]
+
+    def __call__(self, data: Any, env: dict[str, str] | None = None, **kw: Any) -> Any:
+        """``data``: a fixture name or a payload; ``event=`` names the event (default: from
+        the fixture name, else the last one used)."""
+        if isinstance(data, str):
+            kw.setdefault("event", data.split("_")[0])
+            data = copilot_payload(data)
+        self.use(kw.setdefault("event", self.event))
+        return super().__call__(data, env, **kw)
+
+    def script(  # type: ignore[override]
+        self, data: Any, env: dict[str, str] | None = None, event: str = ""
+    ) -> subprocess.CompletedProcess[str]:
+        if isinstance(data, str):
+            event = event or data.split("_")[0]
+            data = copilot_payload(data)
+        self.use(event or self.event)
+        return super().script(data, env)
+
+
 @pytest.fixture
 def hook(tmp_path: Path) -> Hook:
     return Hook(tmp_path)
@@ -129,6 +179,11 @@ def codex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CodexHook:
     hook = CodexHook(tmp_path)
     monkeypatch.chdir(hook.project)
     return hook
+
+
+@pytest.fixture
+def copilot(tmp_path: Path) -> CopilotHook:
+    return CopilotHook(tmp_path)
 
 
 def session_file(hook: Hook, session: str) -> dict[str, Any]:

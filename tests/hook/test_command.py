@@ -16,7 +16,7 @@ HOOKS = protocol.load()["hooks"]
 
 @pytest.mark.parametrize("host", hosts.all_hosts(), ids=str)
 def test_every_registered_event_is_handled_and_nothing_else(host):
-    events = {e["event"] for e in HOOKS[host.events_key]}
+    events = {host.event_names.get(e["event"], e["event"]) for e in HOOKS[host.events_key]}
     handled = set(main._HANDLERS) - ({"PostToolBatch"} - {host.batch_event})
     if host.stop_tool is None:  # no background tasks to follow (notifications, Stop's list)
         handled -= {"UserPromptSubmit", "Stop"}
@@ -25,14 +25,20 @@ def test_every_registered_event_is_handled_and_nothing_else(host):
 
 @pytest.mark.parametrize("host", hosts.all_hosts(), ids=str)
 def test_matchers_name_exactly_the_tools_handled(host):
-    matchers = [(e["event"], e.get("matcher")) for e in HOOKS[host.events_key]]
+    matchers = [
+        (host.event_names.get(e["event"], e["event"]), e.get("matcher"))
+        for e in HOOKS[host.events_key]
+    ]
     post = {t for event, m in matchers if event == "PostToolUse" for t in m.split("|")}
     pre = {t for event, m in matchers if event == "PreToolUse" for t in m.split("|")}
-    # Without PostToolBatch, launches are settled on the spawn tool's PostToolUse.
-    # Every launch is settled on the spawn tool's PostToolUse; where the host has a stop
-    # tool, its calls and Workflow launches settle slots too.
+    # Launches are settled on the spawn tool's PostToolUse where the launch has an id to
+    # settle by (Copilot CLI sends none: its slots settle on SubagentStart, or expire): on
+    # Codex (no PostToolBatch) and on Claude Code (a background launch names its agent there).
+    # Where the host has a stop tool, its calls and Workflow launches settle slots too.
+    followed = host.batch_event is None or host.stop_tool is not None
+    settle = set(host.spawn_tools) if followed and host.call_id_field else set()
     tasks = {host.stop_tool, main.WORKFLOW_TOOL} if host.stop_tool else set()
-    assert post == {*host.write_tools, *host.spawn_tools, *tasks}
+    assert post == {*host.write_tools, *settle, *tasks}
     assert pre == {*host.spawn_tools, *host.read_tools, *({host.stop_tool} - {None})}
     assert all(m is None for event, m in matchers if not event.endswith("ToolUse"))
 

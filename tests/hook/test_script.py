@@ -230,22 +230,28 @@ def test_help_version_and_usage_errors(hook):
     run = [sys.executable, "-I", "-S", str(SCRIPT)]
     helped = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and helped.stdout.startswith(
-        "usage: spawnkit-hook [--host claude-code|codex] < payload.json"
+        "usage: spawnkit-hook [--host claude-code|codex|copilot] [--event EVENT] < payload.json"
     )
     version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("spawnkit-hook 0.")
     bad = subprocess.run([*run, "--frobnicate"], capture_output=True, text=True, timeout=60)
     assert (bad.returncode, bad.stdout) == (2, "")
     assert bad.stderr == "spawnkit-hook: error: unexpected argument '--frobnicate'; see --help\n"
-    # An unknown host: exit 1 (a non-blocking error for both hosts), nothing on stdout.
+    # An unknown host: exit 1 (a non-blocking error for Claude Code and Codex; Copilot CLI's
+    # commands always name their host), nothing on stdout.
     odd = subprocess.run(
         [*run, "--host", "cursor"], input="{}", capture_output=True, text=True, timeout=60
     )
     assert (odd.returncode, odd.stdout) == (1, "")
     assert odd.stderr == (
-        "spawnkit-hook: error: unknown host 'cursor'; use one of claude-code, codex\n"
+        "spawnkit-hook: error: unknown host 'cursor'; use one of claude-code, codex, copilot\n"
     )
-    for form in (["--host", "codex", "--version"], ["--host=codex", "--version"]):
+    for form in (
+        ["--host", "codex", "--version"],
+        ["--host=codex", "--version"],
+        ["--host", "copilot", "--event", "subagentStop", "--version"],
+        ["--host=copilot", "--event=preToolUse", "--version"],
+    ):
         shown = subprocess.run([*run, *form], capture_output=True, text=True, timeout=60)
         assert shown.stdout.startswith("spawnkit-hook 0.")
 

@@ -221,21 +221,25 @@ def test_codex_has_no_local_scope(tmp_path):
     assert refused.exit_code == 2 and "Codex CLI has no local scope" in refused.stderr
 
 
-def test_host_all_installs_into_both(tmp_path, monkeypatch):
+def test_host_all_installs_into_every_host(tmp_path, monkeypatch):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "copilot"))
     done = run_cli("install", "--host", "all", "--yes")
     assert done.exit_code == 0, done.output + done.stderr
     assert "Claude Code, user scope" in done.output and "Codex CLI, user scope" in done.output
+    assert "Copilot CLI, user scope" in done.output
     assert (tmp_path / "claude" / "settings.json").is_file()
     assert (tmp_path / "codex" / "hooks.json").is_file()
     assert (tmp_path / "codex" / "config.toml").is_file()
+    assert (tmp_path / "copilot" / "hooks" / "spawnkit-hooks.json").is_file()
     doctor = run_cli("doctor", "--host", "all", "--json")
     report = json.loads(doctor.stdout)
-    assert [h["host"] for h in report["hosts"]] == ["claude-code", "codex"]
+    assert [h["host"] for h in report["hosts"]] == ["claude-code", "codex", "copilot"]
     assert run_cli("uninstall", "--host", "all", "--yes").exit_code == 0
     assert not (tmp_path / "codex" / "hooks.json").exists()
     assert not (tmp_path / "codex" / "config.toml").exists()
+    assert not (tmp_path / "copilot").exists()
     refused = run_cli("install", "--host", "all", "--config-dir", str(tmp_path / "x"), "--yes")
     assert refused.exit_code == 2 and "one --host" in refused.stderr
 

@@ -80,15 +80,37 @@ def setup(tmp_path: Path) -> Setup:
     return Setup(tmp_path)
 
 
-def test_a_link_at_the_temp_name_is_not_followed(setup: Setup):
+def test_a_link_at_the_temp_name_is_not_followed(setup: Setup, monkeypatch):
+    """The temp name is random (``os.urandom``); made known here, a link is planted exactly where
+    the hook's temporary file goes. Opened with O_EXCL and O_NOFOLLOW, it is refused."""
     returns = setup.project / ".spawnkit" / "returns" / "s1"
     returns.mkdir(parents=True)
-    # the name the hook used to write its temp file at (this process runs the hook)
-    (returns / f".agent1.{os.getpid()}.tmp").symlink_to(setup.victim)
+    monkeypatch.setattr(os, "urandom", lambda n: bytes(range(1, n + 1)))
+    planted = returns / f".agent1.spawnkit-tmp-{bytes(range(1, 7)).hex()}.tmp"
+    planted.symlink_to(setup.victim)
     answer = setup.run(_stop())
-    assert answer["decision"] == "block"
     setup.outside_untouched()
-    assert (returns / "agent1.md").read_text().startswith("word word")
+    assert planted.is_symlink() and not (returns / "agent1.md").exists()
+    # not saved, so not held back: the reply goes through with a warning, nothing is lost
+    assert "decision" not in answer and "could not be saved" in answer["systemMessage"]
+
+
+def test_the_temp_name_is_where_the_link_test_plants(setup: Setup, monkeypatch):
+    """The test above plants at the right name: without the link the reply is saved through
+    a temporary file of exactly that name."""
+    returns = setup.project / ".spawnkit" / "returns" / "s1"
+    returns.mkdir(parents=True)
+    monkeypatch.setattr(os, "urandom", lambda n: bytes(range(1, n + 1)))
+    made = []
+    real_link = os.link
+
+    def link(src, dst, *args, **kwargs):
+        made.append(src)
+        return real_link(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "link", link)
+    assert setup.run(_stop())["decision"] == "block"
+    assert made == [f".agent1.spawnkit-tmp-{bytes(range(1, 7)).hex()}.tmp"]
 
 
 @pytest.mark.parametrize("linked", ["returns", "session"])
@@ -133,15 +155,21 @@ def test_the_payload_cwd_does_not_choose_where_replies_go(setup: Setup, monkeypa
     assert (setup.project / ".spawnkit" / "returns" / "s1" / "agent1.md").is_file()
 
 
-def test_as_an_ordinary_user_planted_links_reach_none_of_their_files():
-    """The same attacks through the real script, run as a user whose files the links target."""
+@pytest.mark.parametrize("linked", ["returns", "session"])
+def test_as_an_ordinary_user_planted_links_reach_none_of_their_files(linked: str):
+    """The same attacks through the real script, run as a user whose files the links target.
+
+    One link at a time: a linked session file makes the state lock fail before the reply is
+    saved, so with both planted the returns link would never be reached."""
     root = unprivileged.private_dir()
     try:
         setup = Setup(root)
         (setup.config / ".spawnkit" / "sessions").mkdir(parents=True)
-        (setup.config / ".spawnkit" / "sessions" / "s1.json").symlink_to(setup.victim)
         (setup.project / ".spawnkit").mkdir()
-        (setup.project / ".spawnkit" / "returns").symlink_to(setup.outside)
+        if linked == "session":
+            (setup.config / ".spawnkit" / "sessions" / "s1.json").symlink_to(setup.victim)
+        else:
+            (setup.project / ".spawnkit" / "returns").symlink_to(setup.outside)
         (setup.config / ".spawnkit" / "hook.log").symlink_to(setup.outside / "log-target")
         unprivileged.give_away(root)
         for payload in (_start(), _stop()):
@@ -157,7 +185,12 @@ def test_as_an_ordinary_user_planted_links_reach_none_of_their_files():
             assert proc.returncode == 0, proc.stderr
         # the hook ran (one that failed to start would also exit 0) and refused the planted link
         answer = json.loads(proc.stdout)
-        assert "decision" not in answer and "cannot be used safely" in answer["systemMessage"]
+        assert "decision" not in answer
+        if linked == "session":
+            assert "cannot be used safely" in answer["systemMessage"]
+        else:  # the state was fine: the hook got as far as saving the reply, and refused
+            assert "could not be saved" in answer["systemMessage"]
+            assert (setup.config / ".spawnkit" / "sessions" / "s1.json").is_file()
         setup.outside_untouched()
     finally:
         unprivileged.cleanup(root)

@@ -6,10 +6,12 @@ the original bytes, and orphaned temporary files stayed forever. Now a journal i
 written before the first change and the next run rolls an interrupted one back.
 
 The fault-injection test kills install and uninstall (SIGKILL, through the
-``SPAWNKIT_TEST_ABORT_AFTER_WRITES`` switch) after every single write they make,
-then runs install or uninstall again: the settings file is byte-identical to the
-original (uninstall) or fully installed (install), and no temporary file, journal
-or half-made folder is left anywhere.
+``SPAWNKIT_TEST_ABORT_AFTER_WRITES`` switch) after every single write they make, as
+many as a tracer of its own counts (``writes.py``; the backup's move out of the
+project and the template store's git commands included), then runs install or
+uninstall again: the settings file is byte-identical to the original (uninstall) or
+fully installed (install), and no temporary file, journal, backup in the project or
+half-made folder is left anywhere.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from spawnkit.files.atomic import BACKUP_TAG
 from tests.snapshots import snapshot
 
 from .conftest import spawnkit
+from .writes import World
 
 ORIGINAL = b'{\n\t"model": "opus",\r\n  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}\n}'
 
@@ -99,66 +103,78 @@ def test_killed_mid_write_leaves_no_temporary_file_behind(cfg: Path):
     assert "notify" in (cfg / "settings.json").read_text()
 
 
-def _state(root: Path) -> dict[str, bytes | str]:
-    """The tree minus what legitimately differs between runs: backups and the template store."""
-    return {
+def _state(world: World) -> dict[str, bytes | str]:
+    """The project and HOME, minus what legitimately differs between runs: the user's own
+    backups (stamped, and the folder that keeps a project's) and the template store's objects
+    (its tags and trees must match).
+
+    A project keeps no backup at all: one left there is a leftover of a killed run."""
+    found: dict[str, bytes | str] = {
         k: v
-        for k, v in snapshot(root).items()
-        if ".spawnkit-20" not in k and "template-store" not in k
+        for k, v in snapshot(world.work).items()
+        if not (k.startswith("home/") and (BACKUP_TAG in k or "template-store" in k))
+        and not k.startswith("home/.claude/.spawnkit/backups")
     }
+    store = world.home / ".claude" / ".spawnkit" / "template-store"
+    if (store / ".git").is_dir():
+        found["template store tags"] = subprocess.run(
+            ["git", "for-each-ref", "--format=%(refname) %(tree)", "refs/tags"],
+            cwd=store,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return found
 
 
-def _copy(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, symlinks=True)
-    return dst
+def _kill_at_every_write(world: World, verb: str, start: Path, done: dict, ends: dict, **kw):
+    """Kill ``verb`` after each of its writes in turn; then each way on must end cleanly.
+
+    The tracer counts the writes of a full run (T); the run killed at N < T + 1 must die,
+    and every command after it (``ends``: verb -> expected state) must finish the job."""
+    world.restore(start)
+    code, traced = world.run(verb, **kw)
+    assert code == 0
+    total = len(traced)
+    for n in range(1, total + 2):
+        world.restore(start)
+        code, _ = world.run(verb, abort=n, **kw)
+        if n > total:
+            state = _state(world)
+            if "template store tags" not in done:
+                state.pop("template store tags", None)
+            assert code == 0 and state == done, (verb, n)
+            break
+        assert code == -signal.SIGKILL, (verb, n, f"not killed after write {n} of {total}")
+        killed = world.save(f"{verb}-{n}")
+        for again, expect in ends.items():
+            world.restore(killed)
+            assert world.run(again, **kw)[0] == 0
+            state = _state(world)
+            if "template store tags" not in expect:  # uninstall keeps what install made there
+                state.pop("template store tags", None)
+            assert state == expect, (verb, n, traced[n - 1], again)
+            assert not _leftovers(world.work), (verb, n, traced[n - 1], again)
+        shutil.rmtree(killed)
+    return total
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fresh", [False, True], ids=["existing-folder", "fresh-folder"])
 def test_install_and_uninstall_killed_at_every_write(tmp_path: Path, fresh: bool):
-    """Project scope: the journal, the record's install id and containment all take part."""
-    from spawnkit.install.journal import ABORT_ENV
-
-    base = tmp_path / "base"
-    project = base / "proj"
-    project.mkdir(parents=True)
+    """Project scope: the journal, the record's install id and containment all take part; the
+    backup's move to the user's folder and the template store (made on the first install, in
+    a HOME of its own here) are written after the journal is gone, and are stopped at too."""
+    world = World(tmp_path, "claude-code")
     if not fresh:
-        (project / ".claude").mkdir()
-        (project / ".claude" / "settings.json").write_bytes(ORIGINAL)
-    original = _state(base)
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {**os.environ, "HOME": str(home)}
-    env.pop("CLAUDE_CONFIG_DIR", None)
-
-    def run(where: Path, *args: str, abort: int = 0) -> int:
-        extra = {ABORT_ENV: str(abort)} if abort else {}
-        proc = spawnkit(
-            *args, "--yes", "--scope", "project", cwd=where / "proj", env={**env, **extra}
-        )
-        assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
-        return proc.returncode
-
-    installed_dir = _copy(base, tmp_path / "installed")
-    assert run(installed_dir, "install") == 0
-    installed = _state(installed_dir)
-
-    for verb, start, done in (("install", base, installed), ("uninstall", installed_dir, original)):
-        writes = 0
-        for n in range(1, 200):
-            killed = _copy(start, tmp_path / f"{verb}-{n}")
-            if run(killed, verb, abort=n) == 0:
-                assert _state(killed) == done, (verb, n)
-                break
-            writes = n
-            for again, expect in (("install", installed), ("uninstall", original)):
-                trial = _copy(killed, tmp_path / f"{verb}-{n}-{again}")
-                assert run(trial, again) == 0
-                assert _state(trial) == expect, (verb, n, again)
-                assert not _leftovers(trial), (verb, n, again)
-                shutil.rmtree(trial)
-            shutil.rmtree(killed)
-        assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
+        (world.project / ".claude").mkdir()
+        (world.project / ".claude" / "settings.json").write_bytes(ORIGINAL)
+    original, base = _state(world), world.save("base")
+    assert world.run("install")[0] == 0
+    installed, installed_snap = _state(world), world.save("installed")
+    ends = {"install": installed, "uninstall": original}
+    assert _kill_at_every_write(world, "install", base, installed, ends) >= 20
+    assert _kill_at_every_write(world, "uninstall", installed_snap, original, ends) >= 5
 
 
 CODEX_CONFIG = b'# mine\r\nmodel = "o3"\r\n[projects."/elsewhere"]\r\ntrust_level = "trusted"'
@@ -174,61 +190,51 @@ def test_codex_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope
 
     Every run happens in the same folder (restored from a snapshot before each): Codex keys
     trust by the hooks file's absolute path, so a moved folder is a different install."""
-    from spawnkit.install.journal import ABORT_ENV
-
-    work = tmp_path / "work"
-    codex_home = work / "home" / ".codex"
-    codex_home.mkdir(parents=True)
-    (work / "proj").mkdir()
+    world = World(tmp_path, "codex")
+    codex_home = world.home / ".codex"
+    codex_home.mkdir()
     (codex_home / "config.toml").write_bytes(CODEX_CONFIG)
     (codex_home / "hooks.json").write_bytes(CODEX_HOOKS)
-    snapshots = tmp_path / "snapshots"
-    snapshots.mkdir()
-
-    def keep(name: str) -> Path:
-        return _copy(work, snapshots / name)
-
-    def restore(snapshot: Path) -> None:
-        shutil.rmtree(work)
-        _copy(snapshot, work)
-
-    def run(*args: str, abort: int = 0) -> int:
-        env = {
-            **os.environ,
-            "HOME": str(work / "home"),
-            "CODEX_HOME": str(codex_home),
-            # this machine's install id (in the Claude Code folder) stays put across restores
-            "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
-        }
-        if abort:
-            env[ABORT_ENV] = str(abort)
-        proc = spawnkit(
-            *args, "--yes", "--host", "codex", "--scope", scope, cwd=work / "proj", env=env
-        )
-        assert proc.returncode in (0, -signal.SIGKILL), proc.stderr
-        return proc.returncode
-
-    original, base = _state(work), keep("base")
-    assert run("install") == 0
-    installed, installed_snap = _state(work), keep("installed")
+    original, base = _state(world), world.save("base")
+    assert world.run("install", scope=scope)[0] == 0
+    installed, installed_snap = _state(world), world.save("installed")
     assert "hooks.state" in (codex_home / "config.toml").read_text()
-
+    ends = {"install": installed, "uninstall": original}
     for verb, start, done in (
         ("install", base, installed),
         ("uninstall", installed_snap, original),
     ):
-        writes = 0
-        for n in range(1, 200):
-            restore(start)
-            if run(verb, abort=n) == 0:
-                assert _state(work) == done, (verb, n)
-                break
-            writes = n
-            killed = keep(f"{verb}-{n}")
-            for again, expect in (("install", installed), ("uninstall", original)):
-                restore(killed)
-                assert run(again) == 0
-                assert _state(work) == expect, (verb, n, again)
-                assert not _leftovers(work), (verb, n, again)
-            shutil.rmtree(killed)
-        assert writes >= 5, f"{verb} made only {writes} writes: is the switch still wired?"
+        assert _kill_at_every_write(world, verb, start, done, ends, scope=scope) >= 5
+
+
+COPILOT_HOOKS = (
+    b'{\n  "version": 1,\n  "hooks": {"agentStop": [{"type": "command", "bash": "notify"}]}\n}\n'
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_copilot_install_and_uninstall_killed_at_every_write(tmp_path: Path, scope: str):
+    """Copilot CLI: spawnkit's own hooks/spawnkit-hooks.json beside a hook file of the user's
+    (user scope: ~/.copilot; project scope: ./.github, which already holds a workflow). A kill
+    after any write, then any run, ends in a clean state and the user's file is never touched."""
+    world = World(tmp_path, "copilot")
+    copilot_home = world.home / ".copilot"
+    (copilot_home / "hooks").mkdir(parents=True)
+    (copilot_home / "hooks" / "mine.json").write_bytes(COPILOT_HOOKS)
+    (world.project / ".github" / "workflows").mkdir(parents=True)
+    (world.project / ".github" / "workflows" / "ci.yml").write_bytes(b"on: push\n")
+    original, base = _state(world), world.save("base")
+    assert world.run("install", scope=scope)[0] == 0
+    installed, installed_snap = _state(world), world.save("installed")
+    where = copilot_home if scope == "user" else world.project / ".github"
+    assert (where / "hooks" / "spawnkit-hooks.json").is_file()
+    ends = {"install": installed, "uninstall": original}
+    for verb, start, done in (
+        ("install", base, installed),
+        ("uninstall", installed_snap, original),
+    ):
+        assert _kill_at_every_write(world, verb, start, done, ends, scope=scope) >= 5
+    # the user's own hook file is part of every state compared above, so never touched
+    world.restore(installed_snap)
+    assert (copilot_home / "hooks" / "mine.json").read_bytes() == COPILOT_HOOKS

@@ -1,10 +1,12 @@
 """Reproduction 8: tracebacks instead of one-line errors.
 
 settings.json nested 600+ levels deep raised RecursionError in install and
-uninstall; a settings.json symlink loop raised ELOOP. The parser no longer
-recurses in Python (such a file is simply edited), a file too deep even for the C
-scanner and a symlink loop end in one line, exit 2, nothing written. (state.py
-on a deeply nested file: test_07.)
+uninstall; a settings.json symlink loop raised ELOOP. Now every structured input
+has one depth limit (``spawnkit.files.bounded.MAX_DEPTH``, issue 21): a file at the
+limit is edited like any other and comes back byte for byte, one level more (or a
+100,000 levels, too deep even for the C scanner) ends in one line, exit 2, nothing
+written; a symlink loop too. (state.py on a deeply nested file: test_07; deep YAML,
+TOML and ``-d`` values: test_15.)
 """
 
 from __future__ import annotations
@@ -13,11 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from spawnkit.files.bounded import MAX_DEPTH
 from tests.snapshots import snapshot
 
 from .conftest import one_line_error, spawnkit
 
-DEPTH = 700
+
+def nested(levels: int) -> str:
+    """A settings object whose ``a`` holds lists nested so that the file has ``levels``."""
+    inner = levels - 1  # the outer object is the first level
+    return '{"a": ' + "[" * inner + "]" * inner + "}\n"
 
 
 @pytest.fixture
@@ -28,9 +35,8 @@ def cfg(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("verb", ["install", "uninstall"])
-def test_settings_nested_700_levels_are_handled_without_recursion(cfg: Path, verb: str):
-    """What broke the old parser is valid JSON: it is now edited like any other file."""
-    original = '{"a": ' + "[" * DEPTH + "]" * DEPTH + "}\n"
+def test_settings_at_the_depth_limit_are_edited_and_come_back(cfg: Path, verb: str):
+    original = nested(MAX_DEPTH)
     (cfg / "settings.json").write_text(original)
     proc = spawnkit(verb, "--yes", "--config-dir", str(cfg))
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
@@ -40,12 +46,13 @@ def test_settings_nested_700_levels_are_handled_without_recursion(cfg: Path, ver
     assert (cfg / "settings.json").read_text() == original
 
 
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 700, 100_000])
 @pytest.mark.parametrize("verb", ["install", "uninstall"])
-def test_settings_nested_too_deeply_for_any_parser_are_refused_in_one_line(cfg: Path, verb: str):
-    (cfg / "settings.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+def test_settings_nested_beyond_the_limit_are_refused_in_one_line(cfg: Path, verb: str, levels):
+    (cfg / "settings.json").write_text(nested(levels))
     before = snapshot(cfg)
     proc = spawnkit(verb, "--yes", "--config-dir", str(cfg))
-    assert "nested too deeply" in one_line_error(proc)
+    assert f"nested more than {MAX_DEPTH} levels deep" in one_line_error(proc)
     assert snapshot(cfg) == before
 
 

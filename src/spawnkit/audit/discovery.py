@@ -9,7 +9,10 @@ Where the clients keep them:
   ``<project>/agent-<id>.jsonl``, its first record naming the session (``sessionId``); a
   workflow run's journal and agents lie in ``<session>/subagents/workflows/<runId>/``;
 - Codex: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl``, one per thread; a
-  sub-agent's rollout names its parent thread in its first record (``session_meta``).
+  sub-agent's rollout names its parent thread in its first record (``session_meta``);
+- Copilot CLI: ``$COPILOT_HOME/session-state/<session>/events.jsonl``, one file per session,
+  its sub-agents' records included (``audit.copilot``); the first record (``session.start``)
+  names the working directory.
 
 A root the user names is resolved once; below it nothing is followed through a symlink (each
 one is counted), the walk stops at ``MAX_DEPTH`` folders and ``MAX_FILES`` transcripts.
@@ -25,10 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.audit.jsonl import first_record
-from spawnkit.audit.model import CLAUDE_CODE, CODEX, InputStats
+from spawnkit.audit.model import CLAUDE_CODE, CODEX, COPILOT, InputStats
 from spawnkit.hosts.paths import claude_config_dir
 
 MAX_DEPTH = 10  # a workflow agent sits 5 below a projects folder, 7 below a home
+COPILOT_EVENTS = "events.jsonl"  # a Copilot CLI session's one transcript
 MAX_FILES = 200_000
 _LONG_PROJECT = 200  # Claude Code shortens longer folder names; match on this prefix
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
@@ -53,6 +57,14 @@ def codex_home() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".codex"
 
 
+def copilot_sessions() -> Path:
+    """Copilot CLI's sessions: ``$COPILOT_HOME/session-state``, else ``~/.copilot/session-state``."""
+    from spawnkit import hosts
+
+    copilot = hosts.COPILOT
+    return Path(copilot.config_dir(os.environ)) / copilot.transcripts_dir
+
+
 def claude_projects() -> Path:
     return claude_config_dir() / "projects"
 
@@ -62,8 +74,9 @@ def codex_sessions() -> Path:
 
 
 def default_roots() -> list[Path]:
-    """Every transcript of this user: Claude Code's projects and Codex's sessions, if present."""
-    return [p for p in (claude_projects(), codex_sessions()) if p.is_dir()]
+    """Every transcript of this user: Claude Code's projects, Codex's and Copilot CLI's
+    sessions, those present."""
+    return [p for p in (claude_projects(), codex_sessions(), copilot_sessions()) if p.is_dir()]
 
 
 def project_folder_name(project: Path) -> str:
@@ -87,8 +100,9 @@ def project_roots(project: Path) -> list[Path]:
                     found.append(Path(entry.path))
     except OSError:
         pass
-    if codex_sessions().is_dir():
-        found.append(codex_sessions())
+    for sessions in (codex_sessions(), copilot_sessions()):  # filtered by cwd later
+        if sessions.is_dir():
+            found.append(sessions)
     return found
 
 
@@ -118,6 +132,7 @@ def discover(
     pending: list[tuple[str, str, str]] = []  # (main path, what it is, path)
     flat: list[str] = []  # Claude Code 2.0.x sub-agents beside their session
     rollouts: list[tuple[str, float]] = []
+    copilot: list[tuple[str, float]] = []
     budget = MAX_FILES
     for root in roots:
         real = os.path.realpath(root)
@@ -131,6 +146,8 @@ def discover(
                 flat.append(path)
             elif name.startswith("rollout-"):
                 rollouts.append((path, mtime))
+            elif name == COPILOT_EVENTS:
+                copilot.append((path, mtime))
             else:
                 claude[path] = Source(CLAUDE_CODE, name[: -len(".jsonl")], path, mtime)
                 if path == real:
@@ -143,7 +160,9 @@ def discover(
         _attach(claude.get(main), what, path, stats)
     for source in named:
         _add_siblings(source, stats)
-    sources = list(claude.values()) + _codex_sessions(rollouts, stats)
+    sources = (
+        list(claude.values()) + _codex_sessions(rollouts, stats) + _copilot_sessions(copilot, stats)
+    )
     _report_duplicates(sources, stats)
     if since is not None:
         sources = [s for s in sources if s.mtime >= since]
@@ -272,6 +291,27 @@ def _codex_sessions(rollouts: list[tuple[str, float]], stats: InputStats) -> lis
         elif parent not in nested:  # a sub-agent's sub-agent is not an orphan
             stats.orphan_subagents += 1
     return [source for copies in roots.values() for source in copies]
+
+
+def _copilot_sessions(files: list[tuple[str, float]], stats: InputStats) -> list[Source]:
+    """Each ``events.jsonl`` that starts with ``session.start`` is one session."""
+    found = []
+    for path, mtime in files:
+        first = first_record(path, stats)
+        data = first.get("data") if isinstance(first, dict) else None
+        if not isinstance(data, dict) or first.get("type") != "session.start":
+            stats.not_transcripts += 1
+            continue
+        context = data.get("context")
+        cwd = context.get("cwd") if isinstance(context, dict) else None
+        session = data.get("sessionId")
+        name = (
+            session
+            if isinstance(session, str) and session
+            else os.path.basename(os.path.dirname(path))
+        )
+        found.append(Source(COPILOT, name, path, mtime, cwd if isinstance(cwd, str) else ""))
+    return found
 
 
 def _parent_thread(payload: dict) -> str:

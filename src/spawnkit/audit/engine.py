@@ -11,15 +11,16 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from spawnkit.audit import analyze, claude, codex
+from spawnkit.audit import analyze, claude, codex, copilot
 from spawnkit.audit.discovery import Source, discover
-from spawnkit.audit.model import CLAUDE_CODE, Audit, InputStats, Session, Totals
+from spawnkit.audit.model import CLAUDE_CODE, CODEX, COPILOT, Audit, InputStats, Session, Totals
 from spawnkit.standard import protocol
 
 # Claude Code's transcripts do not record the window; this is the standard Claude window.
 DEFAULT_CONTEXT_WINDOW = 200_000
 
 Progress = Callable[[int, int, Source], None]
+READERS = {CLAUDE_CODE: claude, CODEX: codex, COPILOT: copilot}
 
 
 def stream(
@@ -50,7 +51,7 @@ def stream(
         for n, source in enumerate(sources, 1):
             if progress is not None:
                 progress(n, len(sources), source)
-            reader = claude if source.host == CLAUDE_CODE else codex
+            reader = READERS[source.host]
             found = reader.read(source, stats)
             if found is None:  # not a transcript after all
                 continue

@@ -17,7 +17,9 @@ from spawnkit.audit.engine import stream
 from spawnkit.audit.model import Audit
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import reading
-from spawnkit.files.atomic import atomic_writer
+from spawnkit.files.atomic import atomic_writer, why_not_writable
+
+_OUTPUT_FIX = "pass -o a file in a folder you can write (or leave -o out to print it)"
 
 WRITERS = {"text": render_text.write, "json": render_json.write, "html": render_html.write}
 
@@ -47,6 +49,9 @@ def run(
         )
     if output is not None and (output.is_dir() or not output.parent.is_dir()):
         raise SpawnkitError(f"-o {output}: give a file path in an existing folder")
+    problem = why_not_writable(output) if output is not None else None
+    if problem:  # said before the transcripts are read, not after
+        raise SpawnkitError(f"cannot write {output}: {problem}; {_OUTPUT_FIX}")
     try:
         cutoff = discovery.parse_since(since) if since else None
     except ValueError as exc:
@@ -58,7 +63,8 @@ def run(
     if not roots:
         click.echo(
             "spawnkit: nothing to audit: no transcripts folder found (looked in "
-            f"{discovery.claude_projects()} and {discovery.codex_sessions()})",
+            f"{discovery.claude_projects()}, {discovery.codex_sessions()} and"
+            f" {discovery.copilot_sessions()})",
             err=True,
         )
     progress = _Progress() if sys.stderr.isatty() else None
@@ -83,7 +89,7 @@ def run(
     except BrokenPipeError:
         raise  # the reader went away (`| head`): the CLI edge ends it like every verb
     except OSError as exc:
-        raise SpawnkitError(f"cannot write {output}: {exc.strerror or exc}") from exc
+        raise SpawnkitError(f"cannot write {output}: {exc.strerror or exc}; {_OUTPUT_FIX}") from exc
     finally:
         if progress is not None:
             progress.close()

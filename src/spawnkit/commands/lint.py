@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import bounded, reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
@@ -128,6 +128,10 @@ def run(
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
                 reader="pyyaml",
             )
+        except bounded.TooDeep as exc:  # this file cannot be judged: one line (naming it)
+            err.write(f"{ERROR_PREFIX}{exc}\n")
+            unreadable += 1
+            continue
         except SpawnkitError as exc:  # a workflow script with no JavaScript parser installed
             err.write(f"{ERROR_PREFIX}{path}: {exc}\n")
             unreadable += 1
@@ -145,7 +149,7 @@ def run(
         return EXIT_USAGE
     for skip in skips:
         err.write(f"spawnkit: warning: {skip}\n")
-    if results:
+    if results and not unreadable:  # exit 2 writes nothing, not even the cache
         from spawnkit.lint import regexcache
 
         regexcache.save()  # patterns compiled in this run, for the next one (see regexcache)

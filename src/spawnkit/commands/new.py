@@ -24,17 +24,14 @@ def run(
     if made.backup is not None:
         click.echo(f"Replaced files were backed up to {made.backup}")
     skill_md = made.path / "SKILL.md"
-    if made.in_skills_dir and made.host.name == "codex":
-        click.echo(
-            f"Next: adjust the step jobs in {skill_md}, then start Codex: it lists the skill as "
-            f"{name} (mention ${name} to use it)."
-        )
-    elif made.in_skills_dir:
-        click.echo(f"Next: adjust the step jobs in {skill_md}, then run /{name} in Claude Code.")
+    if made.in_skills_dir:
+        hint = made.host.invoke_hint.format(skill=name)
+        click.echo(f"Next: adjust the step jobs in {skill_md}, {hint}.")
     else:
         click.echo(
             f"Next: adjust the step jobs in {skill_md}, then move the folder into a skills "
             "folder to use it: .claude/skills/ or ~/.claude/skills/ (Claude Code), "
-            ".agents/skills/ or ~/.codex/skills/ (Codex)."
+            ".agents/skills/ or ~/.codex/skills/ (Codex), .github/skills/ or "
+            "~/.copilot/skills/ (Copilot CLI)."
         )
     return EXIT_OK

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
+from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import interrupts
 from spawnkit.hosts import paths
 from spawnkit.install import journal
@@ -24,10 +24,10 @@ from spawnkit.install.changes import (
     apply,
     check_writable,
     display,
-    move_personal_backups,
+    drop_personal_temps,
     personal_backup_path,
 )
-from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target
+from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target, not_a_folder
 from spawnkit.install.lock import lock_folder, locked
 
 
@@ -39,6 +39,9 @@ def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
     from the same state. A dry run writes nothing: it only says that a real run
     would roll back first.
     """
+    problem = not_a_folder(target)
+    if problem:
+        raise SpawnkitError(problem)
     roots = [(target.root, target.trusted)]
     if target.trust_root is not None:  # a Codex project: its trust is in the user's folder
         roots.append((target.trust_root, True))
@@ -59,6 +62,8 @@ def prepared(target: Target, dry_run: bool) -> Iterator[list[str]]:
         notes: list[str] = []
         for root, trusted in roots:
             notes += journal.recover(root, trusted)
+            if not trusted:  # a project: its backups' half-made copies in the user's folder
+                drop_personal_temps(root)
         yield notes
 
 
@@ -90,7 +95,7 @@ def run_plan(
     code = EXIT_FINDINGS if plan.warnings else EXIT_OK
     if as_json:
         if pending and not dry_run:
-            _apply(plan, target)
+            _apply(plan)
         _emit_json(verb, target, plan, applied=bool(pending) and not dry_run, dry_run=dry_run)
         return code
     click.echo(f"spawnkit {verb}: {target.label}, {target.scope} scope, {target.config_dir}")
@@ -110,16 +115,14 @@ def run_plan(
     ):
         raise click.exceptions.Abort  # "aborted, nothing written", exit 130
     if pending:
-        _apply(plan, target)
+        _apply(plan)
     click.echo(done if pending else idle)
     return code
 
 
-def _apply(plan: Plan, target: Target) -> None:
+def _apply(plan: Plan) -> None:
     with interrupts.writing():  # a Ctrl-C waits until every file is whole (the journal too)
-        apply(plan)
-    if not target.trusted:
-        move_personal_backups(plan, target.config_dir)
+        apply(plan)  # and moves a project's backups to the user's folder
 
 
 def _warn(plan: Plan) -> None:

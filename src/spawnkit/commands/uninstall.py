@@ -5,6 +5,7 @@ from __future__ import annotations
 from spawnkit import hosts
 from spawnkit.commands.planned import prepared, run_plan, store_config
 from spawnkit.errors import EXIT_OK
+from spawnkit.install.changes import prune_empty
 from spawnkit.install.install import Target
 from spawnkit.install.uninstall import plan_uninstall
 from spawnkit.template import store
@@ -41,5 +42,7 @@ def _run_one(target: Target, dry_run: bool, yes: bool, as_json: bool, force: boo
             idle="Nothing to remove.",
         )
     if code == EXIT_OK and not dry_run and store_home is not None:
-        store.remove_if_restorable(store_home)
+        if store.remove_if_restorable(store_home):
+            # the folders install made were kept while the store was in them: try them again
+            prune_empty(plan.prune_dirs)
     return code

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +32,6 @@ def atomic_writer(
     mode: int | None = None,
     *,
     force_mode: bool = False,
-    before_replace: Callable[[], None] | None = None,
 ) -> Iterator[BinaryIO]:
     """``with atomic_writer(path) as fh:`` write in pieces; ``path`` is replaced only when the
     block ends without an error (else the temporary file is removed and the target untouched).
@@ -59,8 +58,6 @@ def atomic_writer(
             if old is not None:
                 _keep_owner(fh.fileno(), old)
             os.fsync(fh.fileno())
-        if before_replace is not None:
-            before_replace()
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -77,7 +74,6 @@ def atomic_write(
     mode: int | None = None,
     *,
     force_mode: bool = False,
-    before_replace: Callable[[], None] | None = None,
 ) -> Path:
     """Replace ``path`` with ``data`` all at once; return the file actually written.
 
@@ -85,10 +81,9 @@ def atomic_write(
     an existing file keeps its permission bits and, where allowed, its owner.
     ``mode`` applies to a new file only (default: 0o666 minus the umask), or to
     any file with ``force_mode`` (a template update may change an executable bit).
-    ``before_replace`` runs once the temporary file is complete (crash tests stop there).
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_writer(path, mode, force_mode=force_mode, before_replace=before_replace) as fh:
+    with atomic_writer(path, mode, force_mode=force_mode) as fh:
         fh.write(payload)
     return Path(os.path.realpath(path))
 
@@ -111,7 +106,6 @@ def backup(
     keep: int = BACKUPS_KEPT,
     *,
     data: bytes | None = None,
-    before_replace: Callable[[], None] | None = None,
 ) -> Path | None:
     """Copy ``path`` aside (see ``backup_path``) and keep only the newest ``keep`` copies.
 
@@ -125,7 +119,7 @@ def backup(
         except FileNotFoundError:
             return None
     dest = backup_path(source, stamp or timestamp())
-    atomic_write(dest, data, mode=0o600, before_replace=before_replace)  # may hold secrets
+    atomic_write(dest, data, mode=0o600)  # may hold secrets
     for old in list_backups(source)[:-keep] if keep > 0 else []:
         old.unlink(missing_ok=True)
     return dest

@@ -23,6 +23,14 @@ shapes per event (Claude Code 2.1.330 and Codex CLI 0.169.0 alike, except where 
 * UserPromptSubmit (Claude Code): ``hookSpecificOutput.additionalContext`` reaches the
   model with the prompt; never a block (a notification must reach the model).
 * Any event: ``systemMessage``, shown to the user only.
+
+Copilot CLI 1.0.102 (``Host.flat_answers``) reads the same answers flat, at the top level:
+``permissionDecision`` + ``permissionDecisionReason`` or ``modifiedArgs`` (the whole tool
+input) and ``additionalContext`` on preToolUse; ``additionalContext`` (appended to the tool
+result) or ``modifiedResult`` (replacing it: how a PostToolUse "block" reaches the model)
+on postToolUse; ``additionalContext`` on subagentStart (put before the sub-agent's prompt);
+``decision``/``reason`` on subagentStop. It has no ``systemMessage``: those lines go to the
+hook log (``system_for_log``).
 """
 
 from __future__ import annotations
@@ -70,7 +78,12 @@ class Call:
     """Typed, defensive access to one payload (any field may be missing or of the wrong type)."""
 
     def __init__(
-        self, payload: dict[str, Any], env: Mapping[str, str], now: float, host: Host | None = None
+        self,
+        payload: dict[str, Any],
+        env: Mapping[str, str],
+        now: float,
+        host: Host | None = None,
+        event: str | None = None,
     ) -> None:
         if host is None:
             from spawnkit import hosts
@@ -80,7 +93,10 @@ class Call:
         self.payload = payload
         self.env = env
         self.now = now
-        self.event = self.text("hook_event_name")
+        # spawnkit's name of the event (Claude Code's): given, else the payload's own
+        self.event = event or host.event_of(payload) or ""
+        # the tool call's id where the host sends one (Copilot CLI sends none)
+        self.call_id = self.text(host.call_id_field) if host.call_id_field else ""
         self.session_id = self.text(host.session_field) or (
             env.get(host.session_env, "") if host.session_env else ""
         )
@@ -100,9 +116,19 @@ class Call:
         value = self.payload.get(key)
         return value if isinstance(value, str) else ""
 
+    @property
+    def tool_name(self) -> str:
+        return self.text(self.host.tool_name_field)
+
     def tool_input(self) -> dict[str, Any]:
-        value = self.payload.get("tool_input")
+        value = self.payload.get(self.host.tool_input_field)
         return value if isinstance(value, dict) else {}
+
+    def slot_key(self) -> str:
+        """A key for this launch: its tool call id, else one unique to this hook process."""
+        if self.call_id:
+            return self.call_id
+        return f"anon-{self.now}-{lightos.native.getpid()}"
 
     @property
     def loaded_config(self) -> config_mod.Config | None:
@@ -215,6 +241,8 @@ class Answer:
         return self.deny_reason is not None
 
     def render(self, event: str, host: Host | None = None) -> dict[str, Any] | None:
+        if host is not None and host.flat_answers:
+            return self._render_flat(event)
         out: dict[str, Any] = {}
         specific: dict[str, Any] = {}
         if event == "PreToolUse":
@@ -235,3 +263,25 @@ class Answer:
         if self.system:
             out["systemMessage"] = "\n".join(self.system)
         return out or None
+
+    def _render_flat(self, event: str) -> dict[str, Any] | None:
+        """The answer in Copilot CLI's flat shape (see the module doc); no systemMessage."""
+        out: dict[str, Any] = {}
+        if event == "PreToolUse":
+            if self.deny_reason is not None:
+                out["permissionDecision"] = "deny"
+                out["permissionDecisionReason"] = self.deny_reason
+            elif self.updated_input is not None:
+                out["modifiedArgs"] = self.updated_input
+        elif event == "SubagentStop" and self.block_reason is not None:
+            out["decision"] = "block"
+            out["reason"] = self.block_reason
+        elif event == "PostToolUse" and self.block_reason is not None:
+            out["modifiedResult"] = {"resultType": "success", "textResultForLlm": self.block_reason}
+        if self.context and event in _CONTEXT_EVENTS and self.deny_reason is None:
+            out["additionalContext"] = "\n\n".join(self.context)
+        return out or None
+
+    def system_for_log(self, host: Host | None) -> list[str]:
+        """The user-only lines a host cannot show (it has no systemMessage): for the hook log."""
+        return list(self.system) if host is not None and not host.system_messages else []

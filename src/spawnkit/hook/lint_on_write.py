@@ -1,8 +1,9 @@
 """Lint on write: after a tool wrote a skill, command or agent file, on either host.
 
-Claude Code writes with Write/Edit/MultiEdit (``tool_input.file_path``); Codex with
-``apply_patch``, whose patch text names every file it adds or updates (``*** Add
-File:``, ``*** Update File:``, ``*** Move to:``; relative to the session's cwd).
+Claude Code writes with Write/Edit/MultiEdit (``tool_input.file_path``), Copilot CLI
+with create/edit (``toolArgs.path``); Codex with ``apply_patch``, whose patch text names
+every file it adds or updates (``*** Add File:``, ``*** Update File:``, ``*** Move to:``;
+relative to the session's cwd).
 
 A file is linted when it is, after the tool ran, one of the host file kinds under a
 host's skill root (``spawnkit.hosts``), with that host's lint profile:
@@ -13,7 +14,11 @@ host's skill root (``spawnkit.hosts``), with that host's lint profile:
   folder holding ``.claude-plugin/plugin.json``) — profile ``claude-code``;
 * Codex: ``<root>/skills/<name>/SKILL.md`` where ``<root>`` is an ``.agents`` or
   ``.codex`` folder or the Codex home (``$CODEX_HOME``) — profile ``portable``
-  (Codex reads only the spec's keys).
+  (Codex reads only the spec's keys);
+* Copilot CLI: ``<root>/skills/<name>/SKILL.md`` where ``<root>`` is a ``.github`` folder
+  or the Copilot home (``$COPILOT_HOME``) — profile ``copilot`` (the spec's keys and the
+  three Copilot reads besides). Its other folders (``.agents``, ``.claude``) are Codex's
+  and Claude Code's roots already.
 * Claude Code workflow scripts: ``<root>/workflows/<name>.js`` and a skill's
   ``<root>/skills/<name>/workflow.js``. They are JavaScript, read with tree-sitter, a
   compiled extension outside the standard library: the hook lints one only when
@@ -126,7 +131,7 @@ def written_paths(call: Call) -> list[str]:
                     if len(found) >= MAX_FILES:
                         break
         return found
-    raw = tool_input.get("file_path")
+    raw = tool_input.get(call.host.write_paths)
     return [raw] if isinstance(raw, str) and raw else []
 
 

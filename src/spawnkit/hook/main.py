@@ -1,12 +1,13 @@
 """``spawnkit-hook``: one entry point for every hook event spawnkit uses, on every host.
 
-Reads the hook payload (JSON) on stdin, dispatches on ``hook_event_name`` and the
-host's tool names (``--host claude-code``, the default, or ``--host codex``; see
-``spawnkit.hosts``) and prints at most one JSON answer. Handled events: PreToolUse
-(the spawn tool, the read tool, the stop tool), PostToolUse (the file-writing tools,
-the spawn tool, the stop tool, Workflow), SubagentStart, SubagentStop, PostToolBatch,
-UserPromptSubmit (task notifications) and Stop (the background tasks still running);
-anything else is answered with silence.
+Reads the hook payload (JSON) on stdin, dispatches on the event (the payload's
+``hook_event_name``; for Copilot CLI, whose payloads name none, ``--event``) and the
+host's tool names (``--host claude-code``, the default, ``--host codex`` or ``--host
+copilot``; see ``spawnkit.hosts``) and prints at most one JSON answer. Handled events:
+PreToolUse (the spawn tool, the read tool, the stop tool), PostToolUse (the file-writing
+tools, the spawn tool, the stop tool, Workflow), SubagentStart, SubagentStop,
+PostToolBatch, UserPromptSubmit (task notifications) and Stop (the background tasks still
+running); anything else is answered with silence.
 
 It always exits 0 and fails open: a bad payload is ignored, an internal error is
 logged to ``<config dir>/.spawnkit/hook.log`` and reported in a one-line
@@ -71,7 +72,7 @@ def read_stdin(stream: Any, limit: int = MAX_STDIN, timeout: float = STDIN_TIMEO
 
 
 def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
-    tool = call.text("tool_name")
+    tool = call.tool_name
     if tool in call.host.spawn_tools:
         _before_agent(call, answer)
     elif tool in call.host.read_tools:
@@ -110,7 +111,7 @@ def _before_agent(call: Call, answer: Answer) -> None:
 
 
 def _post_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
-    tool = call.text("tool_name")
+    tool = call.tool_name
     if tool in call.host.write_tools:
         from spawnkit.hook.lint_on_write import after_write
 
@@ -259,10 +260,12 @@ def run(
     now: float | None = None,
     lint: Linter | None = None,
     host: Host | None = None,
+    event: str | None = None,
 ) -> str:
     """The whole hook as a function: payload bytes in, answer text out ("" = say nothing).
 
-    ``host`` is the client that ran the hook (default Claude Code); ``lint`` replaces the
+    ``host`` is the client that ran the hook (default Claude Code); ``event`` the event its
+    command names (``--event``, for a host whose payloads name none); ``lint`` replaces the
     lint engine (tests inject a tiny fake rule through it).
     """
     env = lightos.environ() if env is None else env
@@ -272,7 +275,10 @@ def run(
         if data.strip():
             _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object", host)
         return ""
-    event = payload.get("hook_event_name")
+    if host is None or host.event_field is not None:
+        event = payload.get("hook_event_name" if host is None else host.event_field)
+    else:
+        event = host.event_names.get(event or "")
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
     if handler is None or (event == "UserPromptSubmit" and not _notifies(payload)):
         return ""
@@ -280,13 +286,18 @@ def run(
     try:
         from spawnkit.hook.call import Answer, Call
 
-        call = Call(payload, env, now, host)
+        call = Call(payload, env, now, host, event)
         answer = Answer()
         handler(call, answer, lint)
         if call.loaded_config is not None:
             for problem in call.loaded_config.problems:
                 answer.add_system(f"spawnkit: {problem}")
         out = answer.render(call.event, call.host)
+        unshown = answer.system_for_log(call.host)
+        if unshown:
+            from spawnkit.hook.log import append
+
+            append(call.state_dir, f"{call.event}: " + "\n".join(unshown))
         return fastjson.dumps(out) if out else ""
     except Exception as exc:  # noqa: BLE001 - fail open, by design
         return _internal_error(event, exc, env, call, host)
@@ -333,26 +344,39 @@ def _internal_error(
 
 
 USAGE = """\
-usage: spawnkit-hook [--host claude-code|codex] < payload.json
+usage: spawnkit-hook [--host claude-code|codex|copilot] [--event EVENT] < payload.json
 
-Claude Code or Codex CLI runs this on its hook events with the event's JSON payload
-on stdin; it prints at most one JSON answer and always exits 0 (it fails open).
---host names the client that runs it (default claude-code).
-Events: PreToolUse (Agent|Task, Read, TaskStop; Codex: spawn_agent|collaborationspawn_agent),
-PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex: apply_patch,
-spawn_agent), SubagentStart, SubagentStop, PostToolBatch, UserPromptSubmit (task
-notifications: a workflow's or background agent's result), Stop; others are ignored.
+Claude Code, Codex CLI or Copilot CLI runs this on its hook events with the event's JSON
+payload on stdin; it prints at most one JSON answer and always exits 0 (it fails open).
+--host names the client that runs it (default claude-code); --event the event, for
+Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
+subagentStop).
+Events: PreToolUse (Agent|Task, Read, TaskStop; Codex: spawn_agent|collaborationspawn_agent;
+Copilot: task, view), PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex:
+apply_patch, spawn_agent; Copilot: create|edit), SubagentStart, SubagentStop, PostToolBatch,
+UserPromptSubmit (task notifications: a workflow's or background agent's result), Stop;
+others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
-<project>/.claude/spawnkit.json (.codex/ for Codex), then SPAWNKIT_MODE /
-SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
+<project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot), then
+SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
 e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
 "agents" caps the return budget per sub-agent type, e.g. {"Explore": "off", "x:*": "warn"};
 by default enforce binds general-purpose and your own agents, warns about Explore, Plan and
 plugin agents, and never touches a workflow's agents (`spawnkit doctor` shows the scope).
-<config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex);
-errors are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.
+<config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex,
+$COPILOT_HOME or ~/.copilot for Copilot); errors (and, on Copilot, the messages meant for
+the user) are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.
 """
+
+
+def _option(args: list[str], flag: str) -> tuple[str | None, list[str]]:
+    """``flag VALUE`` or ``flag=VALUE`` at the head of ``args``: the value and the rest."""
+    if args[:1] == [flag]:
+        return (args[1] if len(args) > 1 else ""), args[2:]
+    if args and args[0].startswith(flag + "="):
+        return args[0][len(flag) + 1 :], args[1:]
+    return None, args
 
 
 def main() -> int:
@@ -363,9 +387,8 @@ def main() -> int:
     """
     args = sys.argv[1:]
     host = None
-    if args[:1] == ["--host"] or (args and args[0].startswith("--host=")):
-        name = args[0][len("--host=") :] if "=" in args[0] else (args[1] if len(args) > 1 else "")
-        args = args[1:] if "=" in args[0] else args[2:]
+    name, args = _option(args, "--host")
+    if name is not None:
         from spawnkit import hosts
 
         try:
@@ -377,6 +400,7 @@ def main() -> int:
                 f"{', '.join(hosts.NAMES)}\n"
             )
             return 1
+    event, args = _option(args, "--event")
     if args:
         if args[0] in ("-h", "--help"):
             sys.stdout.write(USAGE)
@@ -401,7 +425,7 @@ def main() -> int:
                 host,
             )
             return 0
-        out = run(data, host=host)
+        out = run(data, host=host, event=event)
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()

@@ -1,7 +1,8 @@
 """CM005 max-parallel: count the sub-agents in flight per session and hold the cap.
 
 In flight = agents running (``running``, by agent id) plus launches approved by
-PreToolUse that no client signal has confirmed yet (``pending``, by tool_use_id):
+PreToolUse that no client signal has confirmed yet (``pending``, by tool_use_id;
+Copilot CLI names no tool call, so by hook process):
 the PreToolUse calls of parallel Agent launches in one message arrive before any of
 those agents start, so without them every call of a burst would see zero running.
 
@@ -152,7 +153,7 @@ def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
             f"running sub-agents to return before launching more."
         )
     tool_input = call.tool_input()
-    key = call.text("tool_use_id") or f"anon-{call.now}"
+    key = call.slot_key()
     background = tool_input.get("run_in_background")
     _table(data, "pending")[key] = {
         "t": call.now,
@@ -259,7 +260,7 @@ def stopped(call: Call, data: dict[str, Any]) -> None:
 def after_launch(call: Call, data: dict[str, Any]) -> None:
     """PostToolUse of one spawn call: settle its pending slot."""
     prune(data, call.now)
-    key = call.text("tool_use_id")
+    key = call.call_id
     result = _response(call)
     agent = result.get("agentId") or result.get("agent_id")
     agent = agent if isinstance(agent, str) and agent else ""

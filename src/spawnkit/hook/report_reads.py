@@ -1,7 +1,7 @@
 """CM006 no-full-report-reads: the orchestrator must not Read a sub-agent's full report.
 
-Applies to PreToolUse ``Read`` calls of the orchestrator only (payload without
-``agent_id``; sub-agents may read reports). A path is a report when a folder on it
+Applies to PreToolUse ``Read`` calls (Copilot CLI: ``view``) of the orchestrator only
+(payload without an agent id; sub-agents may read reports). A path is a report when a folder on it
 is a reports folder (the standard's ``.<skill>-reports/``), the hook's own
 ``.spawnkit/reports/`` or the saved returns in ``.spawnkit/returns/``. The
 orchestrator's own bookkeeping in those folders stays readable: state files
@@ -66,9 +66,9 @@ def _bookkeeping(name: str, spec: dict) -> bool:
 
 
 def before_read(call: Call, answer: Answer) -> None:
-    if call.agent_id:
+    if call.agent_id or not call.host.read_path_field:
         return
-    raw = call.tool_input().get("file_path")
+    raw = call.tool_input().get(call.host.read_path_field)
     if not isinstance(raw, str) or not raw or len(raw) > MAX_PATH or "\0" in raw:
         return
     path = lightos.absolute(raw, call.cwd)

@@ -7,10 +7,11 @@ number written before "token(s)" counts). Markers alone are not enough: a contra
 that allows 2,000 tokens still floods the orchestrator.
 
 Warn: ``additionalContext`` for the orchestrator (shown after the launch) with the
-block to use next time. Enforce: ``updatedInput`` = the whole original input with
-the standard's return block appended to the sub-agent's task (Claude Code's
-``prompt``, Codex's ``message`` or, failing that, its ``items``; the host replaces
-the entire input, so every other field is passed through unchanged). The block
+block to use next time. Enforce: ``updatedInput`` (Copilot CLI: ``modifiedArgs``) =
+the whole original input with the standard's return block appended to the sub-agent's
+task (Claude Code's and Copilot's ``prompt``, Codex's ``message`` or, failing that, its
+``items``; the host replaces the entire input, so every other field is passed through
+unchanged). The block
 names a report file ``<project>/.spawnkit/reports/<session>/<label-slug>-<id>.md``
 (label: the description or task name) — the hook cannot know which skill is
 running, so it uses its own per-session folder, which the report-read check (CM006)
@@ -75,8 +76,10 @@ def report_path(call: Call) -> str:
     words = call.host.spawn_label(call.tool_input()).lower()
     slug = "".join(c if c in _SLUG_CHARS else "-" for c in words)
     slug = "-".join(part for part in slug.split("-") if part)[:40].strip("-") or "subagent"
-    tool_use_id = call.text("tool_use_id")
-    suffix = "".join(c for c in tool_use_id if c.isalnum())[-6:]
+    # the tool call's id; a host that sends none (Copilot CLI) gets this hook process's key,
+    # so two launches with one description never share a report
+    key = call.call_id or (call.slot_key() if call.host.call_id_field is None else "")
+    suffix = "".join(c for c in key if c.isalnum())[-6:]
     name = f"{slug}-{suffix}.md" if suffix else f"{slug}.md"
     folder = protocol.load()["hook_reports_dir"].strip("/").split("/")
     return lightos.join(call.project, *folder, call.session, name)

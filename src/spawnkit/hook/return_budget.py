@@ -25,9 +25,10 @@ the script computes with; the workflow's result is measured when it reaches the
 orchestrator (``task_results``). A background agent's long reply is reported to the
 user when its notification arrives, not twice; enforce still blocks it here.
 
-Two loop guards: the retry count, and ``stop_hook_active`` — a repeated stop (after a
-block) for which no count exists (a lost state file, or the fresh agent id Claude Code
-sometimes sends) is let through.
+Two loop guards: the agent's retry count, and ``stop_hook_active`` — a repeated stop
+(one that follows a block) that the agent's count knows nothing of (the fresh agent id
+Claude Code sometimes sends, a lost count) is counted in one count per session instead,
+so even an agent whose id changes on every stop gets at most ``max_retries`` more blocks.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from spawnkit.hook.call import Answer, Call
 
 CODE = "CM001"
+UNKNOWN_RETRIES = "unknown_retries"  # blocks of repeated stops no agent's own count knows
 
 
 def on_start(call: Call, answer: Answer) -> None:
@@ -150,16 +152,16 @@ def _block(
     # A stop without stop_hook_active starts a new round: earlier counts are stale.
     repeated = call.payload.get(call.host.retry_field) is True
     recorded = retries.get(key)
-    if repeated and not (isinstance(recorded, int) and recorded > 0):
-        answer.add_system(
-            f"spawnkit: the {agent} sub-agent stopped again after a block (stop_hook_active) "
-            f"with ~{size} tokens (budget {budget}), and spawnkit has no retry count for it; "
-            f"let it through so the stop cannot loop."
-        )
-        return False
-    used = recorded if repeated and isinstance(recorded, int) else 0
+    known = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0
+    # The second guard: a repeated stop this agent's count knows nothing of (a fresh agent id
+    # on each stop, a lost count) is counted in one count per session, so it cannot loop.
+    unknown = data.get(UNKNOWN_RETRIES)
+    unknown = unknown if isinstance(unknown, int) and not isinstance(unknown, bool) else 0
+    used = (recorded if known else unknown) if repeated else 0
     limit = call.config.max_retries
     if used >= limit:
+        if repeated and not known:
+            data.pop(UNKNOWN_RETRIES, None)
         why = (
             f" (max_retries; {call.host.label} has no limit of its own)"
             if call.host.own_block_cap is None
@@ -183,6 +185,8 @@ def _block(
         )
         return False
     retries[key] = used + 1
+    if repeated and not known:
+        data[UNKNOWN_RETRIES] = unknown + 1
     reply_format = "\n".join(protocol.load()["return_format"])
     answer.block(
         f"spawnkit return budget ({CODE}): your reply is ~{size} tokens but a sub-agent may "

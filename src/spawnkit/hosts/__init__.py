@@ -1,4 +1,5 @@
-"""The agent hosts spawnkit serves, each described as data: Claude Code and OpenAI Codex CLI.
+"""The agent hosts spawnkit serves, each described as data: Claude Code, OpenAI Codex CLI and
+GitHub Copilot CLI.
 
 Everything that differs between two hosts lives in one ``Host`` instance: where its
 config and skills live, which file its hooks go into and in which format, the tool
@@ -66,6 +67,20 @@ class Host:
         "agent_type_field",
         "answer_field",
         "retry_field",
+        "event_field",
+        "event_names",
+        "tool_name_field",
+        "tool_input_field",
+        "call_id_field",
+        "read_path_field",
+        "flat_answers",
+        "system_messages",
+        "denies_on_hook_error",
+        "policy_file",
+        "folder_trust_file",
+        "transcripts_dir",
+        "project_hooks_note",
+        "invoke_hint",
     )
 
     def __init__(self, **fields: object) -> None:
@@ -110,6 +125,19 @@ class Host:
         """Every user-scope folder the host reads skills from, first the one spawnkit writes."""
         values = {"config": self.config_dir(env), "home": self.home(env)}
         return [pattern.format(**values) for pattern in self.user_skill_dirs]
+
+    # --- events -----------------------------------------------------------------------------
+
+    def event_of(self, payload: Mapping[str, object], named: str | None = None) -> str | None:
+        """The hook event in spawnkit's names (Claude Code's: ``PreToolUse``…), or None.
+
+        Claude Code and Codex name it in the payload (``event_field``); Copilot CLI's
+        camelCase payloads carry no event name, so its hook command names the event
+        (``--event preToolUse``, ``named``), translated through ``event_names``."""
+        if self.event_field is None:
+            return self.event_names.get(named or "")
+        value = payload.get(self.event_field)
+        return value if isinstance(value, str) else None
 
     # --- tools ------------------------------------------------------------------------------
 
@@ -202,6 +230,24 @@ CLAUDE_CODE = Host(
     agent_type_field="agent_type",
     answer_field="last_assistant_message",
     retry_field="stop_hook_active",
+    event_field="hook_event_name",  # the payload names its event
+    event_names={},
+    tool_name_field="tool_name",
+    tool_input_field="tool_input",
+    call_id_field="tool_use_id",  # one id per tool call, the same in Pre- and PostToolUse
+    read_path_field="file_path",  # Read's tool_input.file_path
+    flat_answers=False,  # answers nest in hookSpecificOutput
+    system_messages=True,  # systemMessage is shown to the user
+    denies_on_hook_error=False,  # a hook exiting 1 is a non-blocking error
+    policy_file=None,
+    folder_trust_file=None,
+    transcripts_dir="projects",
+    project_hooks_note=(
+        "{name} is usually committed: its hook command names this machine's Python and"
+        " spawnkit; each teammate runs `spawnkit install --scope project` (or prefer --scope"
+        " local)"
+    ),
+    invoke_hint="then run /{skill} in Claude Code",
 )
 
 
@@ -259,20 +305,124 @@ CODEX = Host(
     agent_type_field="agent_type",
     answer_field="last_assistant_message",
     retry_field="stop_hook_active",
+    event_field="hook_event_name",
+    event_names={},
+    tool_name_field="tool_name",
+    tool_input_field="tool_input",
+    call_id_field="tool_use_id",
+    read_path_field=None,  # no read tool
+    flat_answers=False,
+    system_messages=True,
+    denies_on_hook_error=False,
+    policy_file=None,
+    folder_trust_file=None,
+    transcripts_dir="sessions",  # $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl
+    project_hooks_note=(
+        "Codex reads {path} only in a project it trusts, and runs each hook only once {trust}"
+        " trusts it (spawnkit writes that trust for this machine; each teammate runs `spawnkit"
+        " install --host codex --scope project`)"
+    ),
+    invoke_hint="then start Codex: it lists the skill as {skill} (mention ${skill} to use it)",
 )
 
-NAMES = ("claude-code", "codex")
+
+# GitHub Copilot CLI 1.0.102, as observed offline (see the project's copilot facts).
+#
+# Differences that matter to spawnkit: hooks live in any ``*.json`` file under
+# ``$COPILOT_HOME/hooks`` (a project's under ``.github/hooks``), so spawnkit owns one file
+# (``spawnkit-hooks.json``) and never edits another; the file takes Claude Code's nested
+# ``{"matcher", "hooks": [{"type", "command", "timeout"}]}`` groups under camelCase event
+# names, and such events get camelCase payloads WITHOUT an event name (the command says which
+# event it serves: ``--event``); answers are flat (``permissionDecision``, ``modifiedArgs``,
+# ``additionalContext``, ``decision``; ``modifiedResult`` for a PostToolUse); there is no
+# user-only ``systemMessage``; a preToolUse hook that exits non-zero DENIES the tool call;
+# subagentStart's ``additionalContext`` is put before the sub-agent's prompt; sub-agents
+# start with ``task`` (its ``prompt``); there is NO cap on repeated subagentStop blocks
+# (1.0.102 honoured hundreds in a row); repository hooks load only in a folder the user
+# trusts (``trustedFolders`` in ``config.json``), and a managed policy can allow only managed
+# hooks.
+COPILOT = Host(
+    name="copilot",
+    label="Copilot CLI",
+    binary="copilot",
+    # $COPILOT_HOME, else ~/.copilot
+    config_env="COPILOT_HOME",
+    config_default=".copilot",
+    # Command hooks run in the project root with $COPILOT_PROJECT_DIR set (and $CLAUDE_PROJECT_DIR).
+    project_env="COPILOT_PROJECT_DIR",
+    session_env=None,
+    # <project>/.github holds the project's skills, hooks and (spawnkit's) spawnkit.json.
+    project_folder=".github",
+    spawn_tools=("task",),
+    spawn_text_key="prompt",
+    spawn_items_key=None,
+    spawn_label_keys=("description", "name"),
+    default_agent_type="",  # `task` requires agent_type
+    wait_tool="read_agent",  # how the orchestrator reads a background sub-agent's result
+    stop_tool=None,  # no stop tool names the agent it stopped to a hook
+    read_tools=("view",),
+    write_tools=("create", "edit"),
+    write_paths="path",  # toolArgs.path names the written file
+    rewrite_needs_allow=False,  # modifiedArgs alone rewrites; "allow" would skip the prompt
+    start_context=True,  # subagentStart's additionalContext is put before the sub-agent's prompt
+    batch_event=None,
+    own_block_cap=None,  # measured: no limit on subagentStop blocks in a row
+    events_key="copilot_events",
+    hooks_file="hooks/spawnkit-hooks.json",  # in the config dir; a file of spawnkit's own
+    hooks_under_key=True,
+    project_hooks_file=".github/hooks/spawnkit-hooks.json",
+    local_hooks_file=None,
+    trust_file=None,  # no per-hook trust (folder trust for a project's hooks: folder_trust_file)
+    user_skill_dirs=("{config}/skills", "{home}/.agents/skills"),
+    project_skill_dirs=(".github/skills", ".agents/skills", ".claude/skills"),
+    skill_roots=(".github",),
+    file_kinds=("skill",),
+    plugin_marker=None,
+    lint_profile="copilot",
+    session_field="sessionId",  # the parent's on subagentStart/Stop, the sub-agent's in its tools
+    agent_field="agentId",
+    agent_type_field="agentType",
+    answer_field="response",
+    retry_field="stop_hook_active",  # snake_case even here
+    event_field=None,
+    event_names={
+        "preToolUse": "PreToolUse",
+        "postToolUse": "PostToolUse",
+        "subagentStart": "SubagentStart",
+        "subagentStop": "SubagentStop",
+    },
+    tool_name_field="toolName",
+    tool_input_field="toolArgs",
+    call_id_field=None,  # the payload names no tool call
+    read_path_field="path",  # view's toolArgs.path
+    flat_answers=True,
+    system_messages=False,  # nothing reaches the user only: spawnkit logs such lines instead
+    denies_on_hook_error=True,
+    policy_file="/etc/github-copilot/managed-settings.json",
+    folder_trust_file="config.json",  # {"trustedFolders": [...]}, after two // comment lines
+    transcripts_dir="session-state",  # <id>/events.jsonl
+    project_hooks_note=(
+        "Copilot CLI loads {path} only in a folder the user trusts (it asks on the first"
+        " interactive start; `copilot -p` needs --trust-folder); its hook command names this"
+        " machine's Python and spawnkit: each teammate runs `spawnkit install --host copilot"
+        " --scope project`"
+    ),
+    invoke_hint="then start Copilot CLI: it lists the skill as {skill} (type /{skill} to use it)",
+)
+
+NAMES = ("claude-code", "codex", "copilot")
 DEFAULT = "claude-code"
-_BY_NAME = {CLAUDE_CODE.name: CLAUDE_CODE, CODEX.name: CODEX}
+_BY_NAME = {CLAUDE_CODE.name: CLAUDE_CODE, CODEX.name: CODEX, COPILOT.name: COPILOT}
 
 
 def get(name: str) -> Host:
-    """The host called ``name`` (``claude-code`` or ``codex``); KeyError for any other."""
+    """The host called ``name`` (``claude-code``, ``codex`` or ``copilot``); KeyError for any
+    other."""
     return _BY_NAME[name]
 
 
 def all_hosts() -> list[Host]:
-    return [CLAUDE_CODE, CODEX]
+    return [CLAUDE_CODE, CODEX, COPILOT]
 
 
-__all__ = ["CLAUDE_CODE", "CODEX", "DEFAULT", "NAMES", "Host", "all_hosts", "get"]
+__all__ = ["CLAUDE_CODE", "CODEX", "COPILOT", "DEFAULT", "NAMES", "Host", "all_hosts", "get"]

@@ -66,3 +66,18 @@ def all_skill_dirs(cwd: Path, first: Iterable[tuple[str, Path]] = ()) -> list[tu
             seen.add(key)
             found.append((scope, folder))
     return found
+
+
+def user_roots() -> list[Path]:
+    """The folders that are the user's own, where links are the user's (a dotfiles
+    repository): every host's config folder, and the other user skill folders a host reads
+    (``~/.agents/skills``)."""
+    import os
+    from pathlib import Path
+
+    found: list[Path] = []
+    for host in hosts.all_hosts():
+        for folder in (host.config_dir(os.environ), *host.user_skill_dirs_in(os.environ)):
+            if not any(Path(folder) == f or f in Path(folder).parents for f in found):
+                found.append(Path(folder))
+    return found

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.errors import SpawnkitError
 from spawnkit.files import reading
-from spawnkit.files.atomic import atomic_write, backup, backup_path, why_not_writable
+from spawnkit.files.atomic import TEMP_TAG, atomic_write, backup, backup_path, why_not_writable
 from spawnkit.hosts import paths
 from spawnkit.install import journal
 from spawnkit.install import manifest as mf
@@ -135,9 +136,10 @@ def check_unchanged(plan: Plan) -> None:
 def apply(plan: Plan) -> list[Path]:
     """Write the plan; return the folders it created. Nothing is written if a check fails.
 
-    Order: journal, folders, then each change (its backup first), pruned folders,
-    and last the journal's removal. Every step is one write the crash tests can
-    stop after.
+    Order: journal, folders, then each change (its backup first), the move of a
+    project's backups to the user's folder, pruned folders, and last the journal's
+    removal: a run killed anywhere before that is rolled back by the next one, so no
+    backup is left in a project. The crash tests stop after every write on the way.
     """
     check_writable(plan)
     check_unchanged(plan)
@@ -146,35 +148,34 @@ def apply(plan: Plan) -> list[Path]:
         raise SpawnkitError("this machine's install id appeared meanwhile; run the command again")
     root = plan.config_dir
     pending = plan.pending
-    steps = journal.Steps()
     made = _missing_parents([c.path for c in pending if c.after is not None])
     record = journal.Journal(root, install_id=plan.install_id, trusted=plan.trusted)
     for change in pending:
         record.entries.append(
-            journal.entry_for(root, change.path, change.before, change.after, change.backup_path)
+            journal.entry_for(
+                root,
+                change.path,
+                change.before,
+                change.after,
+                change.backup_path,
+                inline=change.personal_backup,  # its backup leaves the folder before the journal
+            )
         )
     record.dirs = [journal.rel_to(root, d) if d != root else "." for d in made]
     where = journal.home_for(root, set(made), set(plan.prune_dirs))
     journal.require_writable_home(where)
-    journal.write(record, where, steps)
+    journal.write(record, where)
     try:
         for folder in made:
             folder.mkdir()
-            steps.done()
         for change in pending:
             if change.backup_path is not None:
-                backup(
-                    change.path,
-                    change.backup_stamp,
-                    data=change.before,
-                    before_replace=steps.done,
-                )
-                steps.done()
+                backup(change.path, change.backup_stamp, data=change.before)
             if change.after is None:
                 change.path.unlink()
             else:
-                atomic_write(change.path, change.after, before_replace=steps.done)
-            steps.done()
+                atomic_write(change.path, change.after)
+        move_personal_backups(plan, root)
     except OSError as exc:
         journal.roll_back(record)
         where.unlink(missing_ok=True)
@@ -182,17 +183,21 @@ def apply(plan: Plan) -> list[Path]:
             f"writing {exc.filename or 'a file'} failed ({exc.strerror or exc}); every change"
             " already made was undone"
         ) from None
-    for folder in plan.prune_dirs:
-        try:
-            folder.rmdir()
-            steps.done()
-        except OSError:
-            pass  # not empty (the user keeps something there) or already gone
+    prune_empty(plan.prune_dirs)
     where.unlink()
-    steps.done()
     if plan.then is not None and plan.then.pending:
         made += apply(plan.then)  # its folder locked and recovered by the command
     return made
+
+
+def prune_empty(folders: list[Path], after_each: Callable[[], None] = lambda: None) -> None:
+    """Remove each of ``folders`` (deepest first) that is empty; keep the others."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+            after_each()
+        except OSError:
+            pass  # not empty (the user keeps something there) or already gone
 
 
 def personal_backups_dir(config_dir: Path) -> Path:
@@ -200,6 +205,21 @@ def personal_backups_dir(config_dir: Path) -> Path:
     (named like Claude Code names its project folders: the path with ``-`` for ``/``)."""
     project = os.path.realpath(config_dir)
     return paths.claude_config_dir() / ".spawnkit" / "backups" / project.replace(os.sep, "-")
+
+
+def drop_personal_temps(config_dir: Path) -> None:
+    """Remove the temporary files a run killed while copying a backup out of the project left
+    in the user's folder (under the project's lock: no live spawnkit is writing there)."""
+    try:
+        entries = list(os.scandir(personal_backups_dir(config_dir)))
+    except OSError:
+        return
+    for item in entries:
+        if item.name.startswith(".") and TEMP_TAG in item.name and item.name.endswith(".tmp"):
+            try:
+                os.unlink(item.path)
+            except OSError:
+                pass
 
 
 def personal_backup_path(change: Change, config_dir: Path) -> Path | None:
@@ -212,7 +232,8 @@ def personal_backup_path(change: Change, config_dir: Path) -> Path | None:
 
 
 def move_personal_backups(plan: Plan, config_dir: Path) -> None:
-    """Move the plan's personal backups out of a project folder (after ``apply``)."""
+    """Move the plan's personal backups out of a project folder (``apply`` does, while its
+    journal still covers them: a run killed midway leaves no backup in the project)."""
     for change in plan.pending:
         saved = change.backup_path
         if not change.personal_backup or saved is None or not os.path.lexists(saved):

@@ -31,6 +31,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from spawnkit.files import bounded
 from spawnkit.install.codex_trust import HASH_KEY
 
 CONFIG_NAME = "config.toml"
@@ -73,12 +74,14 @@ def parse(text: str | None, name: str = CONFIG_NAME) -> dict[str, Any]:
     if text is None or not text.strip():
         return {}
     try:
-        return tomlkit.parse(text).unwrap()
+        return bounded.parse(lambda t: tomlkit.parse(t).unwrap(), text, name)
     except TOMLKitError as exc:
         raise ConfigError(
             f"{name} is not valid TOML ({exc}); Codex cannot read it either: fix it, then run the"
             " command again"
         ) from None
+    except bounded.TooDeep as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def trust_entries(data: dict[str, Any]) -> dict[str, str]:
@@ -163,7 +166,9 @@ def install(
         record.keys.pop(key, None)
     nl = _newline(text)
     present = trust_entries(parse(text, name))
-    for key, value in wanted.items():
+    # Entries already there first, new ones appended after: a replaced table's span must be
+    # taken before anything is appended behind it (it would take the separator along).
+    for key, value in sorted(wanted.items(), key=lambda item: item[0] not in present):
         if key in present:
             if present[key] == value:
                 record.keys[key] = value
@@ -266,8 +271,8 @@ def _same_except(before: dict[str, Any], after: dict[str, Any], keys: set[str], 
                 state.pop(key, None)
             if not state:
                 data["hooks"].pop("state")
-            if not data["hooks"]:
-                data.pop("hooks")
+        if data.get("hooks") == {}:  # an empty [hooks] table says what no table says
+            data.pop("hooks")
         return data
 
     if strip(before) != strip(after):

@@ -27,11 +27,12 @@ from pathlib import Path
 
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import bounded
 from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
 from spawnkit.hosts import paths
-from spawnkit.install import codex_config, codex_trust, guard, journal
+from spawnkit.install import codex_config, codex_trust, copilot_policy, guard, journal
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
@@ -42,6 +43,7 @@ from spawnkit.install.install import (
     Target,
     _own_trust,
     decode,
+    not_a_folder,
     read_bytes,
     resolve_target,
     skill_rel,
@@ -69,6 +71,7 @@ class Context:
 
     def __init__(self, target: Target, run_hook: bool = False) -> None:
         self.target = target
+        self.folder_problem = not_a_folder(target)
         self.install_hint = _install_command(target)
         # The user's own folder is trusted; a project's hook runs only when asked.
         self.run_hook = run_hook or target.scope == "user"
@@ -95,7 +98,7 @@ class Context:
     @cached_property
     def managed(self) -> list[sm.ManagedHook]:
         try:
-            return sm.managed_hooks(self.settings_text)
+            return sm.managed_hooks(self.settings_text, client=self.target.label)
         except sm.SettingsError:
             return []
 
@@ -112,6 +115,8 @@ def check_config_dir(ctx: Context) -> CheckResult:
     folder = ctx.target.config_dir
     if folder.is_dir():
         return CheckResult("config folder", OK, f"{folder} ({ctx.target.scope} scope)")
+    if ctx.folder_problem:
+        return CheckResult("config folder", BROKEN, f"{folder} is not a folder", ctx.folder_problem)
     return CheckResult("config folder", BROKEN, f"{folder} does not exist", ctx.install_hint)
 
 
@@ -119,8 +124,8 @@ def check_mode(ctx: Context) -> CheckResult:
     path = ctx.target.config_dir / ctx.target.config_name
     try:
         raw = guard.read_file(path, CONFIG_LIMIT)
-        data = None if raw is None else json.loads(raw.decode("utf-8"))
-    except (SpawnkitError, ValueError, RecursionError) as exc:
+        data = None if raw is None else bounded.json_loads(raw.decode("utf-8"), str(path))
+    except (SpawnkitError, ValueError) as exc:
         return CheckResult(
             "mode",
             BROKEN,
@@ -169,7 +174,7 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
     name = "hooks registered"
     path = ctx.target.settings_path
     try:
-        problems = sm.hook_problems(ctx.settings_text, str(path))
+        problems = sm.hook_problems(ctx.settings_text, str(path), ctx.target.label)
     except sm.SettingsError as exc:
         return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
     if ctx.target.host != hosts.DEFAULT:
@@ -201,8 +206,8 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
             f" not write ({changed[0].event}: {changed[0].command[:80]}); doctor does not run them",
             f"check them; {ctx.install_hint} --force replaces them with spawnkit's",
         )
-    expected = regs.installed_command(host=ctx.target.host)
-    if any(h.command != expected for h in ctx.managed):
+    expected = regs.installed_commands(host=ctx.target.host)
+    if any(h.command not in expected for h in ctx.managed):
         return CheckResult(
             name,
             WARN,
@@ -272,8 +277,8 @@ def check_hooks_run(ctx: Context) -> CheckResult:
                 f"hook command names {missing}, which does not exist",
                 ctx.install_hint,
             )
-    expected = regs.installed_command(host=ctx.target.host)
-    if expected not in commands:
+    expected = regs.installed_commands(host=ctx.target.host)
+    if not expected.intersection(commands):
         return CheckResult(
             name,
             WARN,
@@ -367,6 +372,60 @@ def check_project_trusted(ctx: Context) -> CheckResult:
     )
 
 
+def check_hooks_policy(ctx: Context) -> CheckResult:
+    """Copilot CLI: a device policy that lets only managed hooks (or skills) load."""
+    name = "policy"
+    path = copilot_policy.policy_path(hosts.get(ctx.target.host).policy_file)
+    try:
+        policy = copilot_policy.read_jsonc(path) if path is not None else None
+    except SpawnkitError as exc:
+        return CheckResult(name, WARN, f"{exc}; Copilot CLI may not read it either", "")
+    if policy is None:
+        return CheckResult(name, OK, f"no device policy ({path} does not exist)")
+    hooks_off = copilot_policy.hooks_blocked(policy)
+    if hooks_off:
+        return CheckResult(
+            name,
+            BROKEN,
+            f"{path} sets {hooks_off}: Copilot CLI loads only managed hooks, so spawnkit's"
+            " (like any of your own) never run",
+            "ask whoever manages this machine's Copilot policy to allow user hooks",
+        )
+    skills_off = copilot_policy.skills_blocked(policy)
+    if skills_off:
+        return CheckResult(
+            name,
+            WARN,
+            f"{path} sets {skills_off}: Copilot CLI loads no user or project skill, spawnkit's"
+            " included (the hooks still run)",
+            "ask whoever manages this machine's Copilot policy to allow skills",
+        )
+    return CheckResult(name, OK, f"{path} lets user and repository hooks load")
+
+
+def check_folder_trusted(ctx: Context) -> CheckResult:
+    """Copilot CLI loads a project's .github/hooks only in a folder the user trusts."""
+    name = "folder trusted"
+    project = ctx.target.config_dir.parent
+    desc = hosts.get(ctx.target.host)
+    path = paths.config_dir(ctx.target.host) / (desc.folder_trust_file or "")
+    try:
+        config = copilot_policy.read_jsonc(path) or {}
+    except SpawnkitError as exc:
+        return CheckResult(name, WARN, str(exc), f"fix {path}")
+    entry = copilot_policy.trusted_by(config, project)
+    if entry is not None:
+        return CheckResult(name, OK, f"{project} is trusted ({entry!r} in {path})")
+    return CheckResult(
+        name,
+        WARN,
+        f"{project} is not among the trusted folders in {path}: {desc.label} does not load"
+        f" {ctx.target.settings_path.relative_to(project)} until it is",
+        f"start `{desc.binary}` in {project} and trust the folder when asked (`{desc.binary} -p`"
+        " runs load it only with --trust-folder)",
+    )
+
+
 def check_standard(ctx: Context) -> CheckResult:
     rel = ctx.target.rel(ctx.target.config_dir / STANDARD)
     return _bundled_file_check(ctx, "standard", rel, resources.standard_doc_path())
@@ -434,8 +493,8 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     for path in dict.fromkeys(sources):
         try:
             raw = guard.read_file(path)
-            data = json.loads(raw.decode("utf-8")) if raw else None
-        except (SpawnkitError, ValueError, RecursionError):
+            data = bounded.json_loads(raw.decode("utf-8"), str(path)) if raw else None
+        except (SpawnkitError, ValueError):
             continue
         plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
         if isinstance(plugins, dict):
@@ -489,6 +548,7 @@ def check_transcripts(ctx: Context) -> CheckResult:
     roots = {
         "Claude Code session": _user_config(ctx) / "projects",
         "Codex rollout": discovery.codex_sessions(),
+        "Copilot CLI session": discovery.copilot_sessions(),
     }
     found = {name: discovery.has_transcripts(root) for name, root in roots.items()}
     if not any(found.values()):
@@ -519,17 +579,23 @@ CHECKS: list[Check] = [
 ]
 
 
-# Codex only: trust, and (project scope) a trusted project.
-CODEX_CHECKS: list[Check] = [check_hooks_trusted]
-CODEX_PROJECT_CHECKS: list[Check] = [check_project_trusted]
+# Per host, after "hooks registered": what else decides whether its hooks run, for every scope
+# and for the project scope. Codex: trust, and a trusted project. Copilot CLI: the device
+# policy, and a trusted folder.
+HOST_CHECKS: dict[str, tuple[list[Check], list[Check]]] = {
+    "codex": ([check_hooks_trusted], [check_project_trusted]),
+    "copilot": ([check_hooks_policy], [check_folder_trusted]),
+}
 
 
 def checks_for(target: Target) -> list[Check]:
     if target.host == hosts.DEFAULT:
         return [c for c in CHECKS]
-    extra = CODEX_CHECKS + (CODEX_PROJECT_CHECKS if target.scope == "project" else [])
+    every, project = HOST_CHECKS[target.host]
+    extra = every + (project if target.scope == "project" else [])
     at = CHECKS.index(check_hooks_registered) + 1
-    # The template store belongs to Claude Code's folder; a Codex install does not set it up.
+    # The template store belongs to Claude Code's folder; another host's install does not set
+    # it up.
     skip = (check_plugin_overlap, check_template_store)
     return [c for c in CHECKS[:at] + extra + CHECKS[at:] if c not in skip]
 
@@ -539,7 +605,10 @@ def run_checks(
 ) -> list[CheckResult]:
     ctx = Context(target, run_hook)
     results = []
-    for check in checks_for(target) if checks is None else checks:
+    chosen = checks_for(target) if checks is None else checks
+    if ctx.folder_problem:  # a file stands where the folder goes: nothing else can be checked
+        chosen = [c for c in chosen if c in (check_version, check_config_dir)]
+    for check in chosen:
         try:
             results.append(check(ctx))
         except SpawnkitError as exc:

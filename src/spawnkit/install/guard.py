@@ -13,8 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from spawnkit.errors import SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import contain, reading
 
 MIB = 1024 * 1024
 MAX_FILE_BYTES = 32 * MIB  # settings files, the standard, the skill: far above any real one
@@ -36,21 +35,10 @@ def check_link(path: Path) -> None:
     """Refuse a dangling or looping symlink where a file will be written or removed.
 
     Writing through a dangling link would create its target (and folders) wherever
-    it points; removing the file would remove the user's link instead.
+    it points; removing the file would remove the user's link instead. (The rule for
+    whole paths, links on the way included, is ``spawnkit.files.contain``.)
     """
-    if not path.is_symlink():
-        return
-    try:
-        os.path.realpath(path, strict=True)
-    except FileNotFoundError:
-        raise SpawnkitError(
-            f"{path} is a symlink to {os.readlink(path)}, which does not exist; create that file"
-            " (or remove the link), then run the command again; nothing was changed"
-        ) from None
-    except OSError:
-        raise SpawnkitError(
-            f"{path} is a symlink loop; fix or remove the link, then run the command again"
-        ) from None
+    contain.check(path, path.parent, trusted=True)
 
 
 def plain_name(name: object) -> bool:
@@ -70,8 +58,4 @@ def relative_inside(rel: object) -> bool:
     return all(plain_name(part) for part in rel.split("/"))
 
 
-def inside(path: Path, root: Path) -> bool:
-    """True when ``path`` resolves (symlinks followed) to ``root`` or below it."""
-    real = os.path.realpath(path)
-    base = os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+inside = contain.inside  # True when a path resolves to its root or below

@@ -5,7 +5,8 @@ so a dry run, a confirmation prompt and a refusal all happen before any byte
 moves. Running it twice changes nothing the second time. The host description
 (``spawnkit.hosts``) says where each piece goes: Claude Code's hooks live in
 settings.json; Codex's in hooks.json, and each of them also needs a trust entry in
-the user's config.toml (``codex_config``), written in the same plan.
+the user's config.toml (``codex_config``), written in the same plan; Copilot CLI's in a
+file of spawnkit's own, hooks/spawnkit-hooks.json, beside the user's hook files.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import contain, reading
 from spawnkit.files.atomic import timestamp
 from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard
@@ -120,7 +121,8 @@ def resolve_target(
 ) -> Target:
     """Claude Code: user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude.
     Codex: user: $CODEX_HOME or ~/.codex; project: ./.codex (hooks) and ./.agents/skills.
-    --config-dir wins over the scope's folder."""
+    Copilot CLI: user: $COPILOT_HOME or ~/.copilot; project: ./.github (hooks/spawnkit-hooks.json,
+    skills). --config-dir wins over the scope's folder."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
     if host not in hosts.NAMES:
@@ -143,8 +145,32 @@ def resolve_target(
         name = "settings.local.json" if scope == "local" else "settings.json"
         return Target(scope, base, base / name)
     skills = None if scope == "user" else base.parent / desc.project_skill_dirs[0]
-    trust = base / desc.trust_file if scope == "user" else paths.config_dir(host) / desc.trust_file
+    if desc.trust_file is None:
+        trust = None
+    elif scope == "user":
+        trust = base / desc.trust_file
+    else:
+        trust = paths.config_dir(host) / desc.trust_file
     return Target(scope, base, base / desc.hooks_file, host, skills, trust)
+
+
+def not_a_folder(target: Target) -> str | None:
+    """Why ``target``'s config folder cannot be one (a file stands there), with the fix; None
+    when it is a folder or does not exist yet. Said by install, uninstall and doctor alike."""
+    folder = target.config_dir
+    if not os.path.lexists(folder) or folder.is_dir():
+        return None
+    variable = hosts.get(target.host).config_env
+    configured = os.environ.get(variable, "").strip()
+    if target.scope == "user" and configured and Path(configured).expanduser().absolute() == folder:
+        return (
+            f"{variable} names {folder}, which is not a folder: point {variable} at a folder"
+            " (or unset it), then run the command again"
+        )
+    return (
+        f"{folder} is not a folder (a file stands where the config folder goes): move it aside"
+        " or pass --config-dir a folder, then run the command again"
+    )
 
 
 def resolve_targets(
@@ -233,20 +259,12 @@ def check_paths(target: Target, plan: Plan) -> None:
     """
     for change in plan.all_pending:
         path = change.path
-        guard.check_link(path)
-        if target.trusted or path == target.trust_path:  # the user's own config.toml
-            continue
-        if path == target.settings_path:
-            bounds, ok = target.settings_bounds, guard.inside(path, target.settings_bounds)
-        else:
-            bounds = target.root
-            ok = not path.is_symlink() and guard.inside(path, bounds)
-        if not ok:
-            raise SpawnkitError(
-                f"{path} leads to {os.path.realpath(path)}, outside {bounds}: refused, nothing"
-                " was changed (a symlink in a project folder must not send spawnkit's writes"
-                " elsewhere); remove the link, then run the command again"
-            )
+        if target.trusted or path == target.trust_path:  # the user's own folder and config.toml
+            contain.check(path, path.parent, trusted=True)
+        else:  # no link on the way leaves the project (./.claude itself included) …
+            contain.check(path, target.settings_bounds)
+            if path != target.settings_path:  # … and below the root, files are never links
+                contain.check(path, target.root, final_link=False)
 
 
 def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
@@ -258,7 +276,7 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
         return current
     text = decode(current, path)
     try:
-        return sm.set_top_level(text, "mode", mode).encode("utf-8")
+        return sm.set_top_level(text, "mode", mode, str(path)).encode("utf-8")
     except ValueError as exc:
         raise SpawnkitError(
             f"{path} is not a JSON object ({exc}); fix it or delete it, then run spawnkit"
@@ -290,10 +308,11 @@ def _settings_change(
     try:
         result = sm.install(
             text,
-            regs.installed_command(python, target.host),
+            regs.command_for(target.host, python),
             regs.registrations(target.host),
             name=str(path),
             force=force,
+            client=target.label,
         )
         problems = sm.problems_of(result.value) if target.host == hosts.DEFAULT else []
     except sm.SettingsError as exc:
@@ -303,7 +322,8 @@ def _settings_change(
         blank = sm.MISSING if text is None else (text if not text.strip() else None)
         record = mf.SettingsRecord([], blank)
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
-    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original)
+    empty = {**result.empty_inner, **record.empty_inner}  # the first install saw the original
+    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original, empty)
     plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
         plan.warnings.append(
@@ -312,18 +332,8 @@ def _settings_change(
             + ": fix or remove that entry of yours, then start a new Claude Code session"
         )
     if target.scope == "project" and result.text != text:
-        if target.host == hosts.DEFAULT:
-            plan.notes.append(
-                f"{path.name} is usually committed: its hook command names this machine's Python"
-                " and spawnkit; each teammate runs `spawnkit install --scope project` (or prefer"
-                " --scope local)"
-            )
-        else:
-            plan.notes.append(
-                f"Codex reads {path} only in a project it trusts, and runs each hook only once"
-                f" {target.trust_path} trusts it (spawnkit writes that trust for this machine;"
-                " each teammate runs `spawnkit install --host codex --scope project`)"
-            )
+        note = hosts.get(target.host).project_hooks_note
+        plan.notes.append(note.format(name=path.name, path=path, trust=target.trust_path))
     return Change(
         path,
         before,

@@ -18,8 +18,8 @@ config folder the journal carries this machine's install id, and a journal
 without it is refused: a cloned repository cannot make spawnkit restore or
 delete anything.
 
-``SPAWNKIT_TEST_ABORT_AFTER_WRITES=N`` (set only by the tests) kills the process
-with SIGKILL right after its N-th write, to prove all of the above.
+The crash tests prove all of the above by killing a run after each of its writes in
+turn (``spawnkit.files.killswitch``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import base64
 import hmac
 import json
 import os
-import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,24 +37,7 @@ from spawnkit.install import guard
 from spawnkit.install import manifest as mf
 
 FORMAT = 1
-ABORT_ENV = "SPAWNKIT_TEST_ABORT_AFTER_WRITES"
 MAX_JOURNAL_BYTES = 3 * guard.MAX_FILE_BYTES
-
-
-_WRITES = [0]  # every write of the process, across plans (a Codex project applies two)
-
-
-class Steps:
-    """Counts the writes of one run; the tests' abort switch lives here and nowhere else."""
-
-    def __init__(self) -> None:
-        raw = os.environ.get(ABORT_ENV, "")
-        self.limit = int(raw) if raw.isdigit() else 0
-
-    def done(self) -> None:
-        _WRITES[0] += 1
-        if _WRITES[0] == self.limit:
-            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def candidates(config_dir: Path) -> list[Path]:
@@ -123,9 +105,8 @@ class Journal:
         return json.dumps(data).encode("ascii")
 
 
-def write(journal: Journal, path: Path, steps: Steps) -> None:
-    atomic_write(path, journal.to_bytes(), mode=0o600, before_replace=steps.done)
-    steps.done()
+def write(journal: Journal, path: Path) -> None:
+    atomic_write(path, journal.to_bytes(), mode=0o600)
 
 
 def rel_to(config_dir: Path, path: Path) -> str:
@@ -297,15 +278,18 @@ def entry_for(
     before: bytes | None,
     after: bytes | None,
     backup: Path | None = None,
+    *,
+    inline: bool = False,
 ) -> Entry:
-    """The journal entry of one change; a big file with a backup is restored from it."""
+    """The journal entry of one change; a big file with a backup is restored from it, unless
+    ``inline`` (the backup moves away before the journal is removed)."""
     mode = None
     if before is not None:
         try:
             mode = os.stat(path).st_mode & 0o7777
         except OSError:
             mode = None
-    inline = before is not None and (backup is None or len(before) <= INLINE_LIMIT)
+    inline = before is not None and (inline or backup is None or len(before) <= INLINE_LIMIT)
     return Entry(
         rel_to(config_dir, path),
         None if before is None else mf.sha256(before),

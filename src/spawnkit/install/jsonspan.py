@@ -114,6 +114,9 @@ class Member:
 def parse(text: str, expand: frozenset[tuple[str, ...]] = frozenset({()})) -> Node:
     """Parse a whole JSON document (leading BOM and surrounding whitespace allowed).
 
+    A document nested deeper than the C scanner recurses raises ``RecursionError`` (the
+    caller bounds the depth: ``spawnkit.files.bounded``).
+
     ``expand`` names the objects (by their key path; ``()`` is the root) whose members
     are surely needed: they are walked right away, so their content is scanned once
     instead of once for the object and again for its members.
@@ -125,10 +128,6 @@ def parse(text: str, expand: frozenset[tuple[str, ...]] = frozenset({()})) -> No
         raise JSONSpanError(_where(text, exc.value, "Expecting value")) from None
     except json.JSONDecodeError as exc:
         raise JSONSpanError(str(exc)) from None
-    except RecursionError:
-        # The C scanner guards its own recursion: a document nested hundreds of levels deep
-        # (no settings file is) ends here instead of in a traceback.
-        raise JSONSpanError("nested too deeply (hundreds of levels)") from None
     except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
         raise JSONSpanError(str(exc)) from None
     end = _skip(text, node.end)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import bounded
 from spawnkit.hosts import paths
 from spawnkit.install import guard
 from spawnkit.install.settings_merge import MISSING
@@ -37,6 +38,7 @@ INSTALL_ID_PATH = Path(".spawnkit") / "install-id"
 _ID = re.compile(r"[0-9a-f]{32}")
 _SHA = re.compile(r"[0-9a-f]{64}")
 _KEY = re.compile(r"hooks(\.[A-Za-z0-9_]{1,64})?")
+MAX_BLANK = 4096  # the blank text kept for an empty container (real ones hold a few spaces)
 
 
 @dataclass
@@ -45,6 +47,10 @@ class SettingsRecord:
     # What the file held before the first install when it held nothing useful:
     # None (it had content), MISSING (no file) or its blank text.
     blank_original: str | None = None
+    # Containers that were empty before install filled them, and the blank text between
+    # their brackets ("" the root, "hooks", "hooks.<Event>" -> " "), so uninstall leaves
+    # ``{ }`` as ``{ }``; only non-empty blanks are kept.
+    empty_inner: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -72,8 +78,7 @@ class Manifest:
             "spawnkit": self.version,
             "install_id": self.install_id,
             "settings": {
-                name: {"created_keys": rec.created_keys, "blank_original": _encode_blank(rec)}
-                for name, rec in sorted(self.settings.items())
+                name: _encode_settings(rec) for name, rec in sorted(self.settings.items())
             },
             "files": {name: _encode_file(rec) for name, rec in sorted(self.files.items())},
             "dirs": sorted(set(self.dirs)),
@@ -103,7 +108,7 @@ def read(config_dir: Path, local: bool = False) -> Manifest | None:
     if raw is None:
         return None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = bounded.json_loads(raw.decode("utf-8"), str(path))
         return _checked(data, path)
     except _Outside as exc:
         raise SpawnkitError(
@@ -111,7 +116,7 @@ def read(config_dir: Path, local: bool = False) -> Manifest | None:
             " changed. spawnkit never writes such a record; if you did not edit it, it came"
             " from elsewhere (a cloned repository?): delete it, then run the command again"
         ) from None
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+    except (ValueError, TypeError, KeyError, AttributeError, bounded.TooDeep):
         raise SpawnkitError(
             f"{path} is damaged; delete it and run `spawnkit install` again (uninstall then"
             " removes spawnkit's settings entries by their marker)"
@@ -134,7 +139,17 @@ def _checked(data: Any, path: Path) -> Manifest:
             isinstance(k, str) and _KEY.fullmatch(k) for k in keys
         ):
             raise ValueError("created_keys")
-        settings[name] = SettingsRecord(list(keys), _decode_blank(rec))
+        empty = rec.get("empty_inner", {})
+        if not isinstance(empty, dict) or not all(
+            isinstance(k, str)
+            and (k == "" or _KEY.fullmatch(k))
+            and isinstance(v, str)
+            and len(v) <= MAX_BLANK
+            and not v.strip()
+            for k, v in empty.items()
+        ):
+            raise ValueError("empty_inner")
+        settings[name] = SettingsRecord(list(keys), _decode_blank(rec), dict(empty))
     files = {}
     for rel, rec in _mapping(data.get("files", {})).items():
         if not guard.relative_inside(rel):
@@ -223,6 +238,16 @@ def _encode_file(rec: FileRecord) -> dict[str, Any]:
     data: dict[str, Any] = {"sha256": rec.sha256, "replaced_backup": rec.replaced_backup}
     if rec.preexisting:
         data["preexisting"] = True
+    return data
+
+
+def _encode_settings(rec: SettingsRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "created_keys": rec.created_keys,
+        "blank_original": _encode_blank(rec),
+    }
+    if rec.empty_inner:  # written only when there is one: older records stay as they were
+        data["empty_inner"] = dict(sorted(rec.empty_inner.items()))
     return data
 
 

@@ -1,9 +1,10 @@
 """Which hook events spawnkit listens to on each host, and how its entries are recognised.
 
 One table per host (``hooks`` in standards/protocol.json: ``events`` for Claude
-Code, ``codex_events`` for Codex, named by ``Host.events_key``) feeds the entries
-``spawnkit install`` writes into settings.json or Codex's hooks.json, and the
-plugin's ``hooks/hooks.json``, so they can never disagree.
+Code, ``codex_events`` for Codex, ``copilot_events`` for Copilot CLI, named by
+``Host.events_key``) feeds the entries ``spawnkit install`` writes into settings.json,
+Codex's hooks.json or Copilot's hooks/spawnkit-hooks.json, and the plugin's
+``hooks/hooks.json``, so they can never disagree.
 
 Claude Code's settings schema forbids unknown keys in a hook entry, so the
 marker lives in the command string as a trailing shell comment: the shell
@@ -60,9 +61,11 @@ SCRIPT_TAIL = "/spawnkit/hook/__main__.py"
 def is_generated(command: object) -> bool:
     """True when ``command`` is, byte for byte, one spawnkit writes for some installation.
 
-    That is ``test -f S && P -I -S S`` (or the unguarded ``P -I -S S``), for Codex
-    with `` --host codex`` after it, followed by a marker, every path quoted the way
-    ``shlex.quote`` does, ``S`` a spawnkit hook script.
+    That is ``test -f S && P -I -S S`` (or the unguarded ``P -I -S S``; ``test ! -f S || …``
+    for a host that denies a tool call when its hook fails, Copilot CLI), for a host other
+    than Claude Code with `` --host NAME`` after it and, where the payload names no event,
+    `` --event EVENT``, followed by a marker, every path quoted the way ``shlex.quote`` does,
+    ``S`` a spawnkit hook script.
     A marked command in any other shape was written or changed by a person (wrapped in
     ``nice``, pointed at another script …): spawnkit keeps it and says so, never runs it
     from ``doctor``, and removes it only when asked to (``--force``).
@@ -78,29 +81,57 @@ def is_generated(command: object) -> bool:
         words = shlex.split(body)
     except ValueError:
         return False
+    event = None
+    if len(words) >= 2 and words[-2] == "--event":
+        event, words = words[-1], words[:-2]
     host = hosts.DEFAULT  # a host other than the default is named last: `… --host codex`
     if len(words) >= 2 and words[-2] == "--host" and words[-1] in hosts.NAMES[1:]:
         host, words = words[-1], words[:-2]
     if len(words) == 8 and words[:2] == ["test", "-f"] and words[2] == words[7]:
         guard, python, script = True, words[4], words[7]
+    elif len(words) == 9 and words[:3] == ["test", "!", "-f"] and words[3] == words[8]:
+        guard, python, script = True, words[5], words[8]
     elif len(words) == 4:
         guard, python, script = False, words[0], words[3]
     else:
         return False
     if not script.endswith(SCRIPT_TAIL) or not python.startswith("/"):
         return False
-    return body == command_text(python, script, host, guard)
+    try:
+        return body == command_text(python, script, host, guard, event)
+    except ValueError:
+        return False
 
 
-def command_text(python: str, script: str, host: str = hosts.DEFAULT, guard: bool = True) -> str:
+def command_text(
+    python: str,
+    script: str,
+    host: str = hosts.DEFAULT,
+    guard: bool = True,
+    event: str | None = None,
+) -> str:
     """The hook command (without marker) for ``python`` running ``script`` on ``host``.
 
     The one place its shape is written: ``installed_command`` builds with it and
-    ``is_generated`` recognises by it, so the two can never drift apart.
+    ``is_generated`` recognises by it, so the two can never drift apart. ``event`` is
+    required exactly for a host whose payloads name no event (Copilot CLI), and must be one
+    of its events; ValueError otherwise.
     """
+    desc = hosts.get(host)
+    if (event is not None) != (desc.event_field is None) or (
+        event is not None and event not in desc.event_names
+    ):
+        raise ValueError(f"{desc.label} hook commands take no --event {event!r}")
     run = shlex.join(argv_for(python, script))
     argument = "" if host == hosts.DEFAULT else f" --host {host}"
-    return (f"test -f {shlex.quote(script)} && {run}" if guard else run) + argument
+    if event is not None:
+        argument += f" --event {event}"
+    if not guard:
+        return run + argument
+    quoted = shlex.quote(script)
+    if desc.denies_on_hook_error:  # a missing script must exit 0, or every call is denied
+        return f"test ! -f {quoted} || {run}{argument}"
+    return f"test -f {quoted} && {run}{argument}"
 
 
 def marked(command: str) -> str:
@@ -119,17 +150,34 @@ def matcher_group(reg: Registration, command: str) -> dict[str, Any]:
     return group
 
 
-def installed_command(python: str | None = None, host: str = hosts.DEFAULT) -> str:
+def installed_command(
+    python: str | None = None, host: str = hosts.DEFAULT, event: str | None = None
+) -> str:
     """The marked command the host runs: this interpreter on this installation's hook
-    (with ``--host codex`` for Codex).
+    (with ``--host codex`` for Codex; ``--host copilot --event <event>`` for Copilot CLI).
 
     ``test -f`` guards the script: if the package is removed without
-    ``spawnkit uninstall``, Python would exit 2 ("can't open file"), which both
-    hosts read as "block this tool call". The guard turns that into exit 1, a
-    non-blocking error.
+    ``spawnkit uninstall``, Python would exit 2 ("can't open file"), which Claude Code
+    and Codex read as "block this tool call". The guard turns that into exit 1, a
+    non-blocking error (exit 0 for Copilot CLI, which denies the call on any failure).
     """
     argv = hook_argv(python)
-    return marked(command_text(argv[0], argv[-1], host))
+    return marked(command_text(argv[0], argv[-1], host, True, event))
+
+
+def command_for(host: str = hosts.DEFAULT, python: str | None = None):  # noqa: ANN201
+    """``registration -> marked command`` for ``host``: one command for every registration,
+    or, where the payload names no event, one per event."""
+    if hosts.get(host).event_field is not None:
+        command = installed_command(python, host)
+        return lambda reg: command
+    return lambda reg: installed_command(python, host, reg.event)
+
+
+def installed_commands(python: str | None = None, host: str = hosts.DEFAULT) -> set[str]:
+    """Every command this installation registers on ``host``."""
+    of = command_for(host, python)
+    return {of(reg) for reg in registrations(host)}
 
 
 def plugin_hooks_document() -> dict[str, Any]:

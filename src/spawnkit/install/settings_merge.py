@@ -11,7 +11,8 @@ kept and reported unless ``force`` is given.
 Every edit of one call is planned on a single parse and applied in one pass,
 so the cost grows linearly with the file, however many entries there are.
 The same code serves any client file of this shape (Claude Code's settings.json
-``hooks``, Codex's hooks.json).
+``hooks``, Codex's hooks.json, the hooks/spawnkit-hooks.json spawnkit owns in Copilot CLI's
+folder).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from spawnkit.files import bounded
 from spawnkit.install import registrations as regs
 from spawnkit.install.jsonspan import JSONSpanError, Node, parse
 
@@ -64,6 +66,10 @@ class MergeResult:
     removed: tuple[Entry, ...] = ()  # stale or duplicate spawnkit entries taken out
     kept: tuple[Entry, ...] = ()  # marked entries a person changed: left as they are
     value: Any = None  # ``text`` parsed (for ``problems_of`` without parsing it again)
+    # containers this merge filled that were empty, with the blank between their brackets
+    # ("" the root, "hooks", "hooks.<Event>"): what ``remove`` needs to give them back as
+    # they were (only non-empty blanks)
+    empty_inner: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -105,16 +111,27 @@ class ManagedHook:
 _EXPAND = frozenset({(), ("hooks",), ("hooks", "*")})
 
 
-def load(text: str | None, name: str = "settings.json") -> Node | None:
-    """Parse and check the shape spawnkit relies on; None for a missing or blank file."""
+CLAUDE = "Claude Code"  # the client whose reaction to a malformed file was observed
+
+
+def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) -> Node | None:
+    """Parse and check the shape spawnkit relies on; None for a missing or blank file.
+
+    ``client`` is the host reading the file; only Claude Code's reaction to a bad shape
+    was observed, so only for it does a refusal say what the client does."""
     if text is None or not text.strip():
         return None
     try:
-        root = parse(text, _EXPAND)
+        with bounded.parsing(name):
+            root = parse(text, _EXPAND)
+        bounded.checked(root.value, name)
     except JSONSpanError as exc:
         raise SettingsError(
             f"{name} is not valid JSON ({exc}); fix it or move it aside, then run the command again"
         ) from None
+    except bounded.TooDeep as exc:
+        raise SettingsError(str(exc)) from None
+    ignored = "; Claude Code ignores this file until it is fixed" if client == CLAUDE else ""
     if root.kind != "object":
         raise SettingsError(
             f"{name} must hold a JSON object, not {_kind(root)}; fix the file first"
@@ -125,30 +142,33 @@ def load(text: str | None, name: str = "settings.json") -> Node | None:
         return root
     if hooks.kind != "object":
         raise SettingsError(
-            f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)};'
-            " Claude Code ignores this file until it is fixed; fix it, then run the command again"
+            f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)}'
+            f"{ignored}; fix it, then run the command again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
     for member in hooks.members:
         if member.value.kind != "array":
             raise SettingsError(
                 f"{name}: hooks.{member.key} must be a list of matcher groups, not"
-                f" {_kind(member.value)}; Claude Code ignores this file until it is fixed; fix it,"
-                " then run the command again"
+                f" {_kind(member.value)}{ignored}; fix it, then run the command again"
             )
     return root
 
 
-def managed_hooks(text: str | None, name: str = "settings.json") -> list[ManagedHook]:
+def managed_hooks(
+    text: str | None, name: str = "settings.json", client: str = CLAUDE
+) -> list[ManagedHook]:
     """Every marked entry in a settings text, in file order (spawnkit's and changed ones)."""
-    root = load(text, name)
+    root = load(text, name, client)
     return [
         ManagedHook(m.event, m.matcher, m.command, _scalar(m.hook.get("timeout")))
         for m in _marked(root)
     ]
 
 
-def hook_problems(text: str | None, name: str = "settings.json") -> list[HookProblem]:
+def hook_problems(
+    text: str | None, name: str = "settings.json", client: str = CLAUDE
+) -> list[HookProblem]:
     """Hook entries Claude Code cannot use, and whether they cost the whole file.
 
     Observed with Claude Code 2.1.330 (tests/e2e/test_install_e2e.py keeps this
@@ -158,7 +178,7 @@ def hook_problems(text: str | None, name: str = "settings.json") -> list[HookPro
     other events only that entry is skipped. Unknown keys and unknown event
     names are tolerated, so they are not reported.
     """
-    root = load(text, name)
+    root = load(text, name, client)
     return problems_of(root.value if root is not None else None)
 
 
@@ -210,20 +230,22 @@ def _hook_entry_problems(data: Any, where: str) -> list[str]:
 
 def install(
     text: str | None,
-    command: str,
+    command: str | Callable[[regs.Registration], str],
     table: Iterable[regs.Registration] | None = None,
     name: str = "settings.json",
     *,
     force: bool = False,
+    client: str = CLAUDE,
 ) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
-    ``command`` is the marked hook command. A marked entry whose command spawnkit
-    did not write is kept (and holds its slot, so the hook never runs twice) unless
+    ``command`` is the marked hook command, or a function giving each registration's (a
+    host whose payloads name no event gets one command per event). A marked entry whose
+    command spawnkit did not write is kept (and holds its slot, so the hook never runs twice) unless
     ``force``. Running it again on its own output returns the same text.
     """
     table = list(regs.registrations() if table is None else table)
-    original = load(text, name)
+    original = load(text, name, client)
     created: list[str] = []
     if original is None:
         text = "{}" + ("\r\n" if text and "\r\n" in text else "\n")
@@ -237,7 +259,9 @@ def install(
     for reg in table:
         if reg.event not in present and f"hooks.{reg.event}" not in created:
             created.append(f"hooks.{reg.event}")
-    wanted = {(r.event, r.matcher): regs.hook_entry(r, command) for r in table}
+    command_of = command if callable(command) else (lambda reg: command)
+    own = {command_of(r) for r in table}
+    wanted = {(r.event, r.matcher): regs.hook_entry(r, command_of(r)) for r in table}
 
     edits = _Edits()
     claimed: set[tuple[str, str | None]] = set()
@@ -247,7 +271,7 @@ def install(
     kept: list[Entry] = []
     for found in _marked(original):
         key = (found.event, found.matcher)
-        ours = found.command == command or regs.is_generated(found.command)
+        ours = found.command in own or regs.is_generated(found.command)
         if not ours and not force:
             claimed.add(key)  # a changed entry of ours still registers the hook: never run twice
             kept.append(found.entry)
@@ -262,8 +286,8 @@ def install(
         removed.append(found.entry)
     missing = [r for r in table if (r.event, r.matcher) not in claimed]
     for reg in missing:
-        edits.add_group(reg.event, regs.matcher_group(reg, command))
-        added.append(Entry(reg.event, reg.matcher, command))
+        edits.add_group(reg.event, regs.matcher_group(reg, command_of(reg)))
+        added.append(Entry(reg.event, reg.matcher, command_of(reg)))
     result = edits.apply(text, original)
     return MergeResult(
         result,
@@ -273,7 +297,27 @@ def install(
         tuple(removed),
         tuple(kept),
         edits.applied_to(original.value),
+        _empty_blanks(text, original, {r.event for r in missing}),
     )
+
+
+def _empty_blanks(text: str, root: Node, events: set[str]) -> dict[str, str]:
+    """The blank text inside each empty container an install fills: the root, ``hooks``,
+    the lists of ``events``; only where it is not "" (``{}`` needs no record)."""
+    found: list[tuple[str, Node | None]] = [("", root)]
+    hooks = root.get("hooks")
+    if hooks is not None:
+        found.append(("hooks", hooks))
+        found += [(f"hooks.{m.key}", m.value) for m in hooks.members if m.key in events]
+    blanks = {}
+    for key, node in found:
+        if node is None or node.kind not in ("object", "array"):
+            continue
+        children = node.members if node.kind == "object" else node.items
+        inner = text[node.start + 1 : node.end - 1]
+        if not children and inner:
+            blanks[key] = inner
+    return blanks
 
 
 def remove(
@@ -284,6 +328,8 @@ def remove(
     *,
     command: str | None = None,
     force: bool = False,
+    client: str = CLAUDE,
+    empty_inner: dict[str, str] | None = None,
 ) -> RemovalResult:
     """Remove every spawnkit entry, then the containers spawnkit itself created.
 
@@ -291,9 +337,11 @@ def remove(
     ``command``); a marked entry someone changed is kept and listed in ``kept``
     unless ``force``. ``blank_original`` is what the file held before the first
     install when that was nothing useful ("" for an empty file); when only ``{}``
-    is left it is restored. ``text`` None in the result: delete the file.
+    is left it is restored. ``empty_inner`` (``MergeResult.empty_inner``) gives a
+    container left empty the blank it held before install. ``text`` None in the
+    result: delete the file.
     """
-    root = load(text, name)
+    root = load(text, name, client)
     if root is None:
         return RemovalResult(text)
     assert text is not None
@@ -307,6 +355,7 @@ def remove(
         else:
             kept.append(found.entry)
     edits.drop_empty(set(created_keys))
+    edits.empty_inner = dict(empty_inner or {})
     result = edits.apply(text, root)
     if blank_original is not None and edits.root_left_empty:
         return RemovalResult(
@@ -315,9 +364,13 @@ def remove(
     return RemovalResult(result, tuple(removed), tuple(kept))
 
 
-def set_top_level(text: str, key: str, value: Any) -> str:
-    """Set one key of a JSON object text, in place if present, else appended."""
-    root = parse(text)
+def set_top_level(text: str, key: str, value: Any, name: str = "spawnkit.json") -> str:
+    """Set one key of a JSON object text, in place if present, else appended.
+
+    ``TooDeep`` (named ``name``) for a text nested beyond the one depth limit."""
+    with bounded.parsing(name):
+        root = parse(text)
+    bounded.checked(root.value, name)
     if root.kind != "object":
         raise SettingsError("expected a JSON object")
     node = root.get(key)
@@ -417,6 +470,7 @@ class _Edits:
         self._group_sizes: dict[tuple[str, int], int] = {}
         self._drop_empty: set[str] | None = None
         self.root_left_empty = False
+        self.empty_inner: dict[str, str] = {}  # key -> blank for a container left empty
 
     def _event(self, name: str) -> _EventEdit:
         return self.events.setdefault(name, _EventEdit())
@@ -481,12 +535,22 @@ class _Edits:
                 root_remove.add(index)
             elif event_text or drop_members or appends:
                 root_replace[index] = render.render(
-                    hooks, remove=drop_members, replace=event_text, append=appends
+                    hooks,
+                    remove=drop_members,
+                    replace=event_text,
+                    append=appends,
+                    empty=self.empty_inner.get("hooks", ""),
                 )
         self.root_left_empty = len(root.members) == len(root_remove) and not root_append
         if not (root_remove or root_replace or root_append):
             return text
-        body = render.render(root, remove=root_remove, replace=root_replace, append=root_append)
+        body = render.render(
+            root,
+            remove=root_remove,
+            replace=root_replace,
+            append=root_append,
+            empty=self.empty_inner.get("", ""),
+        )
         return text[: root.start] + body + text[root.end :]
 
     def applied_to(self, settings: dict[str, Any]) -> dict[str, Any]:
@@ -530,7 +594,13 @@ class _Edits:
         appends: list[tuple[str | None, _Dump]] = [
             (None, _dumper(g, render.style)) for g in edit.add
         ]
-        return render.render(array, remove=edit.remove_groups, replace=groups, append=appends)
+        return render.render(
+            array,
+            remove=edit.remove_groups,
+            replace=groups,
+            append=appends,
+            empty=self.empty_inner.get(f"hooks.{event}", ""),
+        )
 
     @staticmethod
     def _new_hooks(style: _Style, new_events: list[tuple[str, list[Any]]]) -> _Dump:
@@ -588,6 +658,7 @@ class _Renderer:
         replace: dict[int, str] | None = None,  # child index -> new text of its value
         append: list[tuple[str | None, _Dump]] | None = None,
         replace_values: dict[int, _Dump] | None = None,  # child index -> dump in its place
+        empty: str = "",  # what stands between the brackets when no child is left
     ) -> str:
         text = self.text
         children: list[Any] = node.members if node.kind == "object" else node.items
@@ -596,7 +667,8 @@ class _Renderer:
         if not kept:
             if not children and not append:
                 return text[node.start : node.end]
-            return text[node.start] + self._fill_empty(node, append) + text[node.end - 1]
+            inner = self._fill_empty(node, append) if append else empty
+            return text[node.start] + inner + text[node.end - 1]
         cuts: list[tuple[int, int, str]] = []
         end_cut: tuple[int, int] | None = None  # a removed run at the end: after the last kept
         last = len(children) - 1

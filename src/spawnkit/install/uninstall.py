@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import contain
 from spawnkit.files.atomic import timestamp
 from spawnkit.install import codex_config, guard
 from spawnkit.install import manifest as mf
@@ -64,6 +65,8 @@ def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> P
             record.blank_original if record else None,
             name=str(path),
             force=force,
+            client=target.label,
+            empty_inner=record.empty_inner if record else None,
         )
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
@@ -127,8 +130,11 @@ def _plan_uninstall(target: Target, *, force: bool, install_id: str | None) -> P
 
 def _take_back(plan: Plan, target: Target, rel: str, rec: mf.FileRecord) -> None:
     path = target.root / rel
-    if not target.trusted and (path.is_symlink() or not guard.inside(path, target.root)):
-        plan.notes.append(f"kept {path}: it leads outside {target.root}")
+    if not target.trusted and (
+        contain.problem(path, target.settings_bounds)
+        or contain.problem(path, target.root, final_link=False)
+    ):
+        plan.notes.append(f"kept {path}: it is a link, or a link on its way leads elsewhere")
         return
     current = read_bytes(path)
     if current is None:
@@ -175,7 +181,10 @@ def _trust_removal(
     except codex_config.ConfigError as exc:
         raise SpawnkitError(str(exc)) from None
     data = None if after is None else after.encode("utf-8")
-    return Change(path, before, data, "hook trust", backup_stamp=timestamp())
+    # a file install created and that holds nothing else now needs no backup (it would keep
+    # the folder alive that install created too)
+    stamp = None if after is None and record.created else timestamp()
+    return Change(path, before, data, "hook trust", backup_stamp=stamp)
 
 
 def _moved_user_hooks(source: str, before: str | None, after: str | None) -> list[str]:

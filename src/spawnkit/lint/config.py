@@ -8,12 +8,11 @@ before ``pyproject.toml`` in the same folder. Command-line options override it.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import bounded, reading
 from spawnkit.lint.rules import PROFILES, selector
 
 KEYS = {"select", "ignore", "profile", "exclude", "max-file-size"}
@@ -119,16 +118,16 @@ def _read(path: Path, only_if: str = "") -> dict[str, Any]:
     text = reading.read_text(path, what="config file", limit=MAX_CONFIG_BYTES)
     if only_if and only_if not in text:
         return {}
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        return bounded.toml_loads(text, str(path))
+    except ValueError as exc:  # tomllib.TOMLDecodeError; importing it here would cost a lint
         raise SpawnkitError(
             f"{path} is not valid TOML ({exc}); fix the file or remove it"
         ) from None
+
+
+# what each list setting holds, and an example of it (select/ignore take rule codes)
+_LIST_KINDS = {"exclude": ("path globs (strings)", '["vendor/**", "drafts/*.md"]')}
 
 
 def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
@@ -136,7 +135,8 @@ def _strings(path: Path, data: dict[str, Any], key: str) -> list[str] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SpawnkitError(f'{path}: {key} must be a list of strings, e.g. {key} = ["CM005"]')
+        what, example = _LIST_KINDS.get(key, ("rule codes or names", '["CM005"]'))
+        raise SpawnkitError(f"{path}: {key} must be a list of {what}, e.g. {key} = {example}")
     return value
 
 

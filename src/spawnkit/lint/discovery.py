@@ -35,7 +35,8 @@ _SKIP_DIRS = {
 def default_roots(cwd: Path | None = None) -> list[Path]:
     """With no path given: the user's Claude config dir and the project's .claude, then the
     skill folders Codex reads (``$CODEX_HOME/skills`` but its ``.system`` built-ins,
-    ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``), those present."""
+    ``~/.agents/skills``, ``./.agents/skills``, ``./.codex/skills``) and Copilot CLI reads
+    (``$COPILOT_HOME/skills``, ``./.github/skills``), those present."""
     from spawnkit import hosts
     from spawnkit.hosts.paths import all_skill_dirs
 
@@ -65,7 +66,8 @@ def _within(path: Path, root: Path) -> bool:
 
 def location_profile(path: Path) -> str | None:
     """The lint profile a file's location implies: ``portable`` for Codex's skill folders
-    (Codex reads only the spec's keys), ``claude-code`` for Claude Code's, else None."""
+    (Codex reads only the spec's keys), ``copilot`` for Copilot CLI's, ``claude-code`` for
+    Claude Code's, else None."""
     from spawnkit.hook.lint_on_write import locate, roots
 
     found = locate(os.path.abspath(path), roots(os.environ))

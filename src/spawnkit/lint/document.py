@@ -69,7 +69,7 @@ class Document:
         if fence is not None:
             self.body_start = fence[1] + 1
             try:
-                self.front = frontmatter.parse(self.lines, reader)
+                self.front = frontmatter.parse(self.lines, reader, f"{path}'s frontmatter")
             except frontmatter.YamlError as exc:
                 self.front_error = exc
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from spawnkit.files import bounded
 from spawnkit.lint import regexcache
 from spawnkit.lint.patterns import lazy
 
@@ -82,7 +83,9 @@ def split(lines: list[str], strict: bool = True) -> tuple[int, int] | None:
     )
 
 
-def parse(lines: list[str], reader: str = "strict") -> Frontmatter | None:
+def parse(
+    lines: list[str], reader: str = "strict", label: str = "the frontmatter"
+) -> Frontmatter | None:
     """Parse the frontmatter at the top of ``lines`` (the file's lines, no newlines).
 
     ``reader`` ``strict`` uses this module's subset reader, which raises :class:`Unsupported`
@@ -90,6 +93,10 @@ def parse(lines: list[str], reader: str = "strict") -> Frontmatter | None:
     answer they give the same value (tests/lint/test_frontmatter.py and test_readers.py check
     it), so ``pyyaml`` lets the subset reader answer first and imports PyYAML (about 20 ms)
     only for what lies outside the subset: ``spawnkit lint`` on a plain skill stays fast.
+
+    Either way the value is bounded in depth (``spawnkit.files.bounded``): a frontmatter
+    nested deeper raises ``TooDeep`` (named by ``label``), which is not a ``YamlError``: the
+    file cannot be judged, rather than judged broken.
     """
     fence = split(lines)
     if fence is None:
@@ -97,13 +104,16 @@ def parse(lines: list[str], reader: str = "strict") -> Frontmatter | None:
     start, end = fence
     parser = _Parser(lines[start + 1 : end], first_line=start + 2)
     try:
-        data = parser.document()
+        with bounded.parsing(label):
+            data = parser.document()
+        key_lines = parser.top_keys
     except Unsupported:
         if reader != "pyyaml":
             raise
-        data, top_keys = _pyyaml(lines[start + 1 : end], first_line=start + 2)
-        return Frontmatter(data=data, start=start + 1, end=end + 1, key_lines=top_keys)
-    return Frontmatter(data=data, start=start + 1, end=end + 1, key_lines=parser.top_keys)
+        with bounded.parsing(label):
+            data, key_lines = _pyyaml(lines[start + 1 : end], first_line=start + 2)
+    bounded.checked(data, label)
+    return Frontmatter(data=data, start=start + 1, end=end + 1, key_lines=key_lines)
 
 
 def _pyyaml(lines: list[str], first_line: int) -> tuple[Any, dict[str, int]]:
@@ -131,14 +141,15 @@ def _pyyaml(lines: list[str], first_line: int) -> tuple[Any, dict[str, int]]:
     return data, top_keys
 
 
-def read(text: str) -> dict[str, Any] | None:
+def read(text: str, label: str = "the frontmatter") -> dict[str, Any] | None:
     """A file's frontmatter as a mapping, read with PyYAML; None if missing, unclosed or invalid.
 
-    What update, adopt and retrofit use: they need the values, not diagnostics.
+    What update, adopt and retrofit use: they need the values, not diagnostics. One nested
+    too deeply raises ``TooDeep`` (see ``parse``).
     """
     lines = text.splitlines()
     try:
-        front = parse(lines, reader="pyyaml")
+        front = parse(lines, reader="pyyaml", label=label)
     except YamlError:
         return None
     if front is None or not isinstance(front.data, dict):

@@ -16,13 +16,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.files import interrupts, reading
+from spawnkit.files import contain, interrupts, reading
 from spawnkit.files.atomic import atomic_write, why_not_writable
+from spawnkit.hosts.paths import user_roots
 from spawnkit.template import answers, conflicts, copier_run, fsutil, managed
-from spawnkit.template.retrofit import retrofit as add_protocol
+from spawnkit.template import retrofit as retrofitting
 from spawnkit.template.store import Store, Target, bundle_refs, provisional_target, store_dir
 
 SKILL_FILE = "SKILL.md"
@@ -50,14 +49,16 @@ class AdoptResult:
         return asdict(self)
 
 
-def seeds(skill_md: str, previous: managed.Skill | None) -> dict[str, Any]:
+def seeds(
+    skill_md: str, previous: managed.Skill | None, label: str = "SKILL.md's frontmatter"
+) -> dict[str, Any]:
     """Answers the skill already states: an earlier answers file's, then its frontmatter
     description. The skill name is always the folder's name (the Agent Skills rule)."""
     known = answers.answerable()
     found: dict[str, Any] = {}
     if previous is not None:
         found.update({k: v for k, v in previous.user_data().items() if k in known})
-    front = conflicts.frontmatter(skill_md) or {}
+    front = conflicts.frontmatter(skill_md, label) or {}
     description = front.get("description")
     if isinstance(description, str) and "description" in known:
         found["description"] = description
@@ -65,7 +66,7 @@ def seeds(skill_md: str, previous: managed.Skill | None) -> dict[str, Any]:
 
 
 def _check_name(path: Path, skill_md: str) -> None:
-    name = (conflicts.frontmatter(skill_md) or {}).get("name")
+    name = (conflicts.frontmatter(skill_md, f"{path / SKILL_FILE}'s frontmatter") or {}).get("name")
     if isinstance(name, str) and name != path.name:
         raise SpawnkitError(
             f"{path / SKILL_FILE} names the skill {name!r} but its folder is {path.name!r}; "
@@ -100,9 +101,7 @@ def known_versions(config_dir: Path) -> set[str]:
 def contrast_steps(answers_file: Path) -> list[dict[str, str]]:
     """As many steps as the render used, with other names and jobs: sections that change with
     them describe the template's example workflow, the others are protocol."""
-    steps = (yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}).get(
-        WORKFLOW_QUESTION
-    ) or [None]
+    steps = answers.recorded(answers_file).get(WORKFLOW_QUESTION) or [None]
     return [
         {"name": f"contrast-{i}", "job": f"Contrast job {i}."} for i in range(1, len(steps) + 1)
     ]
@@ -125,9 +124,21 @@ def render_answers(
 
 
 def adopt(
-    path: Path, pairs: tuple[str, ...], config_dir: Path, *, retrofit: bool = False
+    path: Path,
+    pairs: tuple[str, ...],
+    config_dir: Path,
+    *,
+    retrofit: bool = False,
+    cwd: Path | None = None,
 ) -> AdoptResult:
-    path = Path(path).expanduser().resolve()
+    # spelled out, links not followed: every link on the way to what adopt writes is checked
+    path = Path(os.path.abspath(Path(path).expanduser()))
+    root, trusted = contain.root_for(path, cwd or Path.cwd(), user_roots())
+
+    def check(target: Path) -> None:
+        contain.check(target, root, trusted=trusted)
+
+    check(path)
     if not path.is_dir():
         what = "is a file" if os.path.lexists(path) else "does not exist"
         raise SpawnkitError(f"{path} {what}; pass the folder of a skill (it holds {SKILL_FILE})")
@@ -141,6 +152,7 @@ def adopt(
     given = answers.parse(pairs, name_source=f"the folder's name ({path.name})")
     answers_name = managed.answers_filename()
     for target_file in (path / answers_name, *([skill_md] if retrofit else [])):
+        check(target_file)
         problem = why_not_writable(target_file)
         if problem:
             raise SpawnkitError(f"cannot adopt {path}: {problem}; nothing was written")
@@ -149,27 +161,30 @@ def adopt(
         provisional_target(config_dir) as target,
         interrupts.temporary_folder("spawnkit-adopt-") as tmp,
     ):
-        data = {**seeds(text, previous), **given}
+        data = {**seeds(text, previous, f"{skill_md}'s frontmatter"), **given}
         rendered = render_answers(target, path.name, data, answers_name, Path(tmp) / "a")
         answers_file = rendered / answers_name
         answers.check_applied(given, answers.recorded(answers_file))
         result = AdoptResult(str(path), target.tag, str(path / answers_name), data)
         if previous is not None:
             result.replaced = previous.src_path or "(no _src_path)"
+        if retrofit:
+            other = {**data, WORKFLOW_QUESTION: contrast_steps(answers_file)}
+            contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")
+            planned = retrofitting.plan(path, rendered, contrast, answers_name)
+            for target_file in planned.targets:
+                check(target_file)
         if retrofit or previous is not None:
             try:
-                backup = fsutil.backup(path, Path(config_dir) / ".spawnkit" / "backups", path.name)
+                backup = fsutil.backup(path, managed.backups_dir(config_dir), path.name)
             except OSError as exc:
                 raise SpawnkitError(
                     f"could not back up {path} ({exc.strerror or exc}); nothing was written"
                 ) from None
             result.backup = str(backup)
-        if retrofit:
-            other = {**data, WORKFLOW_QUESTION: contrast_steps(answers_file)}
-            contrast = render_answers(target, path.name, other, answers_name, Path(tmp) / "b")
         with interrupts.writing():
             if retrofit:
-                done = add_protocol(path, rendered, contrast, answers_name)
+                done = retrofitting.apply(planned)
                 result.sections_added = done.sections_added
                 result.files_added = done.files_added
                 result.withheld = done.withheld

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import bounded
 from spawnkit.standard import protocol, resources
 
 NAME_QUESTION = "skill_name"
@@ -111,7 +112,7 @@ def check_type(key: str, value: str, question: Mapping[str, Any]) -> None:
         raise SpawnkitError(f"--data {key}={value!r}: expected true or false")
     if kind == "yaml":
         try:
-            yaml.safe_load(value)
+            bounded.yaml_loads(value, f"--data {key}")
         except yaml.YAMLError as exc:
             first = str(exc).splitlines()[0]
             raise SpawnkitError(f"--data {key}: not valid YAML ({first})") from None
@@ -143,5 +144,5 @@ def check_applied(given: Mapping[str, object], recorded: Mapping[str, object]) -
 
 def recorded(answers_file: Path) -> dict[str, object]:
     """The answers a rendered skill's answers file holds."""
-    data = yaml.safe_load(answers_file.read_text(encoding="utf-8")) or {}
+    data = bounded.yaml_loads(answers_file.read_text(encoding="utf-8"), str(answers_file)) or {}
     return data if isinstance(data, dict) else {}

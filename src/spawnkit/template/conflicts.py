@@ -86,9 +86,10 @@ def _split(lines: list[str]) -> int | None:
     return None if fence is None else fence[1]
 
 
-def frontmatter(text: str) -> dict | None:
-    """SKILL.md's frontmatter as a mapping, or None if it is missing or does not load."""
-    return read(text)
+def frontmatter(text: str, label: str = "SKILL.md's frontmatter") -> dict | None:
+    """SKILL.md's frontmatter as a mapping, or None if it is missing or does not load
+    (``TooDeep`` when nested too deeply to read)."""
+    return read(text, label)
 
 
 def frontmatter_ok(text: str) -> bool:

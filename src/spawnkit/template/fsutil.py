@@ -56,6 +56,19 @@ def symlinks(root: Path) -> set[str]:
     return found
 
 
+def linked_folders(root: Path) -> set[str]:
+    """Folders under ``root`` that are symlinks (relative POSIX paths; not followed, so a
+    folder below one is not listed)."""
+    found = set()
+    for dirpath, dirnames, _filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in dirnames:
+            path = Path(dirpath) / name
+            if path.is_symlink():
+                found.add(path.relative_to(root).as_posix())
+    return found
+
+
 def _plain_only(folder: str, names: list[str]) -> set[str]:
     """For ``copytree``: leave out git metadata, symlinked folders and special files."""
     left_out = {".git"}
@@ -122,14 +135,24 @@ def changes(before: Snapshot, after: Snapshot) -> tuple[list[str], list[str], li
     return modified, added, removed
 
 
-def backup(src: Path, backups_dir: Path, name: str) -> Path:
-    """Copy ``src`` (minus ``.git``, which spawnkit never touches) to ``<backups_dir>/<name>-<timestamp>[-n]/``."""
+def new_backup_dir(backups_dir: Path, name: str) -> Path:
+    """A new, empty ``<backups_dir>/<name>-<timestamp>[-n]/`` (created here)."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     backups_dir.mkdir(parents=True, exist_ok=True)
     for n in range(1000):
         dest = backups_dir / (f"{name}-{stamp}" + (f"-{n}" if n else ""))
-        if dest.exists():
+        try:
+            dest.mkdir()
+        except FileExistsError:
             continue
-        shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
         return dest
     raise FileExistsError(f"too many backups named {name}-{stamp} in {backups_dir}")
+
+
+def backup(src: Path, backups_dir: Path, name: str) -> Path:
+    """Copy ``src`` (minus ``.git``, which spawnkit never touches) to ``<backups_dir>/<name>-<timestamp>[-n]/``."""
+    dest = new_backup_dir(backups_dir, name)
+    shutil.copytree(
+        src, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"), dirs_exist_ok=True
+    )
+    return dest

@@ -11,13 +11,22 @@ from typing import Any
 import yaml
 
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import reading
-from spawnkit.hosts.paths import all_skill_dirs, project_claude_dir
+from spawnkit.files import bounded, contain, reading
+from spawnkit.hosts.paths import all_skill_dirs, project_claude_dir, user_roots
 from spawnkit.standard import resources
 from spawnkit.template.store import same_path, store_dir
 
 DEFAULT_ANSWERS_FILE = ".copier-answers.yml"
 MAX_ANSWERS_BYTES = 256 * 1024  # a few answers; anything bigger is not an answers file
+
+
+BACKUPS_REL = Path(".spawnkit") / "backups"
+
+
+def backups_dir(config_dir: Path) -> Path:
+    """Where ``new --force``, ``update`` and ``adopt`` back skills up: the user's own folder
+    (``<config>/.spawnkit/backups``), never the project the skill is in."""
+    return Path(config_dir) / BACKUPS_REL
 
 
 def answers_filename() -> str:
@@ -71,8 +80,8 @@ def read_skill(path: Path, scope: str) -> Skill | None:
                 fix="move it aside and run the command again",
             )
             try:
-                data = yaml.safe_load(text) or {}
-            except (yaml.YAMLError, RecursionError) as exc:
+                data = bounded.yaml_loads(text, f"the answers file {answers_file}") or {}
+            except yaml.YAMLError as exc:
                 first = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
                 raise SpawnkitError(
                     f"the answers file {answers_file} is not valid YAML ({first}); fix or remove it"
@@ -83,6 +92,15 @@ def read_skill(path: Path, scope: str) -> Skill | None:
                 )
             return Skill(path, scope, answers_file, data)
     return None
+
+
+def write_root(skill: Skill, cwd: Path) -> tuple[Path, bool]:
+    """(root, trusted) for writes into ``skill`` (see ``spawnkit.files.contain``): a project
+    skill stays inside the project, a user skill's links are the user's, a skill named by
+    its path is judged by where that path is spelled."""
+    if skill.scope == "project":
+        return Path(os.path.abspath(cwd)), False
+    return contain.root_for(skill.path, cwd, user_roots())
 
 
 def scope_dirs(config_dir: Path, cwd: Path) -> list[tuple[str, Path]]:
@@ -125,7 +143,7 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
             if not path.is_dir():
                 what = "is a file" if os.path.lexists(path) else "does not exist"
                 raise SpawnkitError(f"{name} {what}; pass a skill folder or a skill name")
-            skill = read_skill(path.resolve(), "path")
+            skill = read_skill(Path(os.path.abspath(path)), "path")  # links are checked later
             if skill is None:
                 raise SpawnkitError(
                     f"{name} has no {answers_filename()}; put it under management with `spawnkit adopt {name}`"

@@ -123,8 +123,27 @@ def place(
     return result + tail
 
 
-def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str) -> Retrofitted:
-    """Add the missing protocol sections (and the files they call) to the skill at ``path``."""
+@dataclass
+class Plan:
+    """What a retrofit will write: SKILL.md's new text and the files to copy from the render."""
+
+    path: Path
+    render: Path
+    text: str  # SKILL.md as it is
+    new_text: str
+    adding: list[str]  # relative paths, copied from ``render``
+    result: Retrofitted
+
+    @property
+    def targets(self) -> list[Path]:
+        """Every file the retrofit writes (checked before the first write, see ``adopt``)."""
+        changed = [self.path / SKILL_FILE] if self.new_text != self.text else []
+        return changed + [self.path / rel for rel in self.adding]
+
+
+def plan(path: Path, render_a: Path, render_b: Path, answers_name: str) -> Plan:
+    """The missing protocol sections (and the files they call) for the skill at ``path``;
+    nothing is written (``apply`` does that)."""
     result = Retrofitted()
     skill_md = path / SKILL_FILE
     text = skill_md.read_text(encoding="utf-8")
@@ -144,23 +163,30 @@ def retrofit(path: Path, render_a: Path, render_b: Path, answers_name: str) -> R
     )
     new_text = compose(missing)
     added_text = "".join(s.text for s in missing)
-    for rel in sorted(fsutil.snapshot(render_a)):
-        if (
-            rel in (SKILL_FILE, answers_name)
-            or (path / rel).exists()
-            or Path(rel).name not in added_text
-        ):
-            continue
-        (path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(render_a / rel, path / rel)
-        result.files_added.append(rel)
-    if new_text != text:
-        atomic_write(skill_md, new_text.encode("utf-8"))
+    adding = [
+        rel
+        for rel in sorted(fsutil.snapshot(render_a))
+        if rel not in (SKILL_FILE, answers_name)
+        and not (path / rel).exists()  # a dangling link stays in: the caller's check refuses it
+        and Path(rel).name in added_text
+    ]
     result.sections_added = [s.heading for s in missing]
     result.lint_left = [
         f"{d.path}:{d.line}:{d.col}: {d.code} {d.message}"
         for d in lint_text(new_text, str(skill_md), reader="pyyaml")
     ]
+    return Plan(path, render_a, text, new_text, adding, result)
+
+
+def apply(planned: Plan) -> Retrofitted:
+    """Write what ``plan`` found: the files first, SKILL.md last."""
+    path, result = planned.path, planned.result
+    for rel in planned.adding:
+        (path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(planned.render / rel, path / rel)
+        result.files_added.append(rel)
+    if planned.new_text != planned.text:
+        atomic_write(path / SKILL_FILE, planned.new_text.encode("utf-8"))
     return result
 
 

@@ -12,19 +12,18 @@ import os
 import shutil
 import stat
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from spawnkit import hosts
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import interrupts
+from spawnkit.files import contain, interrupts
 from spawnkit.files.atomic import atomic_write, why_not_writable
-from spawnkit.hosts.paths import claude_config_dir, skill_dirs
+from spawnkit.hosts.paths import claude_config_dir, skill_dirs, user_roots
 from spawnkit.standard import resources
-from spawnkit.template import answers, copier_run
-from spawnkit.template.managed import answers_filename
+from spawnkit.template import answers, copier_run, fsutil
+from spawnkit.template.managed import answers_filename, backups_dir
 from spawnkit.template.store import Target, provisional_target
 
 SCOPES = ("project", "user")
@@ -63,7 +62,8 @@ def resolve_dest(
     if dest is not None and scope is not None:
         raise SpawnkitError("give either --dest or --scope, not both")
     if dest is not None:
-        path = (cwd / Path(dest).expanduser()).resolve()
+        # spelled out, links not followed: ``new_skill`` checks each link on the way
+        path = Path(os.path.abspath(cwd / Path(dest).expanduser()))
         if path.name != name:
             raise SpawnkitError(
                 f"the folder name {path.name!r} must equal the skill name {name!r} (Agent Skills "
@@ -71,7 +71,20 @@ def resolve_dest(
             )
         return path
     base = skill_dirs(host or hosts.get(hosts.DEFAULT), cwd)[scope or DEFAULT_SCOPE]
-    return (base / name).resolve()
+    return Path(os.path.abspath(base / name))
+
+
+def write_root(target: Path, dest: object, scope: str | None, cwd: Path) -> tuple[Path, bool]:
+    """(the folder ``target``'s writes must stay in, whether links there are the user's own).
+
+    The project scope: the project (a planted ``.claude`` or ``skills`` link is refused);
+    the user scope: the user's config folder, whose links are the user's; ``--dest``: see
+    ``contain.root_for``."""
+    if dest is not None:
+        return contain.root_for(target, cwd, user_roots())
+    if (scope or DEFAULT_SCOPE) == "user":
+        return target.parent.parent, True  # <config>/skills/NAME
+    return Path(os.path.abspath(cwd)), False
 
 
 def new_skill(
@@ -95,6 +108,8 @@ def new_skill(
     chosen = hosts.get(host or hosts.DEFAULT)
     base = Path(cwd) if cwd is not None else Path.cwd()
     target = resolve_dest(name, dest, scope, base, chosen)
+    root, trusted = write_root(target, dest, scope, base)
+    contain.check(target, root, trusted=trusted)
     _check_target(target, force)
     given = answers.parse(data)
     interactive = not defaults and sys.stdin.isatty() and sys.stdout.isatty()
@@ -107,9 +122,14 @@ def new_skill(
         staging = Path(tmp) / name
         _render(source, staging, {answers.NAME_QUESTION: name, **given}, interactive)
         answers.check_applied(given, answers.recorded(staging / answers_filename()))
+        contain.check_all(
+            [target / p.relative_to(staging) for p in sorted(staging.rglob("*"))],
+            root,
+            trusted=trusted,
+        )
         with interrupts.writing():
-            backup = _place(staging, target)
-    home = host_of_skills_dir(target.parent)
+            backup = _place(staging, target, backups_dir(claude_config_dir()))
+    home = host_of_skills_dir(target.parent.resolve())
     return NewSkill(path=target, backup=backup, in_skills_dir=home is not None, host=home or chosen)
 
 
@@ -161,8 +181,9 @@ def _render(source: Target, staging: Path, data: dict[str, str], interactive: bo
         raise SpawnkitError(f"{exc}; nothing was written") from None
 
 
-def _place(staging: Path, target: Path) -> Path | None:
-    """Move the rendered skill into ``target``; over an existing one, back up what is replaced.
+def _place(staging: Path, target: Path, backups: Path) -> Path | None:
+    """Move the rendered skill into ``target``; over an existing one, back up what is replaced
+    to a new ``<backups>/NAME-<time>/`` (the user's folder: a project keeps no backups).
 
     An existing empty folder is filled, never replaced: it may be the shell's working folder
     (``spawnkit new NAME --dest .``), which must not vanish from under it.
@@ -191,8 +212,7 @@ def _place(staging: Path, target: Path) -> Path | None:
             if filecmp.cmp(src, dst, shallow=False):
                 continue
             if backup is None:
-                stamp = time.strftime("%Y%m%d-%H%M%S")
-                backup = target.parent / ".spawnkit-backups" / f"{target.name}-{stamp}"
+                backup = fsutil.new_backup_dir(backups, target.name)
             (backup / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(dst, backup / rel)
         dst.parent.mkdir(parents=True, exist_ok=True)

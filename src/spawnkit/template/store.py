@@ -470,10 +470,17 @@ def install_note(config_dir: Path) -> str | None:
 
 
 def _restorable(config_dir: Path, tags: dict[str, str]) -> list[str]:
-    """Tags this spawnkit could NOT put back by itself (not shipped in its bundle, not running)."""
+    """Tags this spawnkit could NOT put back by itself: not shipped in its bundle, and not
+    the tag it would give its own content in an EMPTY store.
+
+    The second half matters: a source checkout takes the plain tag ``X`` only while the
+    store already holds ``X`` with the same content (made by a wheel of the same release,
+    say the README's ``pip install .`` before its ``pip install -e``); in an empty store it
+    would add ``X+d.<tree>`` instead, and every skill made at ``X`` would be stranded."""
     shipped = bundle_refs()
-    running = planned_target(config_dir).tag
-    return sorted(t for t in tags if t not in shipped and t != running)
+    tree = tree_id(running_content())
+    fresh = resolve_tag({}, shipped, __version__, tree, is_wheel_install())
+    return sorted(t for t in tags if t not in shipped and not (t == fresh and tags[t] == tree))
 
 
 def uninstall_note(config_dir: Path) -> str | None:

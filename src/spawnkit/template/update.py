@@ -9,14 +9,16 @@ frontmatter), backed up, and only then synced back. The user's folder never gets
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.files import interrupts
+from spawnkit.files import contain, interrupts
 from spawnkit.files.atomic import why_not_writable
+from spawnkit.hook.lightos import NotRegularFile, read_regular
 from spawnkit.install.lock import locked as config_lock
 from spawnkit.template import conflicts, copier_run, fsutil, managed
 from spawnkit.template.gitutil import init_snapshot_repo
@@ -31,7 +33,6 @@ from spawnkit.template.store import (
     tree_id,
 )
 
-BACKUPS_REL = Path(".spawnkit") / "backups"
 NOT_APPLIED = "not-applied"  # in a skill's backup: the template's version of files not written
 RENAME_SIMILARITY = 0.6
 SKILL_FILE = "SKILL.md"
@@ -226,6 +227,9 @@ def update(
         )
     if not skills:
         return Outcome(planned_target(config_dir).tag, [], dry_run)
+    for skill in skills:  # a skill folder reached through a link out of its project: refused
+        root, trusted = managed.write_root(skill, cwd)
+        contain.check(skill.path, root, trusted=trusted)
     # The store is spawnkit's cache of template versions, not user content: a dry run may fill it too.
     target = ensure_store(config_dir)
     tags = Store(target.store).tags()
@@ -241,7 +245,7 @@ def update(
                     f"{'checking' if dry_run else 'updating'} {skill.name} ({skill.commit} -> {target.tag})"
                 )
                 try:
-                    done = _update_one(skill, target, config_dir, dry_run)
+                    done = _update_one(skill, target, config_dir, dry_run, cwd)
                 except SpawnkitError as exc:
                     done = _result(skill, target.tag, ERROR, str(exc))
             results.append(done)
@@ -279,13 +283,14 @@ def _similar(a: bytes, b: bytes) -> float:
 
 
 def _update_one(
-    skill: managed.Skill, target: Target, config_dir: Path, dry_run: bool
+    skill: managed.Skill, target: Target, config_dir: Path, dry_run: bool, cwd: Path
 ) -> SkillResult:
     result = _result(skill, target.tag, WOULD_UPDATE if dry_run else UPDATED)
     answers = skill.answers_file.name
     with interrupts.temporary_folder("spawnkit-update-") as tmp:
         work = Path(tmp) / "work" / skill.name
         links = fsutil.symlinks(skill.path)
+        linked_folders = fsutil.linked_folders(skill.path)
         # Symlinked files become plain copies: copier can never write through a link.
         fsutil.copy_tree(skill.path, work, materialize=True)
         before = fsutil.snapshot(work)
@@ -308,6 +313,16 @@ def _update_one(
             return renders[tag]
 
         not_applied = _hold_back(result, before, after, links, lambda: rendered(skill.commit or ""))
+        not_applied.update(
+            _hold_back_linked(
+                result,
+                skill.path,
+                (links - set(before)) | linked_folders,
+                after,
+                lambda: rendered(skill.commit or ""),
+                lambda: rendered(target.tag),
+            )
+        )
         for rel in sorted(set(before) - set(after)):
             old = rendered(skill.commit or "")
             if rel in old and old[rel] == before[rel]:
@@ -342,14 +357,16 @@ def _update_one(
                 raise SpawnkitError(
                     f"{skill.path} changed while it was being updated; nothing was written, rerun"
                 )
+            root, trusted = managed.write_root(skill, cwd)
             for rel in (*result.modified, *result.added, *result.removed):
+                contain.check(skill.path / rel, root, trusted=trusted)
                 problem = why_not_writable(skill.path / rel)
                 if problem:
                     raise SpawnkitError(
                         f"cannot update {skill.path}: {problem}; nothing was written"
                     )
             try:
-                backup = fsutil.backup(skill.path, Path(config_dir) / BACKUPS_REL, skill.name)
+                backup = fsutil.backup(skill.path, managed.backups_dir(config_dir), skill.name)
             except OSError as exc:
                 raise SpawnkitError(
                     f"could not back up {skill.path} ({exc}); nothing was written"
@@ -409,6 +426,51 @@ def _hold_back(
         else:
             result.kept.append(rel)
         after[rel] = before[rel]
+    return held
+
+
+def _hold_back_linked(
+    result: SkillResult,
+    skill_path: Path,
+    linked: set[str],
+    after: fsutil.Snapshot,
+    old_render: Callable[[], fsutil.Snapshot],
+    new_render: Callable[[], fsutil.Snapshot],
+) -> dict[str, bytes]:
+    """Files at or below a link the snapshots do not hold (a symlinked folder, a dangling
+    link): never written through it. One the template changed since the skill's version,
+    and which does not already hold the new text, is held back and reported like any other
+    (the template's version saved); the rest are left alone without a word."""
+
+    def link_of(rel: str) -> str | None:
+        return next((d for d in sorted(linked) if rel == d or rel.startswith(d + "/")), None)
+
+    if not linked:
+        return {}
+    held: dict[str, bytes] = {}
+    new = new_render()
+    for rel in sorted(set(after) | set(new)):
+        link = link_of(rel)
+        if link is None:
+            continue
+        after.pop(rel, None)
+        if rel not in new or old_render().get(rel, (None, None))[1] == new[rel][1]:
+            continue  # the template did not change it: nothing to apply
+        try:
+            current = read_regular(str(skill_path / rel), fsutil.MAX_FILE_BYTES)
+        except (OSError, NotRegularFile):
+            current = None
+        if current == new[rel][1]:
+            continue
+        held[rel] = new[rel][1]
+        target = os.readlink(skill_path / link)
+        result.skipped.append(
+            {
+                "file": rel,
+                "reason": f"{link} is a symlink (to {target}): spawnkit does not write through it",
+                "template_version": None,
+            }
+        )
     return held
 
 
@@ -487,5 +549,9 @@ def format_text(outcome: Outcome, checking: bool) -> str:
             )
     if checking:
         n = sum(s.status == AVAILABLE for s in outcome.skills)
-        lines.append(f"{n} update(s) available" + (": run `spawnkit update --all`" if n else ""))
+        summary = f"{n} update(s) available" + (": run `spawnkit update --all`" if n else "")
+        attention = sum(s.needs_attention for s in outcome.skills)
+        if attention:  # the exit code is 1: say why on the last line too
+            summary += f"; {attention} skill(s) need attention (see above)"
+        lines.append(summary)
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from spawnkit.lint.document import Document
 from spawnkit.lint.memo import cached_property
 from spawnkit.standard import protocol
 
-PROFILES = ("claude-code", "portable")
+PROFILES = ("claude-code", "portable", "copilot")
 DEFAULT_PROFILE = "claude-code"
 
 

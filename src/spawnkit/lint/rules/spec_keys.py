@@ -17,14 +17,22 @@ def allowed_keys(ctx: Context) -> set[str]:
     keys = set(spec["portable_keys"])
     if ctx.profile == "claude-code":
         keys |= set(spec["claude_code_keys"])
+    elif ctx.profile == "copilot":
+        keys |= set(spec["copilot_keys"])
     return keys
 
 
+def _client(ctx: Context) -> str:
+    """The client whose reading of the file the profile stands for."""
+    return "Copilot CLI" if ctx.profile == "copilot" and ctx.doc.kind == SKILL else "Claude Code"
+
+
 def ignored(ctx: Context, key: str) -> bool:
-    """Whether Claude Code reads nothing from ``key`` in this kind of file."""
+    """Whether the profile's client (``_client``) reads nothing from ``key`` here."""
     spec = ctx.spec
     if ctx.doc.kind == SKILL:
-        return key not in set(spec["portable_keys"]) | set(spec["claude_code_keys"])
+        extra = spec["copilot_keys"] if ctx.profile == "copilot" else spec["claude_code_keys"]
+        return key not in set(spec["portable_keys"]) | set(extra)
     return True
 
 
@@ -40,8 +48,10 @@ Checks each top-level frontmatter key against the profile. For skills,
 allowed-tools, metadata, compatibility); `claude-code` (the default) also allows
 the keys Claude Code documents for skills (when_to_use, argument-hint,
 disable-model-invocation, user-invocable, model, effort, context, agent, hooks,
-paths, shell, disallowed-tools, background). Commands and agents are Claude Code
-formats and are checked against Claude Code's keys for them under both profiles.
+paths, shell, disallowed-tools, background); `copilot` allows the spec's keys and
+the three Copilot CLI reads besides (argument-hint, disable-model-invocation,
+user-invocable). Commands and agents are Claude Code formats and are checked
+against Claude Code's keys for them under every profile.
 """
     why = """
 An unknown key is usually a typo (`allowed_tools`) that silently drops a setting,
@@ -92,13 +102,22 @@ Deploy.
                     f"'{key}' is a Claude Code extension; drop it for portable skills or use "
                     f"--profile claude-code."
                 )
+            elif (
+                ctx.profile == "copilot"
+                and doc.kind == SKILL
+                and str(key) in ctx.spec["claude_code_keys"]
+            ):
+                hint = (
+                    f"'{key}' is a Claude Code extension Copilot CLI does not read; drop it, or "
+                    f"use --profile claude-code for a skill only Claude Code runs."
+                )
             typo = _near_miss(str(key), known)
             if typo and hint is None or typo and doc.kind == SKILL:
                 hint = f"Did you mean '{typo}'?"
             yield Finding(
                 doc.key_line(str(key)),
                 f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})"
-                + ("; Claude Code ignores it" if not typo and ignored(ctx, str(key)) else ""),
+                + (f"; {_client(ctx)} ignores it" if not typo and ignored(ctx, str(key)) else ""),
                 hint,
                 # a misspelt key the client reads is a setting silently lost: an error
                 severity="error" if typo else None,
