@@ -4,13 +4,17 @@ Measures the median wall time of:
   * ``<python> -I -S -c pass``                       (baseline: the floor for any Python hook)
   * ``<python> -I -S <src>/spawnkit/hook/__main__.py`` on the real SubagentStop payload
   * the same on the real PreToolUse Agent payload
+  * the same on a real workflow's ``<task-notification>`` (UserPromptSubmit), its result grown
+    to ~2,000 tokens so the notification is parsed, measured and reported (issue 20)
   * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
     ``spawn_agent`` payloads
   * ``… __main__.py --host copilot --event …`` on Copilot CLI's real subagentStop and
     preToolUse ``task`` payloads
   * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
 interleaved round by round so machine load hits all of them alike, and prints the
-ratios hook / baseline (goal: <= 1.6). Runs in throw-away Claude, Codex and Copilot folders.
+ratios hook / baseline (goal: <= 1.6), of the wall time and, beside it, of the CPU time the
+process used (less sensitive to other work on a busy machine). Runs in throw-away Claude, Codex
+and Copilot folders.
 
 Then a Read whose ``file_path`` is 15 MB long (issue 12: it took 11.6 s, over the client's
 10 s hook timeout), against the usual Read payload, and against what only moving and
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,12 +47,21 @@ GOAL = 1.6
 
 
 def timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
+    return cpu_timed(argv, stdin, env)[0]
+
+
+def cpu_timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, float]:
+    """Wall time and the child's CPU time (user + system): on a loaded machine the wall time
+    also counts waiting for a core, the CPU time does not."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, env=env, check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"benchmark command failed ({proc.returncode}): {argv}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def main() -> int:
@@ -88,6 +102,7 @@ def main() -> int:
             "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
             "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
             "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
+            "hook UserPromptSubmit notification": (hook, notification(stdin)),
             "hook --host codex SubagentStop": (
                 codex,
                 stdin("block__SubagentStop_01", CODEX_PAYLOADS),
@@ -114,15 +129,22 @@ def main() -> int:
             for _ in range(5):
                 timed(argv, data, env)
         samples: dict[str, list[float]] = {name: [] for name in cases}
+        cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.rounds):
             for name, (argv, data) in cases.items():
-                samples[name].append(timed(argv, data, env))
+                wall, used = cpu_timed(argv, data, env)
+                samples[name].append(wall)
+                cpu[name].append(used)
 
         big = big_read(args, env, stdin)
 
     medians = {name: statistics.median(times) * 1000 for name, times in samples.items()}
     base = medians["python -I -S -c pass"]
     ratios = {name: ms / base for name, ms in medians.items()}
+    cpu_medians = {name: statistics.median(times) * 1000 for name, times in cpu.items()}
+    cpu_ratios = {
+        name: ms / cpu_medians["python -I -S -c pass"] for name, ms in cpu_medians.items()
+    }
     if args.json:
         print(
             json.dumps(
@@ -131,6 +153,8 @@ def main() -> int:
                     "python": args.python,
                     "median_ms": medians,
                     "ratio_to_baseline": ratios,
+                    "cpu_median_ms": cpu_medians,
+                    "cpu_ratio_to_baseline": cpu_ratios,
                     "goal": GOAL,
                     "big_read_ms": big,
                 },
@@ -140,10 +164,15 @@ def main() -> int:
     else:
         print(f"{args.rounds} rounds, {args.python}")
         for name in cases:
-            print(f"  {name:45s} median {medians[name]:6.1f} ms   ratio {ratios[name]:.2f}")
+            print(
+                f"  {name:45s} median {medians[name]:6.1f} ms   ratio {ratios[name]:.2f}"
+                f"   cpu {cpu_medians[name]:5.1f} ms ratio {cpu_ratios[name]:.2f}"
+            )
         worst = max(ratio for name, ratio in ratios.items() if name.startswith("hook "))
         verdict = "meets" if worst <= GOAL else "misses"
         print(f"worst hook ratio {worst:.2f} {verdict} the goal of <= {GOAL}")
+        worst_cpu = max(r for name, r in cpu_ratios.items() if name.startswith("hook "))
+        print(f"worst hook CPU-time ratio {worst_cpu:.2f} (the wall ratio is the goal's measure)")
         bound = big["hook Read"] + (big["parse only, 15 MB"] - big["parse only"]) * 1.1
         print(f"{args.big_rounds} rounds, Read of a 15 MB file_path:")
         for name, ms in big.items():
@@ -154,6 +183,16 @@ def main() -> int:
             f" plus parsing: {bound:.1f} ms"
         )
     return 0
+
+
+def notification(stdin) -> bytes:
+    """A real workflow notification whose result is over the return budget."""
+    data = json.loads(stdin("UserPromptSubmit_workflow_notification"))
+    note = data["prompt"]
+    start, end = note.index("<result>") + len("<result>"), note.index("</result>")
+    result = json.dumps({"report": "finding: src/module.py raises KeyError under load; " * 150})
+    data["prompt"] = note[:start] + result + note[end:]
+    return json.dumps(data).encode()
 
 
 PARSE = (

@@ -195,6 +195,8 @@ def test_skill_hooks_match_the_protocol(skills):
         "SubagentStart",
         "SubagentStop",
         "PostToolBatch",
+        "UserPromptSubmit",
+        "Stop",
     }
 
 

@@ -39,8 +39,17 @@ def _as_user() -> list[str] | None:
 
 def _probe(prefix: list[str]) -> str | None:
     """Why ``prefix`` cannot import spawnkit (its code, not a bare ``_data`` folder) and copier."""
+    # The same interpreter, not another one the user happens to reach (setpriv was seen running
+    # Debian's python when the user could not search the folders on the way to pyenv's).
+    check = (
+        "import os, sys\n"
+        f"if os.path.realpath(sys.executable) != {os.path.realpath(sys.executable)!r}:\n"
+        "    sys.exit(f'ran {os.path.realpath(sys.executable)} instead: a folder on the way "
+        "to the interpreter is not searchable (.ci/run grants o+x)')\n"
+        "import spawnkit.cli, copier"
+    )
     probe = subprocess.run(
-        [*prefix, sys.executable, "-c", "import spawnkit.cli, copier"],
+        [*prefix, sys.executable, "-c", check],
         capture_output=True,
         text=True,
         cwd="/",  # a root-only working folder must not fail the probe

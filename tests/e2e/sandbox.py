@@ -43,6 +43,19 @@ def find_client(variable: str, name: str, hint: str) -> str | None:
     return shutil.which(name)
 
 
+def client_version(binary: str) -> str:
+    """What ``<binary> --version`` says, e.g. ``2.1.330`` (the pin when it says nothing usable):
+    tests that compare a recorded version run against whichever client is under test."""
+    try:
+        out = subprocess.run(
+            [binary, "--version"], capture_output=True, text=True, timeout=60, check=False
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return CLAUDE_VERSION
+    words = out.split()
+    return words[0] if words and words[0][:1].isdigit() else CLAUDE_VERSION
+
+
 def find_claude() -> str | None:
     """$SPAWNKIT_CLAUDE_BIN, else ``claude`` on PATH; None when neither exists."""
     return find_client("SPAWNKIT_CLAUDE_BIN", "claude", INSTALL_HINT)

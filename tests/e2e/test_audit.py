@@ -17,7 +17,7 @@ from spawnkit.standard import protocol
 
 from .audit_checks import audit_session, check_overlap, check_returns
 from .fake_api import FakeAnthropic, agent, text
-from .sandbox import CLAUDE_VERSION
+from .sandbox import client_version
 from .scenarios import (
     WORKFLOWS,
     long_answer,
@@ -31,7 +31,7 @@ from .scenarios import (
 
 
 def _audit(claude) -> dict:
-    return audit_session(claude, "claude-code", CLAUDE_VERSION)
+    return audit_session(claude, "claude-code", client_version(claude.binary))
 
 
 def _overlapping(api: FakeAnthropic, tag: str, running: int):

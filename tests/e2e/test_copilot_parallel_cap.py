@@ -25,7 +25,7 @@ def test_a_third_parallel_launch_is_denied_with_a_clear_reason(copilot, fake_cha
     reason = received.tool_result(denied[0]).text
     assert reason.startswith("Denied by preToolUse hook: spawnkit max-parallel (CM005): ")
     assert f"{cap} sub-agents are already running in this session and the limit is {cap}" in reason
-    assert "wait until a running sub-agent has returned (call read_agent)" in reason
+    assert "has returned (call read_agent), then launch this one again" in reason
     ran = [s for s in fan.subs if s.requests]
     assert len(ran) == cap  # the refused one never started; the others ran at once (overlap)
     for call_id in fan.call_ids:

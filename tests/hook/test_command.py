@@ -18,6 +18,8 @@ HOOKS = protocol.load()["hooks"]
 def test_every_registered_event_is_handled_and_nothing_else(host):
     events = {host.event_names.get(e["event"], e["event"]) for e in HOOKS[host.events_key]}
     handled = set(main._HANDLERS) - ({"PostToolBatch"} - {host.batch_event})
+    if host.stop_tool is None:  # no background tasks to follow (notifications, Stop's list)
+        handled -= {"UserPromptSubmit", "Stop"}
     assert events == handled
 
 
@@ -29,12 +31,15 @@ def test_matchers_name_exactly_the_tools_handled(host):
     ]
     post = {t for event, m in matchers if event == "PostToolUse" for t in m.split("|")}
     pre = {t for event, m in matchers if event == "PreToolUse" for t in m.split("|")}
-    # Without PostToolBatch, launches are settled on the spawn tool's PostToolUse, where the
-    # launch has an id to settle by (Copilot CLI sends none: its slots settle on
-    # SubagentStart, or expire).
-    settle = set(host.spawn_tools) if host.batch_event is None and host.call_id_field else set()
-    assert post == {*host.write_tools, *settle}
-    assert pre == {*host.spawn_tools, *host.read_tools}
+    # Launches are settled on the spawn tool's PostToolUse where the launch has an id to
+    # settle by (Copilot CLI sends none: its slots settle on SubagentStart, or expire): on
+    # Codex (no PostToolBatch) and on Claude Code (a background launch names its agent there).
+    # Where the host has a stop tool, its calls and Workflow launches settle slots too.
+    followed = host.batch_event is None or host.stop_tool is not None
+    settle = set(host.spawn_tools) if followed and host.call_id_field else set()
+    tasks = {host.stop_tool, main.WORKFLOW_TOOL} if host.stop_tool else set()
+    assert post == {*host.write_tools, *settle, *tasks}
+    assert pre == {*host.spawn_tools, *host.read_tools, *({host.stop_tool} - {None})}
     assert all(m is None for event, m in matchers if not event.endswith("ToolUse"))
 
 
@@ -46,3 +51,10 @@ def test_timeout_leaves_room_for_the_lock():
 def test_both_agent_tool_names_are_checked(hook, tool):
     data = payload("PreToolUse_Agent") | {"tool_name": tool}
     assert "updatedInput" in hook(data, {"SPAWNKIT_MODE": "enforce"})["hookSpecificOutput"]
+
+
+def test_the_help_names_every_registration():
+    for entry in HOOKS["events"]:
+        assert entry["event"] in main.USAGE
+        for tool in (entry.get("matcher") or "").split("|"):
+            assert tool in main.USAGE, tool

@@ -22,8 +22,16 @@ import pytest
 from .conftest import CODEX_PAYLOADS, PAYLOADS, SCRIPT
 
 SEED = int(os.environ.get("SPAWNKIT_FUZZ_SEED", "20251122"))
-EVENTS = ["PreToolUse", "PostToolUse", "PostToolBatch", "SubagentStart", "SubagentStop", "Stop"]
-TOOLS = ["Agent", "Task", "Read", "Write", "Edit", "MultiEdit", "Bash", ""]
+EVENTS = [
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolBatch",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "UserPromptSubmit",
+]
+TOOLS = ["Agent", "Task", "Read", "Write", "Edit", "MultiEdit", "Bash", "TaskStop", "Workflow", ""]
 CODEX_TOOLS = ["spawn_agent", "collaborationspawn_agent", "apply_patch", "exec_command", ""]
 SEEDS = [json.loads(p.read_text()) for p in sorted(PAYLOADS.glob("*.json"))]
 CODEX_SEEDS = [json.loads(p.read_text()) for p in sorted(CODEX_PAYLOADS.glob("*.json"))]

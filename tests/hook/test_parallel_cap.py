@@ -32,15 +32,30 @@ def stop(agent: str) -> dict:
 
 
 CAP = protocol.max_parallel()
-DENY = (
-    f"spawnkit max-parallel (CM005): {CAP} sub-agents are already running in this session and "
-    f"the limit is {CAP}. Do not launch another one now: wait until a running sub-agent has "
-    "returned, then launch this one again."
-)
-WARN = (
-    f"spawnkit max-parallel (CM005): this launch makes {CAP + 1} sub-agents run at once; the "
-    f"protocol allows at most {CAP}. Wait for running sub-agents to return before launching more."
-)
+
+
+def deny(hook, counted: str) -> str:
+    """The enforce denial, naming the agents counted and how to clear a stale one."""
+    state = hook.state_dir / "sessions" / f"{SESSION}.json"
+    return (
+        f"spawnkit max-parallel (CM005): {CAP} sub-agents are already running in this session "
+        f"and the limit is {CAP}: {counted}. Do not launch another one now: wait until one of "
+        "them has returned (a background agent's result arrives as a task notification), then "
+        "launch this one again. If one of them is no longer running, call TaskStop with its id: "
+        "that frees its slot even when the agent has already ended. A launch no signal confirms "
+        f"stops counting after 60 s; the user can reset the count by deleting {state}."
+    )
+
+
+def warn(counted: str) -> str:
+    return (
+        f"spawnkit max-parallel (CM005): this launch makes {CAP + 1} sub-agents run at once "
+        f"({counted}, and this one); the protocol allows at most {CAP}. Wait for running "
+        "sub-agents to return before launching more."
+    )
+
+
+UNCONFIRMED = '"probe sub" (launched 0 s ago, not yet confirmed)'
 
 
 def test_enforce_denies_the_third_launch_of_a_burst(hook):
@@ -51,7 +66,7 @@ def test_enforce_denies_the_third_launch_of_a_burst(hook):
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
-            "permissionDecisionReason": DENY,
+            "permissionDecisionReason": deny(hook, f"{UNCONFIRMED}, {UNCONFIRMED}"),
         }
     }
     assert sorted(session_file(hook, SESSION)["pending"]) == ["toolu_1", "toolu_2"]
@@ -61,7 +76,10 @@ def test_warn_lets_it_launch_and_says_why(hook):
     hook(launch(1), ONLY_CAP)
     hook(launch(2), ONLY_CAP)
     assert hook(launch(3), ONLY_CAP) == {
-        "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": WARN}
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "additionalContext": warn(f"{UNCONFIRMED}, {UNCONFIRMED}"),
+        }
     }
     assert len(session_file(hook, SESSION)["pending"]) == 3
 
@@ -89,7 +107,7 @@ def test_stale_entries_expire(hook):
     hook(launch(1), env)
     hook(start("agent-a"), env)
     hook(launch(2), env)  # pending, never started (e.g. refused by another hook)
-    hook.now += parallel_cap.PENDING_TTL + 1
+    hook.now += parallel_cap.PENDING_GRACE + 1
     assert hook(launch(3), env) is None  # the pending slot expired, agent-a still runs
     hook.now += parallel_cap.RUNNING_TTL
     state = session_file(hook, SESSION)

@@ -39,7 +39,8 @@ def test_a_launch_answer_naming_the_agent_runs_it_before_its_start_arrives(codex
     response = {"agent_id": "agent-0", "nickname": "X"}
     codex(_answer(0, json.dumps(response) if as_text else response), ENFORCE)
     state = _state(codex)
-    assert state["pending"] == {} and state["running"] == {"agent-0": codex.now}
+    assert state["pending"] == {} and list(state["running"]) == ["agent-0"]
+    assert state["running"]["agent-0"]["t"] == codex.now
 
 
 @pytest.mark.parametrize(
@@ -72,8 +73,14 @@ def test_a_slot_expires_exactly_at_its_time_limit():
     parallel_cap.prune(data, parallel_cap.RUNNING_TTL)
     assert list(data["running"]) == ["b"]
     data = {"running": {}, "pending": {"p": 0.0, "q": 1.0}}
-    parallel_cap.prune(data, parallel_cap.PENDING_TTL)
-    assert data["pending"] == {"q": 1.0}
+    parallel_cap.prune(data, parallel_cap.PENDING_GRACE)
+    assert data["pending"] == {"q": {"t": 1.0, "seen": 1.0}}
+    # a running agent's clock is its last confirmation, not its start
+    data = {"running": {"c": {"t": 0.0, "seen": 5.0}}, "pending": {}}
+    parallel_cap.prune(data, parallel_cap.RUNNING_TTL + 4.0)
+    assert list(data["running"]) == ["c"]
+    parallel_cap.prune(data, parallel_cap.RUNNING_TTL + 5.0)
+    assert data["running"] == {}
 
 
 def test_with_the_cap_off_a_launch_reserves_nothing(hook):

@@ -60,7 +60,7 @@ def test_a_count_of_the_wrong_type_counts_as_zero(hook):
 
 def test_an_unsaveable_reply_is_logged_and_the_agent_counted_finished(hook):
     hook(payload("SubagentStart") | {"agent_id": AGENT, "session_id": SESSION}, ENFORCE)
-    assert session_file(hook, SESSION)["running"] == {AGENT: hook.now}
+    assert list(session_file(hook, SESSION)["running"]) == [AGENT]
     (hook.project / ".spawnkit").write_text("a file where the returns folder should be")
     answer = hook(long_stop(), ENFORCE)
     assert "decision" not in answer and "could not be saved" in answer["systemMessage"]
@@ -87,7 +87,7 @@ def test_a_reply_without_an_agent_type_is_called_a_sub_agent(hook):
 def test_the_parallel_cap_counts_a_finished_agent_with_the_checkpoint_off(hook):
     env = {"SPAWNKIT_MODE_CM007": "off"}
     hook(payload("SubagentStart") | {"agent_id": AGENT, "session_id": SESSION}, env)
-    assert session_file(hook, SESSION)["running"] == {AGENT: hook.now}
+    assert list(session_file(hook, SESSION)["running"]) == [AGENT]
     hook(payload("SubagentStop_second_stop_hook_active"), env)
     assert session_file(hook, SESSION)["running"] == {}
 

@@ -36,7 +36,7 @@ def test_uninstall_without_created_keys_leaves_empty_containers():
 
 def test_managed_hooks_lists_spawnkit_entries_in_file_order():
     text = sm.install(
-        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}', CMD
+        '{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "x"}]}]}}', CMD
     ).text
     found = sm.managed_hooks(text)
     assert [(h.event, h.matcher, h.timeout) for h in found] == [

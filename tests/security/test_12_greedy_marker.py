@@ -39,7 +39,7 @@ def cfg(tmp_path: Path) -> Path:
     data = json.loads((folder / "settings.json").read_text())
     read = next(g for g in data["hooks"]["PreToolUse"] if g["matcher"] == "Read")
     read["hooks"][0]["command"] = "nice -n 5 " + regs.installed_command()  # wrapped by the user
-    data["hooks"]["Stop"] = [{"hooks": [{"type": "command", "command": OWN}]}]
+    data["hooks"]["SessionEnd"] = [{"hooks": [{"type": "command", "command": OWN}]}]
     (folder / "settings.json").write_text(json.dumps(data, indent=2))
     return folder
 

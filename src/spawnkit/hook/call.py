@@ -20,6 +20,8 @@ shapes per event (Claude Code 2.1.330 and Codex CLI 0.169.0 alike, except where 
   sub-agent before its first turn.
 * SubagentStop: top-level ``decision: "block"`` + ``reason``. Never
   ``additionalContext`` here: it restarts the sub-agent like a block does.
+* UserPromptSubmit (Claude Code): ``hookSpecificOutput.additionalContext`` reaches the
+  model with the prompt; never a block (a notification must reach the model).
 * Any event: ``systemMessage``, shown to the user only.
 
 Copilot CLI 1.0.102 (``Host.flat_answers``) reads the same answers flat, at the top level:
@@ -45,7 +47,19 @@ if TYPE_CHECKING:
     from spawnkit.hosts import Host
 
 STATE_DIR_NAME = ".spawnkit"
+SESSIONS_DIR = "sessions"  # <state dir>/sessions/<session>.json: the per-session state (store)
+# Claude Code's background tasks as its payloads name them (2.1.330; notifications: ``tasks``).
+WORKFLOW_AGENT_TYPE = "workflow-subagent"
+WORKFLOW_TRANSCRIPTS = "/subagents/workflows/"
+# A task status other than these ends the task (completed, failed, killed, any the client adds).
+STILL_RUNNING = ("running", "blocked", "pending")
+MAX_LISTED = 256
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+
+
+def session_path(state_dir: str, session: str) -> str:
+    """The state file of one session (``session`` already made file-name safe)."""
+    return lightos.join(state_dir, SESSIONS_DIR, session + ".json")
 
 
 def safe_name(raw: object) -> str:
@@ -133,15 +147,66 @@ class Call:
     def mode(self, code: str) -> str:
         return self.config.mode(code)
 
+    @property
+    def state_file(self) -> str:
+        return session_path(self.state_dir, self.session)
+
+    @property
+    def has_state(self) -> bool:
+        """Whether this session has a state file yet: a signal that can only free slots needs
+        nothing when nothing was counted (and then costs no lock)."""
+        try:
+            lightos.native.stat(self.state_file)
+        except OSError:
+            return False
+        return True
+
+    def background_tasks(self) -> list[dict[str, Any]] | None:
+        """``background_tasks`` of a Stop or SubagentStop: every background task of the session
+        still running (``id``, ``type`` ``subagent`` or ``workflow``, ``status``,
+        ``description``, ``agent_type``); None when the client sent no list."""
+        tasks = self.payload.get("background_tasks")
+        if not isinstance(tasks, list):
+            return None
+        return [
+            t for t in tasks[:MAX_LISTED] if isinstance(t, dict) and isinstance(t.get("id"), str)
+        ]
+
+    @property
+    def is_workflow_agent(self) -> bool:
+        """An agent a Workflow script started (its answer goes to the script): its type is
+        ``workflow-subagent``, or the one the script chose, and then only its transcript, under
+        ``subagents/workflows/`` (SubagentStop only), tells."""
+        transcript = self.text("agent_transcript_path").replace("\\", "/")
+        return (
+            self.text(self.host.agent_type_field) == WORKFLOW_AGENT_TYPE
+            or WORKFLOW_TRANSCRIPTS in transcript
+        )
+
     def display_path(self, path: str) -> str:
         """``path`` relative to the project when inside it (shorter for the model to read)."""
         prefix = self.project.rstrip(lightos.SEP) + lightos.SEP
         return path[len(prefix) :] if path.startswith(prefix) else path
 
 
+def running_of_type(tasks: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
+    """The listed background tasks of one ``type`` (``subagent``, ``workflow``) still running."""
+    return {
+        t["id"]: t
+        for t in tasks
+        if t.get("type") == kind and str(t.get("status") or "running") in STILL_RUNNING
+    }
+
+
 # Events whose hookSpecificOutput may carry additionalContext for the model (SubagentStart
 # only where the host passes it on: ``Host.start_context``).
-_CONTEXT_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch", "SubagentStart")
+_CONTEXT_EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolBatch",
+    "SubagentStart",
+    "UserPromptSubmit",
+)
 
 
 class Answer:

@@ -14,7 +14,17 @@ Layers, lowest first; a higher layer overrides whatever it sets:
 
 Within a layer a rule's own entry beats that layer's ``mode``. File format::
 
-    {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}, "max_retries": 2}
+    {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}, "max_retries": 2,
+     "agents": {"Explore": "off", "my-plugin:*": "warn"}}
+
+``agents`` is the return budget's scope: per sub-agent type (``agent_type`` on
+SubagentStop, ``subagent_type`` at launch), the strongest CM001 mode that may apply to
+it — ``off`` (not measured), ``warn`` (told, never blocked or rewritten) or ``enforce``
+(CM001's own mode applies). A key is a type (case-insensitive) or a pattern with ``*``
+(``my-plugin:*``; ``*`` alone is every other type). The first layer that has a matching
+key decides (files in the order above, then ``DEFAULT_AGENTS``); inside a layer an exact
+key beats a pattern, a longer pattern a shorter one. Workflow agents are outside every
+scope: their answers go to the script that started them, never to the orchestrator.
 
 A bad file or value is skipped (never fatal) and reported once per call in
 ``problems`` so the user sees it in a ``systemMessage``.
@@ -38,17 +48,53 @@ DEFAULT_MAX_RETRIES = 2
 # also leaving room for other hooks that block the same stop.
 MAX_RETRIES_LIMIT = 5
 _MAX_CONFIG_BYTES = 64 * 1024
+_MODE_RANK = {mode: rank for rank, mode in enumerate(MODES)}
+# The return budget's scope when no file sets one: enforce binds general-purpose and the
+# user's own agents (``*``); Claude Code's built-in specialists and plugin agents (named
+# ``plugin:agent``) are at most warned about: their prompts and answers are their
+# authors', written for the client's own flows.
+DEFAULT_AGENTS = {
+    "general-purpose": "enforce",
+    "Explore": "warn",
+    "Plan": "warn",
+    "claude-code-guide": "off",
+    "statusline-setup": "off",
+    "output-style-setup": "off",
+    "*:*": "warn",
+    "*": "enforce",
+}
+MAX_AGENT_KEY = 128
 
 
 class Layer:
     """One source of settings: a global mode and per-rule modes (either may be unset)."""
 
-    __slots__ = ("mode", "rules", "max_retries")
+    __slots__ = ("mode", "rules", "max_retries", "agents", "source")
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "") -> None:
         self.mode: str | None = None
         self.rules: dict[str, str] = {}
         self.max_retries: int | None = None
+        self.agents: dict[str, str] = {}  # agent type or pattern, as written -> mode
+        self.source = source  # the file or variable it came from, for doctor
+
+    def agent_cap(self, agent_type: str) -> str | None:
+        """This layer's scope entry for ``agent_type``: an exact key, else the most specific
+        pattern that matches; None when the layer says nothing about it."""
+        if not self.agents:
+            return None
+        key = agent_type.lower()
+        best: str | None = None
+        for written, mode in self.agents.items():
+            pattern = written.lower()
+            if "*" not in pattern:
+                if pattern == key:
+                    return mode
+            elif _matches(pattern, key) and (
+                best is None or len(pattern.replace("*", "")) > len(best.replace("*", ""))
+            ):
+                best = written
+        return None if best is None else self.agents[best]
 
 
 class Config:
@@ -74,6 +120,58 @@ class Config:
                 return layer.max_retries
         return DEFAULT_MAX_RETRIES
 
+    def agent_cap(self, agent_type: str) -> str:
+        """The strongest return-budget mode the scope allows for ``agent_type``."""
+        for layer in [*self._layers, default_scope()]:
+            cap = layer.agent_cap(agent_type)
+            if cap is not None:
+                return cap
+        return "enforce"
+
+    def mode_for_agent(self, code: str, agent_type: str) -> str:
+        """``mode(code)``, lowered to what the scope allows for ``agent_type``."""
+        mode, cap = self.mode(code), self.agent_cap(agent_type)
+        return mode if _MODE_RANK[mode] <= _MODE_RANK[cap] else cap
+
+    def scope(self) -> list[tuple[str, str, str]]:
+        """Every scope entry in force, as (key, mode, source), highest precedence first; a key a
+        higher layer already set is left out (doctor shows this)."""
+        seen: set[str] = set()
+        out = []
+        for layer in [*self._layers, default_scope()]:
+            for key, mode in layer.agents.items():
+                if key.lower() not in seen:
+                    seen.add(key.lower())
+                    out.append((key, mode, layer.source))
+        return out
+
+
+_default_scope: Layer | None = None
+
+
+def default_scope() -> Layer:
+    """``DEFAULT_AGENTS`` as the lowest layer."""
+    global _default_scope
+    if _default_scope is None:
+        layer = Layer("spawnkit's default")
+        layer.agents = dict(DEFAULT_AGENTS)
+        _default_scope = layer
+    return _default_scope
+
+
+def _matches(pattern: str, text: str) -> bool:
+    """``*`` matches any run of characters; everything else is literal."""
+    parts = pattern.split("*")
+    if not text.startswith(parts[0]):
+        return False
+    at = len(parts[0])
+    for middle in parts[1:-1]:
+        found = text.find(middle, at)
+        if found == -1:
+            return False
+        at = found + len(middle)
+    return len(text) - at >= len(parts[-1]) and text.endswith(parts[-1])
+
 
 def load(
     env: Mapping[str, str],
@@ -92,7 +190,7 @@ def load(
 
 
 def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:
-    layer = Layer()
+    layer = Layer(path)
     try:
         raw = lightos.read_regular(path, _MAX_CONFIG_BYTES)
     except FileNotFoundError:
@@ -135,11 +233,31 @@ def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer
             f'ignored \'rules\' {where}: expected an object like {{"CM001": "enforce"}}'
         )
     layer.max_retries = _retries(data.get("max_retries"), f"'max_retries' {where}", problems)
+    layer.agents = _agents(data.get("agents"), where, problems)
     return layer
 
 
+def _agents(value: object, where: str, problems: list[str]) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(f'ignored \'agents\' {where}: expected an object like {{"Explore": "off"}}')
+        return {}
+    agents: dict[str, str] = {}
+    for key, mode in value.items():
+        if not isinstance(key, str) or not key.strip() or len(key) > MAX_AGENT_KEY:
+            problems.append(
+                f"ignored agent type {key!r} {where}: not a name of 1 to 128 characters"
+            )
+            continue
+        checked = _mode(mode, f"agent type {key!r} {where}", problems)
+        if checked is not None:
+            agents[key.strip()] = checked
+    return agents
+
+
 def _read_env(env: Mapping[str, str], aliases: dict[str, str], problems: list[str]) -> Layer:
-    layer = Layer()
+    layer = Layer("the environment")
     layer.mode = _mode(env.get("SPAWNKIT_MODE"), "SPAWNKIT_MODE", problems)
     for key, value in env.items():
         if key.startswith("SPAWNKIT_MODE_"):

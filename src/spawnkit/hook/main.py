@@ -3,10 +3,11 @@
 Reads the hook payload (JSON) on stdin, dispatches on the event (the payload's
 ``hook_event_name``; for Copilot CLI, whose payloads name none, ``--event``) and the
 host's tool names (``--host claude-code``, the default, ``--host codex`` or ``--host
-copilot``; see ``spawnkit.hosts``) and prints at most one JSON answer. Handled events: PreToolUse
-(the spawn tool, the read tool), PostToolUse (the file-writing tools; on Codex also
-the spawn tool), SubagentStart, SubagentStop, PostToolBatch; anything else is
-answered with silence.
+copilot``; see ``spawnkit.hosts``) and prints at most one JSON answer. Handled events:
+PreToolUse (the spawn tool, the read tool, the stop tool), PostToolUse (the file-writing
+tools, the spawn tool, the stop tool, Workflow), SubagentStart, SubagentStop,
+PostToolBatch, UserPromptSubmit (task notifications) and Stop (the background tasks still
+running); anything else is answered with silence.
 
 It always exits 0 and fails open: a bad payload is ignored, an internal error is
 logged to ``<config dir>/.spawnkit/hook.log`` and reported in a one-line
@@ -78,6 +79,19 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         from spawnkit.hook import report_reads
 
         report_reads.before_read(call, answer)
+    elif tool and tool == call.host.stop_tool:
+        _settle(call, "task_stopped")
+
+
+def _settle(call: Call, signal: str) -> None:
+    """Let the parallel cap's table take in one client signal (``parallel_cap.<signal>``)."""
+    from spawnkit.hook import parallel_cap
+
+    if call.mode(parallel_cap.CODE) == "off":
+        return
+    with _LockedState(call) as data:
+        if data is not None:
+            getattr(parallel_cap, signal)(call, data)
 
 
 def _before_agent(call: Call, answer: Answer) -> None:
@@ -102,14 +116,12 @@ def _post_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         from spawnkit.hook.lint_on_write import after_write
 
         after_write(call, answer, lint)
-    elif tool in call.host.spawn_tools and call.host.batch_event is None:
-        # No PostToolBatch to settle launches with (Codex): settle each one as it returns.
-        from spawnkit.hook import parallel_cap
-
-        if call.mode(parallel_cap.CODE) != "off":
-            with _LockedState(call) as data:
-                if data is not None:
-                    parallel_cap.after_launch(call, data)
+    elif tool in call.host.spawn_tools:
+        _settle(call, "after_launch")  # the launch's agent id, or its end (foreground)
+    elif tool and tool == call.host.stop_tool:
+        _settle(call, "task_stopped")
+    elif tool == WORKFLOW_TOOL:
+        _settle(call, "workflow_launched")
 
 
 def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
@@ -145,12 +157,63 @@ def _subagent_stop(call: Call, answer: Answer, lint: Linter | None) -> None:
     return_budget.on_stop(call, answer)
 
 
+def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None:
+    """A ``<task-notification>`` (a background task ended): settle its slot, measure its result.
+    A person's prompt is left alone."""
+    from spawnkit.hook import tasks
+
+    notes = tasks.notifications(call.text("prompt"))
+    if not notes or call.agent_id:
+        return
+    from spawnkit.hook import task_results
+
+    types: dict[str, str] = {}
+    # a notification only frees slots: with nothing counted in this session, nothing to do
+    if call.has_state and call.mode("CM005") != "off":  # parallel_cap.CODE, loaded if needed
+        from spawnkit.hook import parallel_cap
+
+        with _LockedState(call) as data:
+            if data is not None:
+                types = parallel_cap.notified(call, data, notes)
+    task_results.measure(call, answer, notes, types)
+
+
+def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
+    """The orchestrator's turn ended: its ``background_tasks`` are all that still runs."""
+    listed = call.background_tasks()
+    if listed is None or call.agent_id:
+        return
+    if not (listed or call.has_state):
+        return  # nothing runs and nothing was counted: the usual end of a turn costs no lock
+    from spawnkit.hook import parallel_cap
+
+    if call.mode(parallel_cap.CODE) == "off":
+        return
+    with _LockedState(call) as data:
+        if data is not None:
+            parallel_cap.reconcile(call, data, listed, turn_ended=True)
+
+
+NOTIFICATION_MARK = "<task-notification>"  # tasks.OPEN
+
+
+def _notifies(payload: dict[str, Any]) -> bool:
+    """A UserPromptSubmit worth a look: its prompt opens with a task notification (a person's
+    prompt is answered before anything else is loaded)."""
+    prompt = payload.get("prompt")
+    return isinstance(prompt, str) and NOTIFICATION_MARK in prompt[:4096]
+
+
+WORKFLOW_TOOL = "Workflow"  # Claude Code's scripted orchestration; only its table registers it
+
 _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
     "PreToolUse": _pre_tool_use,
     "PostToolUse": _post_tool_use,
     "PostToolBatch": _post_tool_batch,
     "SubagentStart": _subagent_start,
     "SubagentStop": _subagent_stop,
+    "UserPromptSubmit": _user_prompt_submit,
+    "Stop": _stop,
 }
 
 
@@ -217,7 +280,7 @@ def run(
     else:
         event = host.event_names.get(event or "")
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
-    if handler is None:
+    if handler is None or (event == "UserPromptSubmit" and not _notifies(payload)):
         return ""
     call = None
     try:
@@ -288,14 +351,19 @@ payload on stdin; it prints at most one JSON answer and always exits 0 (it fails
 --host names the client that runs it (default claude-code); --event the event, for
 Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
 subagentStop).
-Events: PreToolUse (Agent|Task, Read; Codex: spawn_agent|collaborationspawn_agent;
-Copilot: task, view), PostToolUse (Write|Edit|MultiEdit; Codex: apply_patch, spawn_agent;
-Copilot: create|edit), SubagentStart, SubagentStop, PostToolBatch; others are ignored.
+Events: PreToolUse (Agent|Task, Read, TaskStop; Codex: spawn_agent|collaborationspawn_agent;
+Copilot: task, view), PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex:
+apply_patch, spawn_agent; Copilot: create|edit), SubagentStart, SubagentStop, PostToolBatch,
+UserPromptSubmit (task notifications: a workflow's or background agent's result), Stop;
+others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
 <project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot), then
 SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
 e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
+"agents" caps the return budget per sub-agent type, e.g. {"Explore": "off", "x:*": "warn"};
+by default enforce binds general-purpose and your own agents, warns about Explore, Plan and
+plugin agents, and never touches a workflow's agents (`spawnkit doctor` shows the scope).
 <config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex,
 $COPILOT_HOME or ~/.copilot for Copilot); errors (and, on Copilot, the messages meant for
 the user) are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.

@@ -15,7 +15,8 @@ unchanged). The block
 names a report file ``<project>/.spawnkit/reports/<session>/<label-slug>-<id>.md``
 (label: the description or task name) — the hook cannot know which skill is
 running, so it uses its own per-session folder, which the report-read check (CM006)
-also guards.
+also guards. The return budget's scope (``agents`` in the config) applies per
+sub-agent type: a type it caps at ``warn`` is only warned about, never rewritten.
 """
 
 from __future__ import annotations
@@ -85,8 +86,13 @@ def report_path(call: Call) -> str:
 
 
 def before_launch(call: Call, answer: Answer) -> None:
-    """PreToolUse spawn: warn about, or fix, a task without a return contract."""
-    mode = call.mode(CODE)
+    """PreToolUse spawn: warn about, or fix, a task without a return contract.
+
+    The scope decides per sub-agent type (``subagent_type``): a type capped at ``warn``
+    is never rewritten, one capped at ``off`` is left alone."""
+    from spawnkit.hook.parallel_cap import spawn_type
+
+    mode = call.config.mode_for_agent(CODE, spawn_type(call))
     if mode == "off":
         return
     tool_input = call.tool_input()

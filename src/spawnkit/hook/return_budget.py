@@ -16,13 +16,26 @@ first turn, so a well-behaved sub-agent never needs the block.
 
 This is also where a sub-agent is counted as finished — only when its stop really
 happens — for the parallel cap and the checkpoint reminder.
+
+Which agents it binds is the scope (``agents`` in the config, see ``config``): a type
+the scope caps at ``warn`` is never blocked, one capped at ``off`` is not measured.
+A workflow's agents (``Call.is_workflow_agent``) are never measured, blocked or
+counted here: their answers are the script's data, and blocking one would change what
+the script computes with; the workflow's result is measured when it reaches the
+orchestrator (``task_results``). A background agent's long reply is reported to the
+user when its notification arrives, not twice; enforce still blocks it here.
+
+Two loop guards: the agent's retry count, and ``stop_hook_active`` — a repeated stop
+(one that follows a block) that the agent's count knows nothing of (the fresh agent id
+Claude Code sometimes sends, a lost count) is counted in one count per session instead,
+so even an agent whose id changes on every stop gets at most ``max_retries`` more blocks.
 """
 
 from __future__ import annotations
 
 from spawnkit import tokens
 from spawnkit.hook import checkpoint, lightos, parallel_cap
-from spawnkit.hook.call import safe_name
+from spawnkit.hook.call import running_of_type, safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
 from spawnkit.standard import protocol
 
@@ -33,6 +46,7 @@ if TYPE_CHECKING:
     from spawnkit.hook.call import Answer, Call
 
 CODE = "CM001"
+UNKNOWN_RETRIES = "unknown_retries"  # blocks of repeated stops no agent's own count knows
 
 
 def on_start(call: Call, answer: Answer) -> None:
@@ -55,24 +69,37 @@ def on_start(call: Call, answer: Answer) -> None:
 
 
 def on_stop(call: Call, answer: Answer) -> None:
+    agent_type = call.text(call.host.agent_type_field)
+    if call.is_workflow_agent:
+        _workflow_agent_stopped(call)  # it answers its script: never measured nor blocked
+        return
     message = call.text(call.host.answer_field)
     budget = protocol.return_budget()
-    mode = call.mode(CODE)
+    mode = call.config.mode_for_agent(CODE, agent_type)
     over = mode != "off" and tokens.exceeds(message, budget)
-    agent = call.text(call.host.agent_type_field) or "sub-agent"
+    agent = agent_type or "sub-agent"
     size = tokens.estimate(message) if over else 0
-    if over and mode == "warn":
+    listed = call.background_tasks()
+    background = listed is not None and call.agent_id in running_of_type(listed, "subagent")
+    if over and mode == "warn" and not background:
+        how = (
+            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
+            if call.mode(CODE) == "enforce"  # the scope only warns about this type
+            else f"Set {CODE} to enforce to hold such replies back."
+        )
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
-            f"return budget ({CODE}); its whole reply went into the orchestrator's context. "
-            f"Set {CODE} to enforce to hold such replies back."
+            f"return budget ({CODE}); its whole reply went into the orchestrator's context. {how}"
         )
     blocking = over and mode == "enforce"
-    counting = call.mode(parallel_cap.CODE) != "off" or call.mode(checkpoint.CODE) != "off"
+    capping = call.mode(parallel_cap.CODE) != "off"
+    counting = capping or call.mode(checkpoint.CODE) != "off"
     if not (blocking or counting):
         return
     try:
         with SessionState(call.state_dir, call.session, call.now) as data:
+            if capping and listed is not None:
+                parallel_cap.reconcile(call, data, listed, turn_ended=False)
             if blocking and _block(call, answer, data, message, size, budget, agent):
                 return  # the agent goes on: not finished
             _forget_retries(call, data)
@@ -89,6 +116,24 @@ def on_stop(call: Call, answer: Answer) -> None:
             )
 
 
+def _workflow_agent_stopped(call: Call) -> None:
+    """A workflow agent's stop: not a finished step (no checkpoint count), but its listing of
+    the background tasks is as good as any, and should the cap have counted the agent (its
+    start looked like an Agent launch's) its slot goes."""
+    if call.mode(parallel_cap.CODE) == "off" or not call.has_state:
+        return
+    listed = call.background_tasks()
+    try:
+        with SessionState(call.state_dir, call.session, call.now) as data:
+            if listed is not None:
+                parallel_cap.reconcile(call, data, listed, turn_ended=False)
+            parallel_cap.stopped(call, data)
+    except LockUnavailable as exc:
+        from spawnkit.hook.log import append as log
+
+        log(call.state_dir, f"SubagentStop: {exc}; the workflow agent's slot was not settled")
+
+
 def _block(
     call: Call,
     answer: Answer,
@@ -103,12 +148,20 @@ def _block(
     if not isinstance(retries, dict):
         retries = data["retries"] = {}
     key = call.agent_id or "unknown-agent"
-    # A stop without stop_hook_active starts a new round: earlier counts are stale.
-    used = retries.get(key, 0) if call.payload.get(call.host.retry_field) is True else 0
-    used = used if isinstance(used, int) else 0
-    limit = call.config.max_retries
     folder = returns_folder(call)
+    # A stop without stop_hook_active starts a new round: earlier counts are stale.
+    repeated = call.payload.get(call.host.retry_field) is True
+    recorded = retries.get(key)
+    known = isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0
+    # The second guard: a repeated stop this agent's count knows nothing of (a fresh agent id
+    # on each stop, a lost count) is counted in one count per session, so it cannot loop.
+    unknown = data.get(UNKNOWN_RETRIES)
+    unknown = unknown if isinstance(unknown, int) and not isinstance(unknown, bool) else 0
+    used = (recorded if known else unknown) if repeated else 0
+    limit = call.config.max_retries
     if used >= limit:
+        if repeated and not known:
+            data.pop(UNKNOWN_RETRIES, None)
         why = (
             f" (max_retries; {call.host.label} has no limit of its own)"
             if call.host.own_block_cap is None
@@ -132,6 +185,8 @@ def _block(
         )
         return False
     retries[key] = used + 1
+    if repeated and not known:
+        data[UNKNOWN_RETRIES] = unknown + 1
     reply_format = "\n".join(protocol.load()["return_format"])
     answer.block(
         f"spawnkit return budget ({CODE}): your reply is ~{size} tokens but a sub-agent may "

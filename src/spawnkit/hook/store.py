@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 
 from spawnkit.hook import fastjson, lightos
+from spawnkit.hook.call import SESSIONS_DIR, session_path
 from spawnkit.hook.lightos import native
 
 TYPE_CHECKING = False
@@ -32,7 +33,6 @@ try:
 except ImportError:  # pragma: no cover - Windows: no parallel cap, no retry count
     fcntl = None  # type: ignore[assignment]
 
-SESSIONS_DIR = "sessions"
 LOCK_TIMEOUT = 2.0
 KEEP_SECONDS = 2 * 24 * 3600
 _POLL = 0.005
@@ -50,7 +50,7 @@ class SessionState:
         self._root = self._root or lightos.SEP
         self._dir = lightos.join(state_dir, SESSIONS_DIR)
         self._name = session + ".json"
-        self._path = lightos.join(self._dir, self._name)
+        self._path = session_path(state_dir, session)
         self._now = now
         self._timeout = LOCK_TIMEOUT if timeout is None else timeout
         self._fd = -1

@@ -40,7 +40,9 @@ class Host:
         "spawn_text_key",
         "spawn_items_key",
         "spawn_label_keys",
+        "default_agent_type",
         "wait_tool",
+        "stop_tool",
         "read_tools",
         "write_tools",
         "write_paths",
@@ -197,7 +199,10 @@ CLAUDE_CODE = Host(
     spawn_text_key="prompt",
     spawn_items_key=None,
     spawn_label_keys=("description",),
+    default_agent_type="general-purpose",  # what an Agent call without subagent_type runs
     wait_tool=None,  # the Agent tool returns the result itself (or notifies)
+    # TaskStop ends a background agent (or workflow) by task_id; no SubagentStop follows.
+    stop_tool="TaskStop",
     read_tools=("Read",),
     write_tools=("Write", "Edit", "MultiEdit"),
     write_paths="file_path",  # tool_input.file_path names the written file
@@ -271,7 +276,9 @@ CODEX = Host(
     spawn_text_key="message",
     spawn_items_key="items",  # v1 also takes structured items instead of a message
     spawn_label_keys=("task_name",),
+    default_agent_type="",  # a spawn names no type; SubagentStop says "default"
     wait_tool="wait_agent",  # how the orchestrator waits for a running sub-agent
+    stop_tool=None,  # no tool stops a sub-agent and tells the hook which one
     read_tools=(),  # files are read with shell commands: no read tool to guard
     write_tools=("apply_patch",),
     write_paths="patch",  # the files are named in the patch's "*** Add/Update File:" lines
@@ -350,7 +357,9 @@ COPILOT = Host(
     spawn_text_key="prompt",
     spawn_items_key=None,
     spawn_label_keys=("description", "name"),
+    default_agent_type="",  # `task` requires agent_type
     wait_tool="read_agent",  # how the orchestrator reads a background sub-agent's result
+    stop_tool=None,  # no stop tool names the agent it stopped to a hook
     read_tools=("view",),
     write_tools=("create", "edit"),
     write_paths="path",  # toolArgs.path names the written file

@@ -190,11 +190,12 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
         if (r.event, r.matcher) not in present
     ]
     if missing:
+        older = " (registered by an older spawnkit?)" if present else ""
         return CheckResult(
             name,
             BROKEN,
-            f"{len(missing)} of {len(table)} missing in {path}: {', '.join(missing)}",
-            ctx.install_hint,
+            f"{len(missing)} of {len(table)} missing in {path}{older}: {', '.join(missing)}",
+            f"{ctx.install_hint} (adds the missing ones and updates the rest in place)",
         )
     changed = [h for h in ctx.managed if not regs.is_generated(h.command)]
     if changed:
@@ -222,6 +223,38 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
             "correct or remove that entry",
         )
     return CheckResult(name, OK, f"{len(table)} of {len(table)} in {path}")
+
+
+_SCOPE_LABELS = {"*": "every other type (*)", "*:*": "plugin agents (*:*)"}
+
+
+def check_scope(ctx: Context) -> CheckResult:
+    """Which sub-agents the return budget binds here: CM001's mode, capped per agent type."""
+    from spawnkit.hook import config as hook_config
+    from spawnkit.standard import protocol
+
+    desc = hosts.get(ctx.target.host)
+    project = str(ctx.target.config_dir.parent) if ctx.target.scope != "user" else os.getcwd()
+    user = str(ctx.target.config_dir) if ctx.target.scope == "user" else desc.config_dir(os.environ)
+    aliases = {r["name"]: r["code"] for r in protocol.load()["rules"]}
+    cfg = hook_config.load(os.environ, user, project, aliases, desc.project_folder)
+    mode = cfg.mode("CM001")
+    by_effect: dict[str, list[str]] = {"enforce": [], "warn": [], "off": []}
+    for key, _, source in cfg.scope():
+        effect = cfg.mode_for_agent("CM001", key)
+        label = _SCOPE_LABELS.get(key, key)
+        if source != hook_config.default_scope().source:
+            label += f" ({source})"
+        by_effect[effect].append(label)
+    words = {"enforce": "blocks", "warn": "warns about", "off": "leaves alone"}
+    parts = [f"{words[e]} {', '.join(keys)}" for e, keys in by_effect.items() if keys]
+    detail = (
+        f"CM001 {mode}: {'; '.join(parts)}; never a workflow's agents (their answers go to the"
+        " script; the workflow's result is measured instead)"
+    )
+    if cfg.problems:
+        return CheckResult("return budget scope", WARN, f"{detail}; {cfg.problems[0]}", "fix it")
+    return CheckResult("return budget scope", OK, detail)
 
 
 def check_hooks_run(ctx: Context) -> CheckResult:
@@ -533,6 +566,7 @@ CHECKS: list[Check] = [
     check_config_dir,
     check_interrupted,
     check_mode,
+    check_scope,
     check_hooks_registered,
     check_hooks_run,
     check_plugin_overlap,
