@@ -339,8 +339,10 @@ def workflow_check_command(
     """Run SCRIPT with stubbed agent() calls and print how many agents it starts, the most at
     once, and the size of its result with the largest answers the schemas allow — before any
     token is spent. Runs in an embedded JavaScript engine (QuickJS) with no file or network
-    access, under time and memory limits. Exit 0 within the standard's cap and return budget,
-    1 over either or when the script throws, 2 when it cannot run.
+    access, under time and memory limits. The limits are the standard's, or the skill's own
+    (max_parallel, return_budget) when SCRIPT sits beside a skill's .copier-answers.yml. Exit 0
+    within the cap and the return budget, 1 over either or when the script throws, 2 when it
+    cannot run.
     """
     from spawnkit.commands import workflow as command
 

@@ -44,3 +44,50 @@ def test_a_link_planted_where_the_id_goes_is_not_written_through(tmp_path):
     with pytest.raises(SpawnkitError, match="is not an install id spawnkit wrote"):
         mf.ensure_install_id()
     assert not os.path.lexists(target)
+
+
+def test_an_empty_id_file_left_by_a_killed_write_is_replaced():
+    path = mf.install_id_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")  # what a kill between the exclusive open and the write used to leave
+    made = mf.ensure_install_id()
+    assert len(made) == 32 and mf.install_id() == made
+
+
+def test_an_id_file_with_other_text_is_still_refused():
+    path = mf.install_id_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not an id\n")
+    with pytest.raises(SpawnkitError, match="is not an install id spawnkit wrote"):
+        mf.ensure_install_id()
+    assert path.read_bytes() == b"not an id\n"
+
+
+def test_the_id_file_appears_whole_or_not_at_all(monkeypatch):
+    """A kill after the id is written but before it is linked leaves no id file, no temp file
+    an install could trip on, and the next run makes the id."""
+    path = mf.install_id_path()
+    path.parent.mkdir(parents=True)
+
+    def killed(src, dst):
+        assert os.path.getsize(src) == 33  # the whole id and its newline are written first
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "link", killed)
+    with pytest.raises(KeyboardInterrupt):
+        mf.ensure_install_id()
+    assert not os.path.lexists(path)
+    assert os.listdir(path.parent) == []
+    monkeypatch.undo()
+    assert mf.ensure_install_id() == mf.install_id()
+
+
+def test_a_temp_file_a_killed_id_write_left_is_swept_by_the_next_install_run():
+    from spawnkit.install import journal
+
+    path = mf.install_id_path()
+    path.parent.mkdir(parents=True)
+    left = path.parent / f".install-id{journal.TEMP_TAG}dead.tmp"
+    left.write_bytes(b"0" * 32 + b"\n")
+    journal._sweep(path.parent.parent, set())
+    assert not left.exists()

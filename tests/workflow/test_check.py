@@ -142,3 +142,46 @@ def test_cli_exit_codes_and_json(tmp_path):
         refused = cli_run(["workflow", "check", *args], tmp_path)
         assert refused.exit_code == 2 and words in refused.output, refused.output
         assert "Traceback" not in refused.output
+
+
+def _result_of(tokens: int) -> str:
+    """A script whose result spawnkit's estimate counts at exactly ``tokens``."""
+    from spawnkit.tokens import estimate
+    from tests.sized_text import sized
+
+    for words in (["status", "done", "report", "written"], ["ok", "step", "saved"]):
+        for less in range(8):  # the result is the JSON of the value: its quotes count too
+            text = json.dumps(sized(tokens - less, words))
+            if estimate(text) == tokens:
+                return js(f"await agent('x')\nreturn {text}\n")
+    raise AssertionError(f"no result of exactly {tokens} tokens")
+
+
+@pytest.mark.parametrize(("over", "code"), [(0, 0), (1, 1)])
+def test_a_skills_own_budget_and_cap_hold_its_workflow(tmp_path, over, code):
+    """A workflow.js beside a skill's answers file is held to that skill's budget (here 200,
+    below the standard's 500) at the limit and one token past it; the cap too."""
+    from spawnkit.tokens import estimate
+
+    script = tmp_path / "workflow.js"
+    script.write_text(_result_of(200 + over))
+    assert estimate(script.read_text().split("return ", 1)[1].strip()) == 200 + over
+    (tmp_path / ".copier-answers.yml").write_text("return_budget: 200\nmax_parallel: 1\n")
+    done = cli_run(["workflow", "check", "--json", str(script)], tmp_path)
+    data = json.loads(done.output)
+    assert done.exit_code == code, data["problems"]
+    assert (data["return_budget"], data["max_parallel"]) == (200, 1)
+    assert data["limits_from"] == ".copier-answers.yml"
+    text = cli_run(["workflow", "check", str(script)], tmp_path).output
+    assert "(budget 200)" in text and "limits from the skill's .copier-answers.yml" in text
+
+
+def test_without_answers_or_with_unusable_ones_the_standard_holds(tmp_path):
+    script = tmp_path / "workflow.js"
+    script.write_text(_result_of(300))
+    alone = json.loads(cli_run(["workflow", "check", "--json", str(script)], tmp_path).output)
+    assert (alone["return_budget"], alone["limits_from"]) == (protocol.return_budget(), "standard")
+    for answers in ("return_budget: 0\nmax_parallel: 1\n", "return_budget: true\n", "- a\n", ":"):
+        (tmp_path / ".copier-answers.yml").write_text(answers)
+        data = json.loads(cli_run(["workflow", "check", "--json", str(script)], tmp_path).output)
+        assert (data["return_budget"], data["limits_from"]) == (500, "standard"), answers

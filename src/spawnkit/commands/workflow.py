@@ -40,7 +40,7 @@ def check(
                 f"--args is not JSON ({exc.msg}); e.g. --args '{{\"skip\": []}}'"
             ) from None
     run = checker.run(text, args, seconds if seconds is not None else checker.DEFAULT_SECONDS)
-    cap, budget = protocol.max_parallel(), protocol.return_budget()
+    cap, budget, source = limits(path)
     tokens = estimate(run.result) if run.result is not None else 0
     problems = []
     if run.error:
@@ -59,6 +59,7 @@ def check(
             "result_chars": len(run.result) if run.result is not None else 0,
             "result_tokens": tokens,
             "return_budget": budget,
+            "limits_from": source,
             "unbounded_answers": run.unbounded,
             "phases": run.phases,
             "notes": run.notes,
@@ -67,6 +68,7 @@ def check(
         }
         out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
+        origin = "" if source == "standard" else f"; limits from the skill's {source}"
         size = (
             f"result {len(run.result):,} characters, ~{tokens:,} tokens (budget {budget})"
             if run.result is not None
@@ -79,10 +81,36 @@ def check(
         )
         out.write(
             f"{path}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
-            f"(cap {cap}); {size}{at_least}\n"
+            f"(cap {cap}); {size}{at_least}{origin}\n"
         )
         for note in run.notes:
             out.write(f"note: {note}\n")
         for problem in problems:
             out.write(f"problem: {problem}\n")
     return EXIT_FINDINGS if problems else EXIT_OK
+
+
+def limits(path: Path) -> tuple[int, int, str]:
+    """(cap, return budget, where they come from) for the script at ``path``.
+
+    A workflow.js that spawnkit generated sits beside its skill's answers file, whose
+    ``max_parallel`` and ``return_budget`` are the limits that skill promises (a skill may ask
+    for less than the standard); anything else is held to the standard's numbers.
+    """
+    from spawnkit.template import managed
+
+    cap, budget = protocol.max_parallel(), protocol.return_budget()
+    try:
+        skill = managed.read_skill(path.resolve().parent, "path")
+    except (SpawnkitError, OSError):
+        skill = None  # an answers file spawnkit cannot read does not decide the limits
+    if skill is None:
+        return cap, budget, "standard"
+    own_cap, own_budget = skill.answers.get("max_parallel"), skill.answers.get("return_budget")
+    if not (_positive(own_cap) and _positive(own_budget)):
+        return cap, budget, "standard"
+    return min(own_cap, cap), min(own_budget, budget), skill.answers_file.name
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0

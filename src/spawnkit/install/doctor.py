@@ -195,7 +195,9 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
             name,
             BROKEN,
             f"{len(missing)} of {len(table)} missing in {path}{older}: {', '.join(missing)}",
-            f"{ctx.install_hint} (adds the missing ones and updates the rest in place)",
+            f"{ctx.install_hint} (adds the missing ones and updates the rest in place)"
+            if present
+            else ctx.install_hint,
         )
     changed = [h for h in ctx.managed if not regs.is_generated(h.command)]
     if changed:

@@ -244,6 +244,8 @@ def _sweep(config_dir: Path, touched: set[Path]) -> None:
         if record is not None:
             targets |= {config_dir / rel for rel in record.files}
         targets.add(mf.path_in(config_dir, local))
+    if mf.install_id_path().parent == config_dir / ".spawnkit":  # the id this lock covers
+        targets.add(mf.install_id_path())
     for target in targets:
         names.setdefault(target.parent, set()).add(target.name)
     for folder, wanted in names.items():

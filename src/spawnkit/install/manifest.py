@@ -15,17 +15,20 @@ came from elsewhere, and its files are never deleted on a hash match alone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import re
+import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import bounded
+from spawnkit.files import atomic, bounded
 from spawnkit.hosts import paths
 from spawnkit.install import guard
 from spawnkit.install.settings_merge import MISSING
@@ -208,15 +211,33 @@ def install_id() -> str | None:
 
 
 def ensure_install_id(new: str | None = None) -> str:
-    """This machine's install id, created (``new``, else random; private) on first use."""
+    """This machine's install id, created (``new``, else random; private) on first use.
+
+    The id is written whole to a temporary file and then linked into place, so a kill at any
+    point leaves either no id file or a complete one (never an empty file later runs refuse);
+    ``link`` never follows or replaces what is already there. An empty file an older spawnkit
+    left when it was killed mid-write is taken away first.
+    """
     current = install_id()
     if current is not None:
         return current
     path = install_id_path()
     path.parent.mkdir(parents=True, exist_ok=True)
+    _drop_empty_id(path)
     new = new or os.urandom(16).hex()
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd, tmp = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}{atomic.TEMP_TAG}", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise SpawnkitError(f"cannot write {path} ({exc.strerror}); nothing was changed") from None
+    try:
+        try:
+            os.write(fd, (new + "\n").encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.link(tmp, path)
     except FileExistsError:
         current = install_id()  # another spawnkit made it meanwhile
         if current is None:
@@ -226,12 +247,21 @@ def ensure_install_id(new: str | None = None) -> str:
         return current
     except OSError as exc:
         raise SpawnkitError(f"cannot write {path} ({exc.strerror}); nothing was changed") from None
-    try:
-        os.write(fd, (new + "\n").encode("ascii"))
-        os.fsync(fd)
     finally:
-        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
     return new
+
+
+def _drop_empty_id(path: Path) -> None:
+    """Remove an empty regular id file: what an older spawnkit left when killed between creating and writing it."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(info.st_mode) and info.st_size == 0:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def _encode_file(rec: FileRecord) -> dict[str, Any]:
