@@ -3,6 +3,7 @@
     python benchmarks/lint_real.py                        # both halves, texts from the cache
     python benchmarks/lint_real.py --materialize-from /work/.mirror   # fill the cache first
     python benchmarks/lint_real.py --misses --half tune   # which files a rule gets wrong
+    python benchmarks/lint_real.py --half tune --tier all --families   # per reading, preview on
 
 The corpus (benchmarks/data/lint-real/corpus.yaml) lists real Claude Code skills, commands and
 agents from public repositories by reference (repository, path, commit, sha256) with hand labels
@@ -17,6 +18,13 @@ on the first only. Report the test half. Later batches (``batch: 2``, ``batch: 3
 the tuning half; each batch is scored apart too, so rounds stay comparable and a batch scored
 before it is tuned on is a fresh look at unseen files. ``--half`` also limits
 ``--materialize-from`` to that half, so the test texts need not be on disk while tuning.
+
+``--tier default`` (the default) scores what ``spawnkit lint`` reports out of the box;
+``--tier all`` scores it with ``--preview``. ``--families`` adds a table per way of reading (the
+families of orchestrator detection and of each rule): on how many files each one fires, how
+many of them are labelled positive, and on how many it alone makes the verdict — the figures
+the tiers are decided from. A rule's readings are counted on the files default readings find
+spawning (elsewhere all protocol findings are preview anyway); detection's on every file.
 """
 
 from __future__ import annotations
@@ -34,7 +42,10 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scoring import Score  # noqa: E402
 
+from spawnkit.lint.analysis import analyse
+from spawnkit.lint.document import Document
 from spawnkit.lint.engine import lint_document
+from spawnkit.lint.evidence import DEFAULT as DEFAULT_TIER
 
 DATA = Path(__file__).resolve().parent / "data" / "lint-real"
 CORPUS = DATA / "corpus.yaml"
@@ -44,12 +55,50 @@ DETECTION = "detection"
 
 
 @dataclass
+class Fired:
+    """How one way of reading does on the files it fires on (file-level)."""
+
+    right: int = 0  # files labelled positive (an orchestrator, for detection)
+    wrong: int = 0
+    sole_wrong: int = 0  # wrong files where it alone made the verdict
+    sole_right: int = 0
+    wrong_files: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float | None:
+        return self.right / (self.right + self.wrong) if self.right + self.wrong else None
+
+
+@dataclass
 class Half:
     scores: dict[str, Score]
     files: int = 0
     skipped_absent: int = 0
     skipped_changed: int = 0
     sp_errors: dict[str, int] = field(default_factory=dict)  # SP code -> files with an error
+    families: dict[tuple[str, str], Fired] = field(default_factory=dict)  # (rule, family)
+    findings: dict[str, int] = field(default_factory=dict)  # tier -> protocol findings
+    cases: dict[str, list[tuple[bool, bool]]] = field(default_factory=dict)  # rule -> (got, want)
+
+    def interval(self, rule: str, which: str, runs: int = 2000) -> tuple[float, float] | None:
+        """A 95% bootstrap interval of precision or recall, resampling files (seeded)."""
+        import random
+
+        cases = self.cases.get(rule, [])
+        if not cases:
+            return None
+        rng = random.Random(25)
+        values = []
+        for _ in range(runs):
+            sample = [cases[rng.randrange(len(cases))] for _ in cases]
+            tp = sum(g and w for g, w in sample)
+            base = sum(g for g, _ in sample) if which == "precision" else sum(w for _, w in sample)
+            if base:
+                values.append(tp / base)
+        if not values:
+            return None
+        values.sort()
+        return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
 
 
 def load(corpus: Path = CORPUS) -> dict:
@@ -81,7 +130,15 @@ def batch_group(batch: int) -> str:
     return f"{BATCH_GROUP}{batch}"
 
 
-ORIGINAL_TUNE = batch_group(1)  # the tuning half as first split, before later batches grew it
+ORIGINAL_TUNE = batch_group(1)
+TEST_GROUP = "test, batch "  # a part of the test half scored apart (batch 4 grew it)
+
+
+def test_group(batch: int) -> str:
+    return f"{TEST_GROUP}{batch}"
+
+
+# the tuning half as first split, before later batches grew it
 
 
 TITLES = {
@@ -94,6 +151,8 @@ TITLES = {
 def title(name: str) -> str:
     if name in TITLES:
         return TITLES[name]
+    if name.startswith(TEST_GROUP):
+        return name.replace(TEST_GROUP, "test half, batch ") + " only"
     return name.replace(BATCH_GROUP, "tune half, batch ") + " only"
 
 
@@ -101,7 +160,9 @@ def _empty() -> Half:
     return Half({DETECTION: Score(), **{r: Score() for r in CM_RULES}})
 
 
-def evaluate(doc: dict, texts: Path = TEXTS, half: str | None = None) -> dict[str, Half]:
+def evaluate(
+    doc: dict, texts: Path = TEXTS, half: str | None = None, preview: bool = False
+) -> dict[str, Half]:
     """Scores per half (``tune``, ``test``) over the entries whose text is present; when later
     batches grew the tuning half, each batch is scored apart as well (``tune, batch 1``, …): a
     batch scored before any tuning on it is a fresh look at how the rules generalise."""
@@ -109,20 +170,25 @@ def evaluate(doc: dict, texts: Path = TEXTS, half: str | None = None) -> dict[st
     batches = sorted({e.get("batch", 1) for e in doc["files"] if e["split"] == "tune"})
     if len(batches) > 1:
         halves.update({batch_group(b): _empty() for b in batches})
+    test_batches = sorted({e.get("batch", 1) for e in doc["files"] if e["split"] == "test"})
+    if len(test_batches) > 1:
+        halves.update({test_group(b): _empty() for b in test_batches})
     for entry in doc["files"]:
         if half and entry["split"] != half:
             continue
         groups = [halves[entry["split"]]]
         if entry["split"] == "tune" and len(batches) > 1:
             groups.append(halves[batch_group(entry.get("batch", 1))])
+        if entry["split"] == "test" and len(test_batches) > 1:
+            groups.append(halves[test_group(entry.get("batch", 1))])
         for h in groups:
-            _score(h, entry, texts)
+            _score(h, entry, texts, preview)
     for h in halves.values():
         h.sp_errors = {code: len(files) for code, files in sorted(h.sp_errors.items())}  # type: ignore[arg-type]
     return halves
 
 
-def _score(h: Half, entry: dict, texts: Path) -> None:
+def _score(h: Half, entry: dict, texts: Path, preview: bool = False) -> None:
     text, status = read_entry(texts, entry)
     if text is None:
         if status == "absent":
@@ -132,36 +198,85 @@ def _score(h: Half, entry: dict, texts: Path) -> None:
         return
     h.files += 1
     where = f"{entry['repo']}:{entry['path']}"
-    result = lint_document(text, str(text_path(texts, entry)))
-    h.scores[DETECTION].add(result.orchestrator, entry["orchestrator"]["label"] is True, where)
+    path = str(text_path(texts, entry))
+    result = lint_document(text, path, preview=preview)
+    is_orchestrator = entry["orchestrator"]["label"] is True
+    h.scores[DETECTION].add(result.orchestrator, is_orchestrator, where)
+    h.cases.setdefault(DETECTION, []).append((result.orchestrator, is_orchestrator))
     got = {d.code for d in result.diagnostics}
     for rule in CM_RULES:
         want = entry["rules"][rule]["label"] == "positive"
         h.scores[rule].add(rule in got, want, f"{where} [{entry['rules'][rule]['reason']}]")
+        h.cases.setdefault(rule, []).append((rule in got, want))
     for d in result.diagnostics:
         if d.code.startswith("SP") and d.severity == "error":
             h.sp_errors.setdefault(d.code, set()).add(where)  # type: ignore[arg-type]
+        if d.code.startswith("CM"):
+            h.findings[d.tier] = h.findings.get(d.tier, 0) + 1
+    # the families, from everything the rules find with preview on
+    full = result if preview else lint_document(text, path, preview=True)
+    marks = analyse(Document(path, text, "pyyaml")).marks
+    _fired(h, DETECTION, {m.family for m in marks}, is_orchestrator, where, full.orchestrator)
+    for rule in CM_RULES:
+        # a rule's reading shows by its own tier only on files the default readings find
+        # spawning (elsewhere every protocol finding is preview): judged on those files
+        if full.spawn_tier != DEFAULT_TIER:
+            break
+        fams = {d.family for d in full.diagnostics if d.code == rule}
+        want = entry["rules"][rule]["label"] == "positive"
+        _fired(h, rule, fams, want, where, bool(fams))
+
+
+def _fired(h: Half, rule: str, families: set[str], want: bool, where: str, verdict: bool) -> None:
+    for family in families:
+        f = h.families.setdefault((rule, family), Fired())
+        sole = verdict and len(families) == 1
+        if want:
+            f.right += 1
+            f.sole_right += sole
+        else:
+            f.wrong += 1
+            f.sole_wrong += sole
+            f.wrong_files.append(where)
 
 
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-def table(half: Half) -> str:
-    rows = [
-        "| rule | positives | TP | FP | FN | precision | recall | F1 |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+def table(half: Half, intervals: bool = False) -> str:
+    head = "| rule | positives | TP | FP | FN | precision | recall | F1 |"
+    if intervals:
+        head += " precision, 95% | recall, 95% |"
+    rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for rule, s in half.scores.items():
         name = "orchestrator detection" if rule == DETECTION else rule
-        rows.append(
+        row = (
             f"| {name} | {s.positives} | {s.tp} | {s.fp} | {s.fn} | {_fmt(s.precision)} "
             f"| {_fmt(s.recall)} | {_fmt(s.f1)} |"
+        )
+        if intervals:
+            for which in ("precision", "recall"):
+                got = half.interval(rule, which)
+                row += f" {got[0]:.2f}–{got[1]:.2f} |" if got else " n/a |"
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def family_table(half: Half) -> str:
+    rows = [
+        "| rule | family | fires on | right | wrong | precision | alone: right / wrong |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for (rule, family), f in sorted(half.families.items()):
+        rows.append(
+            f"| {rule} | {family} | {f.right + f.wrong} | {f.right} | {f.wrong} "
+            f"| {_fmt(f.precision)} | {f.sole_right} / {f.sole_wrong} |"
         )
     return "\n".join(rows)
 
 
-def summary(name: str, half: Half) -> str:
+def summary(name: str, half: Half, intervals: bool = False) -> str:
     lines = [f"## {name}: {half.files} files linted"]
     skipped = half.skipped_absent + half.skipped_changed
     if skipped:
@@ -169,9 +284,11 @@ def summary(name: str, half: Half) -> str:
             f"skipped {skipped}: {half.skipped_absent} without text, "
             f"{half.skipped_changed} whose text changed (sha256)"
         )
-    lines += ["", table(half), ""]
+    lines += ["", table(half, intervals), ""]
     sp = ", ".join(f"{c}: {n}" for c, n in half.sp_errors.items()) or "none"
     lines.append(f"files with SP errors: {sp}")
+    tiers = ", ".join(f"{t} {n}" for t, n in sorted(half.findings.items())) or "none"
+    lines.append(f"protocol findings by tier: {tiers}")
     return "\n".join(lines)
 
 
@@ -219,6 +336,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--materialize-from", type=Path, metavar="DIR", help="git snapshots")
     parser.add_argument("--half", choices=("tune", "test"))
     parser.add_argument("--misses", action="store_true", help="list every wrong verdict")
+    parser.add_argument(
+        "--tier",
+        choices=("default", "all"),
+        default="default",
+        help="score the default tier (as spawnkit lint reports) or all (with --preview)",
+    )
+    parser.add_argument(
+        "--families", action="store_true", help="a table per way of reading, with wrong files"
+    )
+    parser.add_argument(
+        "--intervals", action="store_true", help="95%% bootstrap intervals (2,000 resamples)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -236,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.materialize_from:
         written, missing = materialize(doc, args.materialize_from, args.texts, args.half)
         print(f"materialized {written} texts, {missing} not found", file=sys.stderr)
-    halves = evaluate(doc, args.texts, args.half)
+    halves = evaluate(doc, args.texts, args.half, preview=args.tier == "all")
     shown = {k: v for k, v in halves.items() if not args.half or k.split(",")[0] == args.half}
     if args.json:
         out = {
@@ -244,6 +373,16 @@ def main(argv: list[str] | None = None) -> int:
                 "files": h.files,
                 "skipped": h.skipped_absent + h.skipped_changed,
                 "sp_error_files": h.sp_errors,
+                "findings_by_tier": h.findings,
+                "families": {
+                    f"{rule} {family}": {
+                        "right": f.right,
+                        "wrong": f.wrong,
+                        "alone_right": f.sole_right,
+                        "alone_wrong": f.sole_wrong,
+                    }
+                    for (rule, family), f in sorted(h.families.items())
+                },
                 "rules": {
                     rule: {
                         "positives": s.positives,
@@ -261,11 +400,20 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(json.dumps(out, indent=1))
         return 0
-    print("\n\n".join(summary(title(name), h) for name, h in shown.items()))
+    print("\n\n".join(summary(title(name), h, args.intervals) for name, h in shown.items()))
+    if args.families:
+        for name, h in shown.items():
+            if name.startswith((BATCH_GROUP, TEST_GROUP)):
+                continue
+            print(f"\n## readings, {title(name)} (preview on)\n\n{family_table(h)}")
+            if args.misses:
+                for (rule, family), f in sorted(h.families.items()):
+                    for where in f.wrong_files:
+                        print(f"{name} {rule} {family}: {where}")
     if args.misses:
         for name, h in shown.items():
-            if name.startswith(BATCH_GROUP):
-                continue  # its misses are listed under "tune"
+            if name.startswith((BATCH_GROUP, TEST_GROUP)):
+                continue  # its misses are listed under its half
             for rule, s in h.scores.items():
                 for miss in s.misses:
                     print(f"{name} {rule}: {miss}")

@@ -83,8 +83,11 @@ def questions_table() -> str:
 def rules_table() -> str:
     from spawnkit.lint.rules import ALL
 
-    rows = ["| code | name | severity | checks |", "|---|---|---|---|"]
-    rows += [f"| {r.code} | {r.name} | {r.severity_label()} | {_cell(r.summary)} |" for r in ALL]
+    rows = ["| code | name | severity | tier | checks |", "|---|---|---|---|---|"]
+    rows += [
+        f"| {r.code} | {r.name} | {r.severity_label()} | {r.tier_label()} | {_cell(r.summary)} |"
+        for r in ALL
+    ]
     return "\n".join(rows)
 
 

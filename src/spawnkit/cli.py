@@ -253,6 +253,13 @@ def tokens_command(
     help="Skip (and report) files larger than this, e.g. 4MB (the default) or 500k.",
 )
 @click.option(
+    "--preview/--no-preview",
+    default=None,
+    help="Also show the preview tier: rules and readings that are offered, not asserted "
+    "(warnings). Default: the config file's preview setting, else off. A preview rule named "
+    "in --select shows either way.",
+)
+@click.option(
     "--pre-commit",
     "pre_commit",
     is_flag=True,
@@ -268,6 +275,7 @@ def lint_command(
     config_path: Path | None,
     max_file_size: str | None,
     pre_commit: bool,
+    preview: bool | None,
 ) -> None:
     """Check skills, commands, agents and workflow scripts against the protocol and the spec.
 
@@ -275,9 +283,11 @@ def lint_command(
     SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
     config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
     workflow.js (WF rules; a .js file named on the command line is linted as one). Without
-    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. FIFOs and devices are never read;
-    files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage
-    or I/O error (also when no file could be checked).
+    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol finding shows what it
+    found (with lines) and what it looked for; findings the linter cannot judge reliably are in
+    the preview tier, shown with --preview. FIFOs and devices are never read; files over
+    --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage or I/O
+    error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -290,6 +300,7 @@ def lint_command(
         config_path=config_path,
         max_file_size=command.size_option(max_file_size),
         pre_commit=pre_commit,
+        preview=preview,
     )
     sys.exit(code)
 

@@ -9,8 +9,15 @@ import pytest
 from spawnkit.lint.engine import lint_document
 
 
-def _lint(text: str, path: str = "skills/demo-audit/SKILL.md", profile: str | None = None):
-    return lint_document(textwrap.dedent(text).lstrip("\n"), path, profile)
+def _lint(
+    text: str,
+    path: str = "skills/demo-audit/SKILL.md",
+    profile: str | None = None,
+    preview: bool = True,
+):
+    """The rule tests check what each rule finds, so the preview tier is on (test_tiers.py
+    tests which findings show without it)."""
+    return lint_document(textwrap.dedent(text).lstrip("\n"), path, profile, preview=preview)
 
 
 @pytest.fixture

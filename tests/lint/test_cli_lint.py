@@ -67,18 +67,36 @@ def test_json_contract(tmp_path):
     assert by_path["skills/notes/SKILL.md"] == {
         "path": "skills/notes/SKILL.md",
         "orchestrator": False,
+        "spawn_tier": None,
+        "spawns": [],
+        "suppressed": 0,
         "diagnostics": [],
     }
     sweep = by_path["skills/sweep/SKILL.md"]
-    assert sweep["orchestrator"] is True
+    assert sweep["orchestrator"] is True and sweep["spawn_tier"] == "default"
+    assert sweep["spawns"][0]["line"] == 7 and "spawns sub-agents" in sweep["spawns"][0]["note"]
     diag = sweep["diagnostics"][0]
-    assert set(diag) == {"code", "name", "severity", "line", "col", "message", "fix"}
-    assert (diag["code"], diag["name"], diag["severity"], diag["line"]) == (
+    assert set(diag) == {
+        "code",
+        "name",
+        "severity",
+        "tier",
+        "family",
+        "line",
+        "col",
+        "message",
+        "evidence",
+        "looked_for",
+        "fix",
+    }
+    assert (diag["code"], diag["name"], diag["severity"], diag["line"], diag["tier"]) == (
         "CM005",
         "max-parallel",
         "error",
         7,
+        "default",
     )
+    assert diag["evidence"][0]["line"] == 7 and "in parallel" in diag["evidence"][0]["note"]
 
 
 def test_github_annotations(tmp_path):

@@ -70,3 +70,18 @@ def test_negated_parallelism_is_sequential(codes):
 
 def test_one_agent_for_each_item_is_parallel_without_a_cap(codes):
     assert "CM005" in codes(_skill("Launch one sub-agent for each package with this prompt:"))
+
+
+def test_parallel_work_not_said_of_agents_is_a_preview_finding(lint):
+    """ "What can run in parallel" with no agent named is offered, not asserted (issue 25)."""
+    loose = _skill(
+        "Spawn one sub-agent per package.", extra="List which checks can run in parallel.\n\n"
+    )
+    found = [d for d in lint(loose).diagnostics if d.code == "CM005"]
+    assert "parallel-not-said-of-agents" in {d.family for d in found}
+    default = [d for d in lint(loose, preview=False).diagnostics if d.code == "CM005"]
+    assert "parallel-not-said-of-agents" not in {d.family for d in default}
+    said = _skill("Spawn the package sub-agents in parallel.")
+    assert [d.family for d in lint(said, preview=False).diagnostics if d.code == "CM005"] == [
+        "parallel-without-cap"
+    ]

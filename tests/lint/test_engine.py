@@ -24,6 +24,11 @@ def test_diagnostic_fields_are_the_contract():
         "severity",
         "message",
         "fix",
+        # added by issue 25, after the original eight (positional construction still works)
+        "tier",
+        "evidence",
+        "looked_for",
+        "family",
     ]
     diags = lint_text(BAD, "skills/demo-audit/SKILL.md")
     assert diags and all(d.fix and d.message and d.line >= 1 and d.col >= 1 for d in diags)

@@ -1,8 +1,9 @@
 """The complete lint output over the labelled corpus and the rules' own examples, pinned.
 
 Precision/recall tests tolerate small shifts; this one does not: any change to a
-message, a line, a fix hint or a verdict shows here. After an intended change,
-regenerate the file and review the diff:
+message, a line, a fix hint, a verdict, a tier or a finding's evidence shows here. Files are
+linted with the preview tier on, so every reading is pinned, each finding with its tier. After
+an intended change, regenerate the file and review the diff:
 
     python tests/lint/test_golden.py --update
 """
@@ -31,10 +32,11 @@ def _lintable() -> list[Path]:
 
 
 def _result(text: str, path: str, profile: str, shown: str) -> dict:
-    result = lint_document(text, path, profile)
+    result = lint_document(text, path, profile, preview=True)
     return {
         "kind": result.kind,
         "orchestrator": result.orchestrator,
+        "spawn_tier": result.spawn_tier,
         "diagnostics": [
             {
                 "line": d.line,
@@ -42,7 +44,11 @@ def _result(text: str, path: str, profile: str, shown: str) -> dict:
                 "code": d.code,
                 "name": d.name,
                 "severity": d.severity,
+                "tier": d.tier,
+                "family": d.family,
                 "message": d.message.replace(path, shown),
+                "evidence": [[e.line, e.note] for e in d.evidence],
+                "looked_for": d.looked_for,
                 "fix": d.fix,
             }
             for d in result.diagnostics

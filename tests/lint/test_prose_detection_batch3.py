@@ -97,8 +97,10 @@ def test_an_agent_file_that_is_only_prompt_talk_is_the_prompt_itself():
     )
     path = ".claude/agents/failure-analysis.md"
     head = AGENT_HEAD.replace("quality-guard", "failure-analysis")
-    assert not lint_document(head + body, path).orchestrator
-    assert result(body).orchestrator  # a skill that says so hands a prompt on
+    assert not lint_document(head + body, path, preview=True).orchestrator
+    # a skill that says so hands a prompt on; prompt talk alone is a preview reading (issue 25)
+    assert result(body).orchestrator and result(body).spawn_tier == "preview"
+    assert not result(body, preview=False).orchestrator
 
 
 def test_allowed_tools_without_the_spawn_tool_yield_to_an_instruction_naming_it():

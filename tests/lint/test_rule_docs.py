@@ -34,7 +34,8 @@ def test_doc_has_the_four_parts_and_a_fix(rule):
         "## Fix",
     ):
         assert part in doc
-    assert doc.startswith(f"{rule.code} {rule.name} ({rule.severity})")
+    tier = ", preview" if rule.tier == "preview" else ""
+    assert doc.startswith(f"{rule.code} {rule.name} ({rule.severity}{tier})")
     assert rule.fix.strip()
 
 
@@ -44,7 +45,7 @@ ABBREVIATED = {"SP009", "SP012"}
 
 
 def _lint(rule, text):
-    return lint_document(textwrap.dedent(text).lstrip("\n"), rule.example_path)
+    return lint_document(textwrap.dedent(text).lstrip("\n"), rule.example_path, preview=True)
 
 
 @pytest.mark.parametrize(

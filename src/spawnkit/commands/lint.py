@@ -43,6 +43,7 @@ DEFAULTS: dict[str, object] = {
     "config_path": None,
     "max_file_size": None,
     "pre_commit": False,
+    "preview": None,
 }
 
 
@@ -70,8 +71,12 @@ def run(
     cwd: Path | None = None,
     max_file_size: int | None = None,
     pre_commit: bool = False,
+    preview: bool | None = None,
 ) -> int:
     """Lint ``paths`` (or the default roots); the exit code.
+
+    ``preview``: show the preview tier's findings too (None: as the config file says, off by
+    default); a preview rule selected by its exact code or name shows either way.
 
     ``pre_commit``: the mode the pre-commit hook runs in. Files pre-commit passes that Claude
     Code would not load (an ``agents/`` file outside ``.claude/``, a plugin or the config dir)
@@ -89,6 +94,7 @@ def run(
         )
     cfg = lint_config.load(config_path or lint_config.find(cwd))
     limit = max_file_size or cfg.max_file_size or lint_config.DEFAULT_MAX_FILE_SIZE
+    use_preview = bool(cfg.preview) if preview is None else preview
     for path in paths:
         _check_given(path)
     roots = paths or default_roots(cwd)
@@ -127,6 +133,7 @@ def run(
                 select=select if select is not None else cfg.select,
                 ignore=(ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None,
                 reader="pyyaml",
+                preview=use_preview,
             )
         except bounded.TooDeep as exc:  # this file cannot be judged: one line (naming it)
             err.write(f"{ERROR_PREFIX}{exc}\n")

@@ -6,7 +6,8 @@ import sys
 from typing import TextIO
 
 from spawnkit.errors import EXIT_OK, SpawnkitError
-from spawnkit.lint.rules import ALL, get
+from spawnkit.lint.evidence import PREVIEW
+from spawnkit.lint.rules import ALL, Rule, get
 
 
 def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> int:
@@ -21,7 +22,10 @@ def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> 
     if code is None:
         width = max(len(r.name) for r in ALL)
         for rule in ALL:
-            out.write(f"{rule.code}  {rule.name:<{width}}  {rule.severity:<7}  {rule.summary}\n")
+            out.write(
+                f"{rule.code}  {rule.name:<{width}}  {_severity(rule):<7}  {rule.tier:<7}  "
+                f"{rule.summary}\n"
+            )
         return EXIT_OK
     rule = get(code)
     if rule is None:
@@ -31,3 +35,8 @@ def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> 
         )
     out.write(rule.doc())
     return EXIT_OK
+
+
+def _severity(rule: Rule) -> str:
+    """What a finding of ``rule`` shows as today: a preview rule's findings are warnings."""
+    return "warning" if rule.tier == PREVIEW else rule.severity

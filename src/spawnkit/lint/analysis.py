@@ -20,9 +20,94 @@ from typing import NamedTuple
 
 from spawnkit.lint import vocabulary as V
 from spawnkit.lint.document import Document
+from spawnkit.lint.evidence import DEFAULT, PREVIEW, Evidence, Family, quote, tier_of
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import AnyOf, Gated, Keywords, folded, lazy
+
+# --- how a file is found to spawn sub-agents: the families of readings ---------------
+
+TOOL = "spawn-tool"
+AGENT_OBJECT = "agent-object"
+ROLE_OBJECT = "role-object"
+NAMED_OBJECT = "named-object"
+GRANTED = "granted-tool"
+FRONTED = "fronted-agent"
+IN_AGENT = "work-in-agent"
+USING_NAMED = "using-named-agent"
+SELF = "orchestrator-spawns"
+PROMPT_HEADER = "prompt-header"
+CJK = "cjk-instruction"
+PROSE_CALL = "call-in-prose"
+CODE_CALL = "call-in-code"
+WEAK = "agent-mention"
+FORK = "context-fork"
+HEADING = "heading"
+GUIDE = "guide-section"
+GUIDE_WEAK = "guide-section-mention"
+
+# each reading's tier, from its precision on the real-skill corpus (docs/lint-accuracy.md)
+DETECTION_FAMILIES: tuple[Family, ...] = (
+    Family(
+        TOOL, DEFAULT, 'an instruction that names the spawn tool ("use the Agent tool", "via Task")'
+    ),
+    Family(
+        AGENT_OBJECT, DEFAULT, 'a spawn verb whose object is an agent ("spawn three sub-agents")'
+    ),
+    Family(ROLE_OBJECT, DEFAULT, 'a spawn verb whose object is a job ("dispatch a reviewer")'),
+    Family(NAMED_OBJECT, DEFAULT, 'a spawn verb whose object is a name ("dispatch fix-planner")'),
+    Family(
+        GRANTED,
+        DEFAULT,
+        "a looser object, where the spawn tool is granted or the section is about sub-agents",
+    ),
+    Family(FRONTED, DEFAULT, 'the agent first: "for each sub-agent, delegate its task"'),
+    Family(IN_AGENT, DEFAULT, 'work placed in a sub-agent ("run each mission in a subagent")'),
+    Family(USING_NAMED, DEFAULT, 'a named agent as the instrument ("using the Explore agent")'),
+    Family(
+        SELF,
+        DEFAULT,
+        'the orchestrator in the third person ("the orchestrator dispatches a verifier")',
+    ),
+    Family(PROMPT_HEADER, PREVIEW, 'a prompt handed over ("each sub-agent gets this prompt:")'),
+    Family(CJK, DEFAULT, "a spawn instruction in Japanese, Korean or Chinese"),
+    Family(PROSE_CALL, PREVIEW, 'a call written into prose ("Task(subagent_type=...)")'),
+    Family(CODE_CALL, DEFAULT, "a code sketch that calls the spawn tool"),
+    Family(
+        WEAK, DEFAULT, 'a remark about how agents run ("one agent per file", "3 parallel agents")'
+    ),
+    Family(FORK, DEFAULT, "context: fork in the frontmatter (the body is a sub-agent's prompt)"),
+    Family(HEADING, PREVIEW, 'a heading that names spawning ("## Step 4: Spawn Subagents")'),
+    Family(
+        GUIDE,
+        PREVIEW,
+        'spawning named under a guide-like heading ("Patterns", "Examples", "Best practices")',
+    ),
+    Family(GUIDE_WEAK, PREVIEW, "a code sketch or remark about agents under a guide-like heading"),
+)
+_SHOWN_SPAWNS = 5  # spawn steps kept as evidence
+_STRONG = {TOOL, AGENT_OBJECT, ROLE_OBJECT, NAMED_OBJECT, GRANTED, FRONTED, IN_AGENT}
+_STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, PROSE_CALL, HEADING, GUIDE}
+# headings of sections that describe or teach rather than instruct: a spawn step under one of
+# them is read as an example, a pattern or advice
+_GUIDE_SECTION = lazy(
+    r"\b(?:patterns?|examples?|best\s+practices?|tips|guides?|guidelines|overview|reference|concepts?"
+    r"|theory|recipes?|decision\s+tree|index|faq|troubleshoot\w*|anti-?patterns?|pitfalls"
+    r"|checklist|when\s+to\s+use|comparison|background|introduction|built-in\s+tools|glossary)\b",
+    re.I,
+)
+
+
+class Mark(NamedTuple):
+    """A place the file spawns sub-agents (or hints at it), and the reading that found it."""
+
+    line: int
+    family: str
+    text: str  # the sentence, or the code block's first line
+    header: bool = False  # a prompt header, not a spawn verb
+    tool: bool = False  # names the spawn tool itself
+    section: tuple[str, ...] = ()  # the headings above it
+
 
 # --- vocabulary -------------------------------------------------------------------
 
@@ -195,6 +280,11 @@ _LEAD_MODAL_BAD = folded(
     r"(?:\w+\s+)?(?:must|should|shall|need\s+to|have\s+to)\s*$",
 )
 _LEAD_TO = folded(r"\bto\s*$")
+# a capability, not an instruction: "Goose can also delegate to …" ("you will then …" instructs)
+_CAPABILITY = folded(
+    r"(?<!you )\b(?:can|could|may|might|would|will|cannot|can't)\s+"
+    r"(?:also|then|now|just|simply|first|always|again|next|immediately)\s*$"
+)
 _TRAILING_ADVERB = lazy(r"\s\w+ly\s*$", re.I)
 _LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
@@ -348,6 +438,75 @@ _STATE_MARKED = Gated(
     exact=True,
 )
 STATE_FILE = AnyOf(_STATE_NAMED, _STATE_MARKED)
+# state kept by other means than a named state file (issue 25: state and progress in any form
+# count): a database or a memory tool the run records to, a command that records a task's
+# status, a status field set as work moves on, a progress log the run appends to
+# (several patterns, each behind the words it cannot match without: "status", "task" and
+# "mark" alone would open one big pattern on most sentences of a long file)
+_STORE_DB = Gated(
+    lazy(
+        # a database the run records to: "record each task's status in the Context DB"
+        r"\b(?:record|records|recorded|store|stores|stored|save|saves|saved|write|writes|insert"
+        r"|inserts|update|updates|updated|log|logs|logged|persist\w*|track|tracks|tracked)\b"
+        r"[^.\n]{0,60}?\b(?:in|to|into)\s+(?:the\s+|a\s+|its\s+)?(?:[\w-]+\s+)?(?:database|sqlite|db)\b"
+        r"|\b[\w-]+\.(?:db|sqlite3?)\b",
+        re.I,
+    ),
+    *("database", "sqlite", ".db", " db", "`db", "(db"),
+)
+_STORE_MEMORY = Gated(
+    lazy(
+        # a memory tool the run writes to
+        r"\bmcp__\w*memory\w*(?:save|store|write|create|add|update)\w*|\bmem_(?:save|store|write)\b"
+        r"|\b(?:save|saves|store|stores|write|writes|record|records|log|logs)\b[^.\n]{0,40}?"
+        r"\b(?:to|in|into)\s+(?:the\s+)?(?:[\w-]+\s+)?memory\b",
+        re.I,
+    ),
+    "memory",
+    "mem_",
+)
+_STORE_COMMAND = Gated(
+    lazy(
+        # a command or call that records a task's status
+        r"--status[ =]|\bset-status\b|\bupdate[-_]status\b|\bmark[-_](?:done|complete)\b"
+        r"|\btask[-_](?:done|complete)\b|--mode\s+complete\b",
+        re.I,
+    ),
+    *("--status", "set-status", "update-status", "update_status", "mark-", "mark_"),
+    *("task-", "task_", "--mode"),
+)
+_STORE_FIELD = Gated(
+    lazy(
+        # a status field set as the work moves on
+        r"\b(?:set|sets|update|updates|mark|marks|change|changes|flip|flips)\b[^.\n]{0,40}?\bstatus\b"
+        r"[^.\n]{0,30}?\b(?:to|as)\s+[`'\"]?(?:done|complete[d]?|in[-_ ]?progress|finished|fixed|failed|shipped)\b"
+        r"|\bstatus\b[^.\n]{0,20}?(?:→|->)\s*[`'\"]?(?:done|complete[d]?|fixed|failed)",
+        re.I,
+    ),
+    "status",
+)
+_STORE_LOG = Gated(
+    lazy(
+        # a progress log the run appends to
+        r"\b(?:append|appends|appended|emit|emits|write|writes)\b[^.\n]{0,60}?\.(?:jsonl|log)\b",
+        re.I,
+    ),
+    ".jsonl",
+    ".log",
+)
+STATE_STORE = AnyOf(_STORE_DB, _STORE_MEMORY, _STORE_COMMAND, _STORE_FIELD, _STORE_LOG)
+# state in any form: what CM003, CM004 and CM007 read as the orchestrator's state
+STATE_ANY = AnyOf(_STATE_NAMED, _STATE_MARKED, *STATE_STORE.parts)
+# a run that can be resumed keeps its state somewhere, even when the rule cannot tell where
+RESUME_TALK = Gated(
+    lazy(
+        r"\bresum(?:e|es|ed|ing|able)\b|\bpick(?:s|ed)?\s+up\s+where\b|\bcontinu(?:e|es|ation)\s+"
+        r"(?:from|where)\b|\bleft\s+off\b|--resume\b",
+        re.I,
+    ),
+    *("resum", "pick", "continu", "left"),
+    exact=True,
+)
 NUMBER_WORDS = {
     "one": 1,
     "two": 2,
@@ -549,6 +708,8 @@ def _lead_ok(prefix: str) -> bool:
         return not _LEAD_TO_BAD.search(prefix)
     if _LEAD_MODAL.search(prefix):
         return not _LEAD_MODAL_BAD.search(prefix)
+    if _CAPABILITY.search(prefix):
+        return False
     return bool(_LEAD_OK.search(prefix))
 
 
@@ -585,8 +746,9 @@ def imperative(sentence: str, verb_start: int) -> bool:
     return _lead_ok(prefix)
 
 
-def spawn_hits(s: Sentence, granted: bool = False) -> list[int]:
-    """The offset (in the sentence) of its first imperative spawn instruction, in a list, or [].
+def spawn_hits(s: Sentence, granted: bool = False) -> list[tuple[int, str]]:
+    """The offset (in the sentence) and the family (``DETECTION_FAMILIES``) of its first
+    imperative spawn instruction, in a list, or [].
 
     ``granted``: the frontmatter grants the spawn tool, so a looser object counts
     ("run the agents below" rather than "run three parallel agents").
@@ -608,14 +770,15 @@ def _agents_section(block: Block) -> bool:
     return any(_SUB_AGENT.search(title) for title in block.section)
 
 
-def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
-    hits: list[int] = []
+def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int, str]]:
     quoted = quoted_spans(text) if '"' in text or "“" in text else ()
     if "agent" in lower or "task" in lower:
-        for pattern in (_TOOL_USE, _USING_NAMED):
+        for pattern, family in ((_TOOL_USE, TOOL), (_USING_NAMED, USING_NAMED)):
             for m in pattern.finditer(text, lower):
                 if not inside(quoted, m.start()) and _plain_clause(text, m.start()):
-                    return [m.start()]  # callers ask whether there is one: the first will do
+                    if family == TOOL and "tool" not in m.group(0).lower():
+                        family = AGENT_OBJECT  # "using three agents"
+                    return [(m.start(), family)]  # callers ask whether there is one
         for m in _IN_AGENT.finditer(text, lower) if "in" in lower or "through" in lower else ():
             start = _clause_start(text, m.start())
             if (
@@ -623,7 +786,7 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
                 and not inside(quoted, m.start())
                 and imperative(text, start)
             ):
-                return [start]  # "run every remaining mission in a subagent"
+                return [(start, IN_AGENT)]  # "run every remaining mission in a subagent"
     for m in _SPAWN_VERB.finditer(text, lower):
         if text[m.start() - 1 : m.start()] == "-" or text[m.end() : m.end() + 1] in ("-", "_"):
             continue  # "ready-to-use", "run-agents"
@@ -633,16 +796,17 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[int]:
         obj = text[m.end() : m.end() + 90]
         obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
-        if (
-            _spawns_agent(verb, obj, granted) or (verb in _TO_VERBS and _FRONTED_AGENT.match(text))
-        ) and imperative(text, m.start()):
-            return [m.start()]
+        family = _spawns_agent(verb, obj, granted) or (
+            FRONTED if verb in _TO_VERBS and _FRONTED_AGENT.match(text) else ""
+        )
+        if family and imperative(text, m.start()):
+            return [(m.start(), family)]
     for m in _SELF_SPAWN.finditer(text, lower) if _SELF_WORDS.any_in(lower) else ():
         verb = _THIRD_PERSON[" ".join(m.group(1).lower().split())]
         obj = _AFTER_STOP.split(text[m.end() : m.end() + 90])[0]
         if _spawns_agent(verb, obj, granted) and _plain_clause(text, m.start()):
-            return [m.start()]  # "the orchestrator dispatches a fresh Verifier sub-agent"
-    return hits
+            return [(m.start(), SELF)]  # "the orchestrator dispatches a fresh Verifier sub-agent"
+    return []
 
 
 _SELF_WORDS = Keywords(*(w.split()[0] for w in V.SELF_SUBJECTS))
@@ -688,51 +852,61 @@ def inside(spans: tuple | list, at: int) -> bool:
     return any(a < at < b for a, b in spans)
 
 
-def _spawns_agent(verb: str, obj: str, granted: bool = False) -> bool:
-    """Whether ``verb`` followed by ``obj`` acts on a sub-agent or the spawn tool."""
+def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
+    """The family by which ``verb`` followed by ``obj`` acts on a sub-agent or the spawn tool
+    (``TOOL``, ``AGENT_OBJECT``, ``ROLE_OBJECT``, ``NAMED_OBJECT``, ``GRANTED``), or ""."""
     if " of " in obj[:30]:
         obj = _PARTITIVE.sub("", obj, count=1)  # "spawn all of the following agents"
     if verb in _ANY_OBJECT_VERBS:
         if _NOT_AGENT_OBJECT.match(obj):
-            return False
-        if _OBJECT.match(obj) or _ROLE_OBJECT.match(obj) or _NAMED_OBJECT.match(obj):
-            return True  # "spawn a reviewer", "dispatch fix-planner" — not "spawn the next cycle"
+            return ""
+        # "spawn a reviewer", "dispatch fix-planner" — not "spawn the next cycle"
+        if _OBJECT.match(obj):
+            return AGENT_OBJECT
+        if _ROLE_OBJECT.match(obj):
+            return ROLE_OBJECT
+        if _NAMED_OBJECT.match(obj):
+            return NAMED_OBJECT
         to = _TO_OBJECT.match(obj)  # "dispatch each task to a subagent"
-        if to and (_OBJECT.match(obj[to.end() :]) or _ROLE_OBJECT.match(obj[to.end() :])):
-            return True
+        if to and _OBJECT.match(obj[to.end() :]):
+            return AGENT_OBJECT
+        if to and _ROLE_OBJECT.match(obj[to.end() :]):
+            return ROLE_OBJECT
         as_ = _AS_OBJECT.match(obj)  # "dispatch each lens as a parallel Task agent"
         if as_ and _OBJECT.match(obj[as_.end() :]):
-            return True
-        return granted  # the file grants the spawn tool, or the section is about sub-agents
+            return AGENT_OBJECT
+        # the file grants the spawn tool, or the section is about sub-agents
+        return GRANTED if granted else ""
     if _TOOL.search(obj[:40] if verb in _TOOL_VERBS else obj[:70]):
-        return not (verb not in _TOOL_VERBS and _TOOL_OBJECT.match(obj))
+        return "" if verb not in _TOOL_VERBS and _TOOL_OBJECT.match(obj) else TOOL
     if verb == "fan out":
         obj = _FAN_OUT.sub("", obj, count=1)  # "fan out with parallel subagents"
     phrase = _OBJECT.match(obj)
     if phrase is not None and verb in _TO_VERBS and _SECOND_OBJECT.match(obj, phrase.end()):
-        return False  # "give each agent its own workspace": the agents exist already
+        return ""  # "give each agent its own workspace": the agents exist already
     if phrase is None and verb in _TO_VERBS:
         to = _TO_OBJECT.match(obj)
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
         if phrase is None and to and verb == "delegate" and _ROLE_OBJECT.match(obj[to.end() :]):
-            return True  # "delegate to a planning specialist" (not "hand it to the user")
+            return ROLE_OBJECT  # "delegate to a planning specialist" (not "hand it to the user")
     if phrase is None and verb not in _TOOL_VERBS:
         as_ = _AS_OBJECT.match(obj)  # "launch three voices as fresh subagents"
         phrase = _OBJECT.match(obj[as_.end() :]) if as_ else None
     if phrase is None:
         if granted and verb not in _TOOL_VERBS and verb != "create":
-            return bool(AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj))
-        return False
+            loose = AGENT_NOUN.search(obj[:70]) and not _TOOL_OBJECT.match(obj)
+            return GRANTED if loose else ""
+        return ""
     head = phrase.group(0)
     if not phrase.group(1).strip() and _POLICY.match(obj, phrase.end()):
-        return False  # "use subagents for complex work", "run agents in parallel when ...": advice
+        return ""  # "use subagents for complex work", "run agents in parallel when ...": advice
     if verb == "create":
-        return "sub" in head.lower()  # "create a sub-agent", not "create agents" (files)
+        return AGENT_OBJECT if "sub" in head.lower() else ""  # not "create agents" (files)
     if verb in _TOOL_VERBS:
         # "use parallel agents", "use the `code-reviewer` agent", "use a subagent"
         words = phrase.group(1)
-        return bool(_COUNTED.search(head) or _NAMED.search(words))
-    return True
+        return AGENT_OBJECT if _COUNTED.search(head) or _NAMED.search(words) else ""
+    return AGENT_OBJECT
 
 
 # what follows a bare plural object in advice: a condition or an alternative, not a task
@@ -780,25 +954,81 @@ class Analysis:
         self.tool_lines: list[int] = []  # spawn instructions that name the spawn tool itself
         self.header_lines: list[int] = []  # spawn lines that are prompt headers, not verbs
         self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
+        self.marks: list[Mark] = []  # every spawn step and hint, with the reading that found it
 
     @property
     def orchestrator(self) -> bool:
-        if self.forked:
+        """Whether any reading, preview ones included, finds the file spawning sub-agents."""
+        return self._spawns(None)
+
+    @cached_property
+    def spawn_tier(self) -> str:
+        """``default`` when default readings find the file spawning sub-agents, ``preview``
+        when only preview readings do, "" when none does."""
+        if self._spawns(DEFAULT):
+            return DEFAULT
+        return PREVIEW if self._spawns(None) else ""
+
+    def _spawns(self, tier: str | None) -> bool:
+        """The verdict from the marks whose family is in ``tier`` (None: every family)."""
+        marks = [m for m in self.marks if tier is None or _family_tier(m.family) == tier]
+        if self.forked and (tier is None or _family_tier(FORK) == tier):
             return True
         if self.cannot_spawn:
             return False  # whatever the prose says, the tool is not there
+        strong = [m for m in marks if m.family in _STRONG]
         if self.unlisted:
             # only an instruction that names the spawn tool outweighs the list ("Spawn agents
             # in parallel using multiple Task tool calls")
-            return bool(self.tool_lines)
-        if self.spawn_lines:
+            return any(m.tool for m in strong)
+        if strong:
             # an agent file whose only evidence is prompt talk is itself the prompt handed
             # over ("# Failure-analysis subagent prompt", "You will receive … in the Agent
             # prompt"), not a file that hands one on
-            return not (
-                self.doc.kind == "agent" and set(self.spawn_lines) <= set(self.header_lines)
+            return not (self.doc.kind == "agent" and all(m.header for m in strong))
+        return bool(marks) and not self.self_negated
+
+    @cached_property
+    def spawn_evidence(self) -> tuple[Evidence, ...]:
+        """Where the file spawns sub-agents, the surest readings first: the first few marks'
+        lines and what they say, for findings and for the JSON report."""
+        ranked = sorted(
+            self.marks,
+            key=lambda m: (_family_tier(m.family) != DEFAULT, m.family not in _STRONG, m.line),
+        )
+        out: list[Evidence] = []
+        if self.forked:
+            out.append(
+                Evidence(self.doc.key_line("context"), "context: fork (runs as a sub-agent)")
             )
-        return bool(self.weak_lines) and not self.self_negated
+        seen: set[int] = set()
+        for m in ranked:
+            if len(out) >= _SHOWN_SPAWNS:
+                break  # a long file has thousands of spawn steps; findings show two or three
+            if m.line not in seen:
+                seen.add(m.line)
+                out.append(Evidence(m.line, f"spawns sub-agents: {quote(m.text)}"))
+        return tuple(out)
+
+    def add_mark(
+        self,
+        line: int,
+        family: str,
+        text: str,
+        header: bool = False,
+        tool: bool = False,
+        section: tuple[str, ...] = (),
+    ) -> None:
+        """Record a spawn step (or a weaker hint) found by ``family``."""
+        self.marks.append(Mark(line, family, text, header, tool, section))
+        if family in _STRONG:
+            self.spawn_lines.append(line)
+            if header:
+                self.header_lines.append(line)
+            if tool:
+                self.tool_lines.append(line)
+        else:
+            self.weak_lines.append(line)
 
     @property
     def first_line(self) -> int:
@@ -1024,6 +1254,16 @@ class Analysis:
         return any(STANDARD_REF in b.text for b in self.doc.blocks)
 
 
+def _in_guide(section: tuple[str, ...]) -> bool:
+    """Whether the innermost headings (not the document's title) name a guide-like section."""
+    titles = section[1:][-2:] if len(section) > 1 else ()
+    return any(_GUIDE_SECTION.search(title) for title in titles)
+
+
+def _family_tier(name: str) -> str:
+    return tier_of(DETECTION_FAMILIES, name)
+
+
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
     text = _LONG_QUOTE.sub(lambda m: _blank(m.group(0)), block.text)
@@ -1122,6 +1362,22 @@ def analyse(doc: Document) -> Analysis:
     hinted = _hinted(body, with_prompt=True) or _hinted(body.lower(), with_prompt=True)
     if not hinted and not doc.siblings:
         return result  # nothing in the text can spawn a sub-agent
+    guides: dict[tuple[str, ...], bool] = {}  # section -> under a guide-like heading
+
+    def mark(
+        block: Block, line: int, family: str, text: str, header: bool = False, tool: bool = False
+    ) -> None:
+        if family != PROMPT_HEADER:
+            if block.kind == "heading" and family in _STRONG:
+                family = HEADING  # a title over the steps, not a step
+            else:
+                guide = guides.get(block.section)
+                if guide is None:
+                    guide = guides[block.section] = _in_guide(block.section)
+                if guide:
+                    family = GUIDE if family in _STRONG else GUIDE_WEAK
+        result.add_mark(line, family, text, header, tool, block.section)
+
     for _, blocks in result.groups:
         for block in blocks:
 
@@ -1137,37 +1393,49 @@ def analyse(doc: Document) -> Analysis:
                     or block.info == ""
                     or any(k in block.text for k in V.SPAWN_CALL_KEYS)
                 ):
-                    result.weak_lines.append(line_for(block.start))
+                    at, said = _code_call(block)
+                    mark(block, line_for(at), CODE_CALL, said)
                 elif result.granted and block.info not in _SHELL_INFO and _TOOL.search(block.text):
                     # a sketch that names the granted spawn tool ("Task tool を並列起動:")
-                    result.weak_lines.append(line_for(block.start))
+                    mark(
+                        block,
+                        line_for(block.start),
+                        CODE_CALL,
+                        block.text.strip().split("\n", 1)[0],
+                    )
                 continue
             if block.kind in ("quote", "tag"):
                 continue
             if block.kind == "heading" and _hands_prompt(plain(block.text)):
-                result.spawn_lines.append(line_for(block.start))
-                result.header_lines.append(line_for(block.start))
+                mark(block, line_for(block.start), PROMPT_HEADER, block.text, header=True)
                 continue
             if not _hinted(block.lower, with_prompt=True):
                 continue  # no sentence of the block can hold a key word the block lacks
             for s in sentences(block):
                 if not _hinted(s.lower, with_prompt=True):
                     continue
-                if spawn_hits(s, result.granted):
-                    result.spawn_lines.append(line_for(s.line))
-                    if result.unlisted and _TOOL.search(s.text):
-                        result.tool_lines.append(line_for(s.line))
+                hits = spawn_hits(s, result.granted)
+                if hits:
+                    tool = result.unlisted and bool(_TOOL.search(s.text))
+                    mark(block, line_for(s.line), hits[0][1], s.text, tool=tool)
                 elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
-                    result.spawn_lines.append(line_for(s.line))
-                    result.header_lines.append(line_for(s.line))
+                    mark(block, line_for(s.line), PROMPT_HEADER, s.text, header=True)
                 elif cjk_spawn(s.lower):
-                    result.spawn_lines.append(line_for(s.line))
+                    mark(block, line_for(s.line), CJK, s.text)
                 elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
                     if not _calls_itself(doc, s.text):
-                        result.spawn_lines.append(line_for(s.line))
-                        result.tool_lines.append(line_for(s.line))
+                        mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)
                 elif _WEAK.search(s.text, s.lower):
-                    result.weak_lines.append(line_for(s.line))
+                    mark(block, line_for(s.line), WEAK, s.text)
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
                     result.self_negated = True
     return result
+
+
+def _code_call(block: Block) -> tuple[int, str]:
+    """The line number and text of the first spawn call in a code sketch."""
+    m = _CODE_CALL.search(block.text, block.lower)
+    at = m.start() if m else 0
+    start = block.text.rfind("\n", 0, at) + 1
+    end = block.text.find("\n", at)
+    return block.line_of(at), block.text[start : end if end >= 0 else len(block.text)]

@@ -15,7 +15,7 @@ from spawnkit.errors import SpawnkitError
 from spawnkit.files import bounded, reading
 from spawnkit.lint.rules import PROFILES, selector
 
-KEYS = {"select", "ignore", "profile", "exclude", "max-file-size"}
+KEYS = {"select", "ignore", "profile", "exclude", "max-file-size", "preview"}
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024  # bytes; larger files are reported and skipped
 
 
@@ -26,6 +26,7 @@ class LintConfig(NamedTuple):
     exclude: tuple[str, ...] = ()
     source: Path | None = None
     max_file_size: int | None = None
+    preview: bool | None = None  # the preview tier on (see spawnkit.lint.evidence)
 
 
 def find(start: Path) -> Path | None:
@@ -61,6 +62,9 @@ def load(path: Path | None) -> LintConfig:
             f"{path}: unknown spawnkit setting(s) {', '.join(unknown)}; "
             f"use {', '.join(sorted(KEYS))}"
         )
+    preview = lint.get("preview")
+    if preview is not None and not isinstance(preview, bool):
+        raise SpawnkitError(f"{path}: preview = {preview!r} must be true or false")
     profile = lint.get("profile")
     if profile is not None and profile not in PROFILES:
         raise SpawnkitError(f"{path}: profile = {profile!r} is not one of {', '.join(PROFILES)}")
@@ -71,6 +75,7 @@ def load(path: Path | None) -> LintConfig:
         exclude=tuple(_strings(path, lint, "exclude") or ()),
         source=path,
         max_file_size=_size(path, lint.get("max-file-size")),
+        preview=preview,
     )
 
 

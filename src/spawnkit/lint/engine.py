@@ -3,6 +3,11 @@
 Standard library only (with spawnkit.standard.protocol, spawnkit.tokens and the lint
 package): the hook imports this on every skill write.
 
+Tiers (``spawnkit.lint.evidence``): a finding whose rule or family is in the preview tier
+shows only with ``preview=True`` or when its rule is selected by its exact code, and is a
+warning; so is every protocol finding on a file read as an orchestrator by preview readings
+alone.
+
 Suppression comments:
 
 - ``<!-- spawnkit: ignore CM005 -->`` (codes separated by spaces or commas; none
@@ -10,7 +15,9 @@ Suppression comments:
   block that follows it, up to the next blank line;
 - ``<!-- spawnkit: ignore-file CM003 -->`` anywhere silences them for the file;
 - in the frontmatter, a YAML comment ``# spawnkit: ignore SP011`` silences the
-  codes on its line.
+  codes on its line;
+- a reason may follow the codes after ``--``: ``<!-- spawnkit: ignore CM007 -- bd
+  records each task's status -->`` (only the words before ``--`` are read as codes).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from spawnkit.lint.document import Document
+from spawnkit.lint.evidence import DEFAULT, PREVIEW, Evidence
 from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules import DEFAULT_PROFILE, MARKDOWN, PROFILES, Context, Finding, Rule
 
@@ -38,13 +46,22 @@ class Diagnostic(NamedTuple):  # a NamedTuple: importing dataclasses cost a one-
     severity: str  # "error" | "warning"
     message: str
     fix: str
+    tier: str = DEFAULT  # "default" | "preview" (spawnkit.lint.evidence)
+    evidence: tuple[Evidence, ...] = ()  # the places the finding rests on
+    looked_for: str = ""  # what the rule searched for and did not find
+    family: str = ""  # the way of reading that produced it (Rule.families)
 
 
 class FileResult(NamedTuple):
     path: str
     kind: str  # skill | command | agent
-    orchestrator: bool
+    orchestrator: bool  # the protocol rules judged it (spawn_tier within the tiers in use)
     diagnostics: list[Diagnostic]
+    # "default" when default readings find it spawning sub-agents, "preview" when only
+    # preview readings do, "" when none does; spawns: where (its first spawn steps)
+    spawn_tier: str = ""
+    spawns: tuple[Evidence, ...] = ()
+    suppressed: int = 0  # findings silenced by suppression comments
 
 
 def selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
@@ -65,11 +82,14 @@ def lint_document(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     reader: str = "strict",
+    preview: bool = False,
 ) -> FileResult:
-    """Every diagnostic for one file, after selection and inline suppression.
+    """Every diagnostic for one file, after selection, tiers and inline suppression.
 
-    ``reader`` picks the frontmatter reader (``spawnkit.lint.frontmatter.READERS``): the CLI
-    passes ``pyyaml``; the hook keeps the default stdlib ``strict`` reader.
+    ``preview`` turns on the preview tier (rules, families and orchestrator readings); without
+    it, a preview rule runs only when ``select`` names its exact code. ``reader`` picks the
+    frontmatter reader (``spawnkit.lint.frontmatter.READERS``): the CLI passes ``pyyaml``; the
+    hook keeps the default stdlib ``strict`` reader.
 
     Python's cyclic garbage collector is paused meanwhile: it would walk the file's blocks and
     sentences (hundreds of thousands of objects in a large file) again and again as they are
@@ -82,11 +102,11 @@ def lint_document(
     select = list(select) if select is not None else None
     ignore = list(ignore) if ignore is not None else None
     if path.endswith(".js"):  # a workflow script: JavaScript, its own rules (WF…)
-        return lint_workflow(text, path, profile, select, ignore)
+        return lint_workflow(text, path, profile, select, ignore, preview=preview)
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _lint(text, path, profile, select, ignore, reader)
+        return _lint(text, path, profile, select, ignore, reader, preview)
     finally:
         if collecting:
             gc.enable()
@@ -99,15 +119,21 @@ def _lint(
     select: list[str] | None,
     ignore: list[str] | None,
     reader: str,
+    preview: bool,
 ) -> FileResult:
     doc = Document(path, text, reader)
     ctx = Context(doc, profile)
-    orchestrator = ctx.analysis.orchestrator
+    spawn_tier = ctx.analysis.spawn_tier
+    orchestrator = spawn_tier == DEFAULT or (preview and spawn_tier == PREVIEW)
     frontmatter_broken = doc.front_error is not None
     rules = MARKDOWN if select is None and ignore is None else _selected_rules(select, ignore)
+    named = {code.upper() for code in select} if select is not None else set()
     found: list[Diagnostic] = []
     for rule in rules:
         if rule.protocol_rule and not orchestrator:
+            continue
+        shown = preview or rule.code in named  # the preview tier is on for this rule
+        if rule.tier == PREVIEW and not shown:
             continue
         if (
             frontmatter_broken
@@ -116,12 +142,20 @@ def _lint(
         ):
             continue
         for finding in rule.check(ctx):
-            found.append(_diagnostic(rule, finding, path, ctx))
+            tier = rule.tier_of(finding.family)
+            if rule.protocol_rule and spawn_tier == PREVIEW:
+                tier = PREVIEW  # judged only because preview readings found it spawning
+            if tier == PREVIEW and not shown:
+                continue
+            found.append(_diagnostic(rule, finding, path, ctx, tier))
+    silenced = 0
     if found:
         suppressed = _suppressions(doc)
-        found = [d for d in found if not _is_suppressed(d, suppressed)]
-        found.sort(key=lambda d: (d.line, d.code))
-    return FileResult(path, doc.kind, orchestrator, _dedupe(found))
+        kept = [d for d in found if not _is_suppressed(d, suppressed)]
+        silenced = len(found) - len(kept)
+        found = sorted(kept, key=lambda d: (d.line, d.code))
+    spawns = ctx.analysis.spawn_evidence[:3] if spawn_tier else ()
+    return FileResult(path, doc.kind, orchestrator, _dedupe(found), spawn_tier, spawns, silenced)
 
 
 def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
@@ -129,22 +163,33 @@ def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[
 
 
 def lint_text(
-    text: str, path: str, profile: str | None = None, reader: str = "strict"
+    text: str,
+    path: str,
+    profile: str | None = None,
+    reader: str = "strict",
+    preview: bool = False,
 ) -> list[Diagnostic]:
     """Diagnostics for one file's text; ``path`` decides the file kind and the folder-name check."""
-    return lint_document(text, path, profile, reader=reader).diagnostics
+    return lint_document(text, path, profile, reader=reader, preview=preview).diagnostics
 
 
-def _diagnostic(rule: Rule, finding: Finding, path: str, ctx: Context) -> Diagnostic:
+def _diagnostic(rule: Rule, finding: Finding, path: str, ctx: Context, tier: str) -> Diagnostic:
+    severity = finding.severity or rule.severity_for(ctx)
+    if tier == PREVIEW:
+        severity = "warning"  # offered, not asserted: an error only where the tool is sure
     return Diagnostic(
         path,
         max(1, finding.line),
         finding.col,
         rule.code,
         rule.name,
-        finding.severity or rule.severity_for(ctx),
+        severity,
         " ".join(finding.message.split()),
         " ".join((finding.fix or rule.fix).split()),
+        tier,
+        finding.evidence,
+        " ".join(finding.looked_for.split()),
+        finding.family,
     )
 
 
@@ -165,7 +210,8 @@ _ALL = "*"
 
 
 def _codes(raw: str) -> set[str]:
-    codes = set(_CODE.findall(raw))
+    """The codes a comment names, before any ``-- reason`` (none: every code)."""
+    codes = set(_CODE.findall(raw.split("--", 1)[0]))
     return codes or {_ALL}
 
 
@@ -222,9 +268,12 @@ def lint_workflow(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     seconds: float | None = None,
+    preview: bool = False,
 ) -> FileResult:
     """Every diagnostic for one workflow script; ``seconds`` bounds its parse (the hook's is
-    shorter than the command line's). tree-sitter is imported here, for .js files only."""
+    shorter than the command line's). tree-sitter is imported here, for .js files only. Tiers
+    work as for Markdown: a preview rule or family shows with ``preview`` or when ``select``
+    names the rule's exact code, and then only as a warning."""
     from spawnkit.lint.rules import ALL
     from spawnkit.lint.rules.wf_base import WORKFLOW, WorkflowContext
 
@@ -237,6 +286,7 @@ def lint_workflow(
         found: list[Diagnostic] = []
         analysable = ctx.analysable
         orchestrator = ctx.orchestrator
+        named = {code.upper() for code in select} if select is not None else set()
         for rule in ALL:
             if rule.files != WORKFLOW or not selected(rule.code, select, ignore):
                 continue
@@ -244,8 +294,14 @@ def lint_workflow(
                 rule.protocol_rule and not orchestrator
             ):
                 continue
+            shown = preview or rule.code in named
+            if rule.tier == PREVIEW and not shown:
+                continue
             for finding in rule.check(ctx):  # type: ignore[arg-type]
-                found.append(_wf_diagnostic(rule, finding, path))
+                tier = rule.tier_of(finding.family)
+                if tier == PREVIEW and not shown:
+                    continue
+                found.append(_wf_diagnostic(rule, finding, path, tier))
         if found:
             suppressed = ctx.suppressions()
             found = [d for d in found if not _is_suppressed(d, suppressed)]
@@ -256,21 +312,21 @@ def lint_workflow(
             gc.enable()
 
 
-def _wf_diagnostic(rule: Rule, finding: Finding, path: str) -> Diagnostic:
-    """The diagnostic of a WF finding (its severity does not depend on the file kind), with its
-    evidence where diagnostics carry evidence."""
-    extra = {}
-    evidence = getattr(finding, "evidence", ())
-    if evidence and "evidence" in Diagnostic._fields:
-        extra["evidence"] = evidence
+def _wf_diagnostic(rule: Rule, finding: Finding, path: str, tier: str = DEFAULT) -> Diagnostic:
+    """The diagnostic of a WF finding (its severity does not depend on the file kind, except
+    that a preview finding is a warning), with its tier, family and evidence."""
+    severity = "warning" if tier == PREVIEW else (finding.severity or rule.severity)
     return Diagnostic(
         path,
         max(1, finding.line),
         finding.col,
         rule.code,
         rule.name,
-        finding.severity or rule.severity,
+        severity,
         " ".join(finding.message.split()),
         " ".join((finding.fix or rule.fix).split()),
-        **extra,
+        tier,
+        finding.evidence,
+        " ".join(finding.looked_for.split()),
+        finding.family,
     )

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
+from spawnkit.lint.evidence import PREVIEW
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -29,35 +30,75 @@ def _all(results: Iterable[FileResult]) -> list[Diagnostic]:
     return [d for r in results for d in r.diagnostics]
 
 
+SILENCE_HINT = (
+    "A finding the linter got wrong: silence it with a reason, "
+    "<!-- spawnkit: ignore CODE -- why --> on the line before it."
+)
+_SHOWN_EVIDENCE = 3  # places listed under a finding in text; JSON and SARIF carry them all
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def grounds(d: Diagnostic) -> list[str]:
+    """The lines under a finding that say why: what was found (with lines), what was looked
+    for, and the fix."""
+    out = [f"found: line {e.line}: {e.note}" for e in d.evidence[:_SHOWN_EVIDENCE]]
+    if len(d.evidence) > _SHOWN_EVIDENCE:
+        out.append(f"found: … and {len(d.evidence) - _SHOWN_EVIDENCE} more places")
+    if d.looked_for:
+        out.append(f"looked for: {d.looked_for}")
+    out.append(f"fix: {d.fix}")
+    return out
+
+
+def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
+    """The closing lines: counts by severity and tier, and how many files spawn sub-agents."""
+    diags = _all(results)
+    errors = sum(d.severity == "error" for d in diags)
+    preview = sum(d.tier == PREVIEW for d in diags)
+    files = len(results)
+    spawning = sum(r.orchestrator for r in results)
+    maybe = sum(r.spawn_tier == PREVIEW and not r.orchestrator for r in results)
+    where = f"{_plural(files, 'file')} ({spawning} of them spawn{'s' * (spawning == 1)} sub-agents"
+    if maybe:
+        where += f"; {maybe} more by preview readings only, checked with --preview"
+    where += ")"
+    lines = []
+    if diags:
+        tiers = f"; {preview} of them preview" if preview else ""
+        lines.append(
+            f"Found {_plural(len(diags), 'problem')} ({_plural(errors, 'error')}, "
+            f"{_plural(len(diags) - errors, 'warning')}{tiers}) in {where}."
+        )
+    elif not unreadable:
+        lines.append(f"All checks passed: {where}.")
+    else:
+        lines.append(f"No problems in the {where} read.")
+    silenced = sum(r.suppressed for r in results)
+    if silenced:
+        lines.append(f"{_plural(silenced, 'finding')} silenced by spawnkit: ignore comments.")
+    if unreadable:
+        lines.append(f"{_plural(unreadable, 'file')} could not be checked (see above).")
+    if any(d.evidence or d.looked_for for d in diags):
+        lines.append(SILENCE_HINT)
+    return lines
+
+
 def as_text(results: list[FileResult], unreadable: int = 0) -> str:
-    """ruff-like: ``path:line:col: CODE message`` and the fix hint under it.
+    """ruff-like: ``path:line:col: CODE message`` and, under it, why and the fix hint.
 
     ``unreadable`` files were reported on stderr; the summary must not call the run clean.
     """
     lines = []
     for d in _all(results):
-        lines.append(f"{d.path}:{d.line}:{d.col}: {d.code} {d.message} [{d.name}, {d.severity}]")
-        lines.append(f"    fix: {d.fix}")
-    diags = _all(results)
-    errors = sum(d.severity == "error" for d in diags)
-    orchestrators = sum(r.orchestrator for r in results)
-    files = len(results)
-    spawning = f"{orchestrators} of them spawn{'s' * (orchestrators == 1)} sub-agents"
-    if diags:
+        tier = ", preview" if d.tier == PREVIEW else ""
         lines.append(
-            f"Found {len(diags)} problem{'s' * (len(diags) != 1)} "
-            f"({errors} error{'s' * (errors != 1)}, "
-            f"{len(diags) - errors} warning{'s' * (len(diags) - errors != 1)}) in {files} "
-            f"file{'s' * (files != 1)} ({spawning})."
+            f"{d.path}:{d.line}:{d.col}: {d.code} {d.message} [{d.name}, {d.severity}{tier}]"
         )
-    elif not unreadable:
-        lines.append(f"All checks passed: {files} file{'s' * (files != 1)} ({spawning}).")
-    else:
-        lines.append(f"No problems in the {files} file{'s' * (files != 1)} read ({spawning}).")
-    if unreadable:
-        lines.append(
-            f"{unreadable} file{'s' * (unreadable != 1)} could not be checked (see above)."
-        )
+        lines.extend(f"    {line}" for line in grounds(d))
+    lines.extend(summary(results, unreadable))
     return "\n".join(lines)
 
 
@@ -72,14 +113,21 @@ def as_json(results: list[FileResult]) -> str:
                 {
                     "path": r.path,
                     "orchestrator": r.orchestrator,
+                    "spawn_tier": r.spawn_tier or None,
+                    "spawns": [_place(e) for e in r.spawns],
+                    "suppressed": r.suppressed,
                     "diagnostics": [
                         {
                             "code": d.code,
                             "name": d.name,
                             "severity": d.severity,
+                            "tier": d.tier,
+                            "family": d.family or None,
                             "line": d.line,
                             "col": d.col,
                             "message": d.message,
+                            "evidence": [_place(e) for e in d.evidence],
+                            "looked_for": d.looked_for or None,
                             "fix": d.fix,
                         }
                         for d in r.diagnostics
@@ -90,6 +138,11 @@ def as_json(results: list[FileResult]) -> str:
         },
         indent=2,
     )
+
+
+def _place(e: object) -> dict[str, object]:
+    line, note = e  # type: ignore[misc]
+    return {"line": line, "note": note}
 
 
 def _uri(path: str) -> str:
@@ -109,28 +162,15 @@ def as_sarif(results: list[FileResult]) -> str:
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": " ".join(rule.what.split())},
             "help": {"text": rule.doc()},
-            "defaultConfiguration": {"level": "error" if rule.severity == "error" else "warning"},
+            "defaultConfiguration": {
+                "level": "error" if rule.severity == "error" and rule.tier != PREVIEW else "warning"
+            },
+            "properties": {"tier": rule.tier},
         }
         for rule in ALL
     ]
     index = {rule.code: i for i, rule in enumerate(ALL)}
-    sarif_results = [
-        {
-            "ruleId": d.code,
-            "ruleIndex": index[d.code],
-            "level": "error" if d.severity == "error" else "warning",
-            "message": {"text": f"{d.message}. Fix: {d.fix}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(d.path)},
-                        "region": {"startLine": d.line, "startColumn": d.col},
-                    }
-                }
-            ],
-        }
-        for d in _all(results)
-    ]
+    sarif_results = [_sarif_result(d, index[d.code]) for d in _all(results)]
     import json
 
     return json.dumps(
@@ -150,6 +190,46 @@ def as_sarif(results: list[FileResult]) -> str:
     )
 
 
+def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
+    """One SARIF result: the finding, its evidence as related locations, its tier."""
+    uri = _uri(d.path)
+    text = d.message + "."
+    if d.evidence:
+        text += " Found: " + "; ".join(f"line {e.line}: {e.note}" for e in d.evidence) + "."
+    if d.looked_for:
+        text += f" Looked for: {d.looked_for}."
+    result: dict[str, object] = {
+        "ruleId": d.code,
+        "ruleIndex": rule_index,
+        "level": "error" if d.severity == "error" else "warning",
+        "message": {"text": f"{text} Fix: {d.fix}"},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri},
+                    "region": {"startLine": d.line, "startColumn": d.col},
+                }
+            }
+        ],
+        "properties": {"tier": d.tier},
+    }
+    if d.evidence:
+        result["relatedLocations"] = [
+            {
+                "id": k,
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri},
+                    "region": {"startLine": max(1, e.line)},
+                },
+                "message": {"text": e.note},
+            }
+            for k, e in enumerate(d.evidence)
+        ]
+    if d.looked_for:
+        result["properties"] = {"tier": d.tier, "lookedFor": d.looked_for}
+    return result
+
+
 def _escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -163,7 +243,11 @@ def as_github(results: list[FileResult]) -> str:
     out = []
     for d in _all(results):
         level = "error" if d.severity == "error" else "warning"
-        message = _escape_data(f"{d.message} ({d.name}). Fix: {d.fix}")
+        why = "".join(f" Found: line {e.line}: {e.note}." for e in d.evidence[:_SHOWN_EVIDENCE])
+        if d.looked_for:
+            why += f" Looked for: {d.looked_for}."
+        tier = ", preview" if d.tier == PREVIEW else ""
+        message = _escape_data(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}")
         out.append(
             f"::{level} file={_escape_property(d.path)},line={d.line},col={d.col},"
             f"title={_escape_property(d.code)}::{message}"

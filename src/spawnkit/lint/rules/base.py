@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from spawnkit.lint.analysis import Analysis, analyse
 from spawnkit.lint.document import Document
+from spawnkit.lint.evidence import DEFAULT, PREVIEW, TIERS, Evidence, Family, quote, tier_of
 from spawnkit.lint.memo import cached_property
 from spawnkit.standard import protocol
 
@@ -23,11 +24,22 @@ DEFAULT_PROFILE = "claude-code"
 
 
 class Finding(NamedTuple):
+    """What a rule reports, and its grounds.
+
+    ``family`` names the way of reading that produced it (one of the rule's
+    :attr:`Rule.families`; its tier decides whether the finding shows by default);
+    ``evidence`` lists the places it rests on and ``looked_for`` says what the rule searched
+    for and did not find. A protocol finding carries both, so the user sees why.
+    """
+
     line: int
     message: str
     fix: str | None = None  # overrides the rule's default fix hint
     col: int = 1
     severity: str | None = None  # overrides the rule's severity for this finding
+    family: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    looked_for: str = ""
 
 
 class Context:
@@ -36,6 +48,11 @@ class Context:
     def __init__(self, doc: Document, profile: str) -> None:
         self.doc = doc
         self.profile = profile
+
+    def spawn_evidence(self, limit: int = 2) -> tuple[Evidence, ...]:
+        """Where the file spawns sub-agents (its first ``limit`` spawn steps): the ground every
+        protocol finding shares, since the protocol rules judge only orchestrators."""
+        return self.analysis.spawn_evidence[:limit]
 
     @cached_property
     def analysis(self) -> Analysis:
@@ -60,6 +77,10 @@ class Rule:
     fix: ClassVar[str]
     example_path: ClassVar[str] = "skills/demo-audit/SKILL.md"
     protocol_rule: ClassVar[bool] = False  # runs only on orchestrators
+    # how sure the rule is (see spawnkit.lint.evidence): the rule's own tier, and the tiers of
+    # its ways of reading where they differ; a finding names its family
+    tier: ClassVar[str] = DEFAULT
+    families: ClassVar[tuple[Family, ...]] = ()
     files: ClassVar[str] = "markdown"  # what it reads: "markdown" or "workflow" (JavaScript)
     # File kinds for which Claude Code fails on (or misreads) what the rule finds. A spec
     # rule's finding is an error for those kinds and for skills under the portable profile
@@ -80,6 +101,12 @@ class Rule:
     def check(self, ctx: Context) -> Iterator[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def tier_of(self, family: str = "") -> str:
+        """The tier of a finding of ``family``: preview when the rule or the family is."""
+        if self.tier == PREVIEW:
+            return PREVIEW
+        return tier_of(self.families, family, self.tier)
+
     def severity_for(self, ctx: Context) -> str:
         """The severity of this rule's findings in ``ctx`` (see :attr:`client_fails`)."""
         if self.severity != "error" or ctx.doc.kind in self.client_fails:
@@ -90,6 +117,8 @@ class Rule:
 
     def severity_label(self) -> str:
         """The severity as the rule tables show it: "error", "warning", or where each applies."""
+        if self.tier == PREVIEW and self.severity == "error":
+            return "warning (the standard's error once it leaves preview)"
         if self.severity != "error" or len(self.client_fails) == 3:
             return self.severity
         where = "".join(f"{k}s, " for k in self.client_fails)
@@ -107,14 +136,49 @@ class Rule:
 
     def doc(self) -> str:
         """The text ``spawnkit rule CODE`` prints."""
+        tier = ", preview" if self.tier == PREVIEW else ""
         return (
-            f"{self.code} {self.name} ({self.severity})\n\n{self.summary}\n\n"
+            f"{self.code} {self.name} ({self.severity}{tier})\n\n{self.summary}\n\n"
             f"## What it does\n{self.what.strip()}\n\n"
             f"## Why is this bad?\n{self.why.strip()}\n\n"
             f"## Example (bad)\n{_indent(self.bad)}\n\n"
             f"## Use instead (good)\n{_indent(self.good)}\n\n"
-            f"## Fix\n{self.fix.strip()}{self.severity_note()}\n"
+            f"## Fix\n{self.fix.strip()}{self.severity_note()}\n{self.tier_note()}"
         )
+
+    def tier_label(self) -> str:
+        """The tier as the rule tables show it: "default", "preview", or which readings are."""
+        preview = [f.name for f in self.families if f.tier == PREVIEW]
+        if self.tier == PREVIEW or not preview:
+            return self.tier
+        return f"default; preview: {', '.join(preview)}"
+
+    def tier_note(self) -> str:
+        """The rule's tier and its families' tiers, for ``spawnkit rule``."""
+        if self.tier == PREVIEW:
+            head = (
+                "\n## Tier: preview\nOffered, not asserted: its findings show with --preview "
+                f"or `--select {self.code}`, and are warnings.\n"
+            )
+        elif any(f.tier == PREVIEW for f in self.families):
+            head = "\n## Tier: default, with preview readings\n"
+        else:
+            return ""
+        rows = "".join(f"- {f.name} ({self.tier_of(f.name)}): {f.what}\n" for f in self.families)
+        return head + rows
+
+
+__all__ = [
+    "DEFAULT",
+    "PREVIEW",
+    "TIERS",
+    "Context",
+    "Evidence",
+    "Family",
+    "Finding",
+    "Rule",
+    "quote",
+]
 
 
 def _indent(text: str) -> str:

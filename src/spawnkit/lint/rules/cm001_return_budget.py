@@ -6,10 +6,10 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from spawnkit.lint.analysis import Sentence, sentences
+from spawnkit.lint.analysis import Prompt, Sentence, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
 from spawnkit.standard import protocol
 
 _TOKENS = folded(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b")
@@ -69,9 +69,25 @@ def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
     return found
 
 
+OVER = "cap-over-budget"
+PROMPT = "prompt-without-cap"
+SPAWN = "spawn-without-cap"
+
+
+def prompt_evidence(prompt: Prompt) -> Evidence:
+    """A sub-agent prompt as evidence: its line and its opening words."""
+    where = f" (in {prompt.source})" if prompt.source else ""
+    return Evidence(prompt.line, f"sub-agent prompt{where}: {quote(prompt.text, 70)}")
+
+
 class ReturnBudget(Rule):
     code = "CM001"
     protocol_rule = True
+    families = (
+        Family(OVER, DEFAULT, "a reply cap in tokens above the standard's budget"),
+        Family(PROMPT, DEFAULT, "a sub-agent prompt, found in the file, that caps nothing"),
+        Family(SPAWN, DEFAULT, "spawn steps with no prompt text and no cap for any sub-agent"),
+    )
     what = """
 Finds every prompt the skill hands to a sub-agent (a fenced or quoted block
 introduced as a prompt, a `prompt:` in a YAML/code block, a quoted prompt in a
@@ -126,33 +142,32 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         budget = protocol.return_budget()
         prompt_ids = a.prompt_block_ids
+        looked_for = (
+            f'a cap on the reply in tokens, at most {budget} ("reply in at most {budget} '
+            'tokens"), in the prompt or stated once for every sub-agent'
+        )
         general = caps_in(
             [b for b in a.global_units if id(b) not in prompt_ids], need_reply_word=True
         )
         for cap in general:
             if cap.tokens > budget:
-                yield Finding(
-                    a.report_line(cap.block, cap.line),
-                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's "
-                    f"{budget}",
-                    f"Lower the cap to {budget} tokens or fewer.",
-                )
+                yield self._over(a.report_line(cap.block, cap.line), cap, budget)
         covered = any(c.tokens <= budget for c in general)
         if a.prompts:
             for prompt in a.prompts:
                 caps = caps_in(prompt.blocks, need_reply_word=False)
                 for cap in caps:
                     if cap.tokens > budget:
-                        yield Finding(
-                            a.report_line(cap.block, cap.line),
-                            f"this sub-agent prompt caps the reply at {cap.tokens} tokens, "
-                            f"above the standard's {budget}",
-                            f"Lower the cap to {budget} tokens or fewer.",
+                        yield self._over(
+                            a.report_line(cap.block, cap.line), cap, budget, "this sub-agent prompt"
                         )
                 if not caps and not covered:
                     yield Finding(
                         prompt.line,
                         self._missing(prompt.text, "this sub-agent prompt does not cap"),
+                        family=PROMPT,
+                        evidence=(prompt_evidence(prompt), *ctx.spawn_evidence(1)),
+                        looked_for=looked_for,
                     )
             return
         if covered:
@@ -165,15 +180,32 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             yield Finding(
                 a.first_line,
                 self._missing(text, "the sub-agents spawned here are never told to cap"),
+                family=SPAWN,
+                evidence=ctx.spawn_evidence(),
+                looked_for=looked_for + "; the file hands over no prompt text",
             )
         for cap in caps:
             if cap.tokens > budget:
-                yield Finding(
-                    cap.line,
-                    f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's "
-                    f"{budget}",
-                    f"Lower the cap to {budget} tokens or fewer.",
-                )
+                yield self._over(cap.line, cap, budget)
+
+    @staticmethod
+    def _over(line: int, cap: Cap, budget: int, what: str = "") -> Finding:
+        said = next((s.text for s in sentences(cap.block) if str(cap.tokens) in s.text), "")
+        message = (
+            f"{what} caps the reply at {cap.tokens} tokens, above the standard's {budget}"
+            if what
+            else f"sub-agent replies are capped at {cap.tokens} tokens, above the standard's "
+            f"{budget}"
+        )
+        return Finding(
+            line,
+            message,
+            f"Lower the cap to {budget} tokens or fewer.",
+            family=OVER,
+            evidence=(
+                Evidence(line, f"cap of {cap.tokens} tokens: {quote(said or cap.block.text)}"),
+            ),
+        )
 
     @staticmethod
     def _missing(text: str, what: str) -> str:

@@ -5,16 +5,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spawnkit.lint.analysis import STATE_FILE
+from spawnkit.lint.analysis import AGENT_NOUN, STATE_FILE
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import DEFAULT, Context, Family, Finding, Rule
+from spawnkit.lint.rules.cm001_return_budget import prompt_evidence
 
+_EXTENSIONS = (
+    "md|markdown|json|jsonl|txt|log|csv|tsv|ya?ml|toml|html|sarif|xml|png|jpe?g|svg|pdf|webp|gif"
+)
 _PATH = (
     r"[`'\"]?(?:[\w.{}$~<>*@-]*/"
-    r"|[\w{}$<>.@-]+\.(?:md|json|jsonl|txt|log|csv|ya?ml|html|sarif|xml)\b"
+    # a file name, placeholders and globs included: "task-*.md", "[feature]/validation.md"
+    r"|[\w{}$<>.@*\[\]-]+\.(?:" + _EXTENSIONS + r")\b"
     # a placeholder that names a path: "[output file]", "${reviewQueuePath}", "{report_path}"
-    r"|[\[{<$]\{?[\w\s-]{0,30}?(?:path|file|dir|folder)\w*\s*[\]}>])"
+    r"|[\[{<$]\{?[\w\s-]{0,30}?(?:path|file|dir|folder)\w*\s*[\]}>]"
+    # ... or a variable that does: "artifact_path", "$OUTPUT_FILE"
+    r"|\$?\w+_(?:path|file|dir)\b)"
 )
 _DISK = Gated(
     lazy(
@@ -26,19 +33,33 @@ _DISK = Gated(
         + _PATH
         + r"|\boutputs?\s+(?:to|into)\s*:?\s+"  # "Output to: .ralph/tasks/"
         + _PATH
-        + r"|\bwrite\s+"
+        # "write findings.md", "(3) writes `.specs/[feature]/validation.md`"
+        + r"|\b(?:write|writes|save|saves|create|creates|produce|produces|generate|generates|emit|emits)"
+        r"\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?"
+        + _PATH
+        # "Output path: {source}_edited.png", "report file: …"
+        + r"|\b(?:outputs?|reports?|results?)\s+(?:file|path)\s*:?\s+"
         + _PATH
         + r"|\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+)?(?:reports?|results?|output|logs?)"
         r"\s+(?:folder|directory|dir|file)\b"
         # a file kept by the run under another name: "appends its summary to the tracker"
         r"|\b(?:append|appends|write|writes|add|adds|record|records|log|logs)\b[^.!?]{0,80}?\b(?:to|in|into)"
         r"\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+)?(?:tracker|ledger|journal|scratchpad)\b"
-        r"|\b(?:on|to)\s+disk\b",
+        r"|\b(?:on|to)\s+disk\b"
+        # a folder named by what it holds: "writes its markdown file to the session directory"
+        r"|\b(?:write|writes|save|saves|store|stores|put|puts|place|places|drop|drops|output|outputs)"
+        r"\b[^.!?]{0,80}?\b(?:to|in|into|under)\s+(?:the\s+|a\s+|its\s+|their\s+|your\s+|own\s+)?"
+        r"(?:[\w-]+\s+){0,2}(?:folder|directory|dir|subdirectory)\b"
+        # results posted where the orchestrator does not read them: PR comments, an issue
+        r"|\bposts?\b[^.!?]{0,80}?\b(?:as|to|on|in)\s+(?:the\s+|a\s+)?(?:pr|pull\s+request|github"
+        r"|issue|jira|linear)\s*(?:comments?|reviews?|threads?)?\b",
         re.I,
     ),
     # a path (a slash or a file extension), a placeholder, a folder or file, the disk, a tracker
     *("/", ".md", ".json", ".txt", ".log", ".csv", ".yml", ".yaml", ".html", ".sarif", ".xml"),
+    *(".tsv", ".toml", ".png", ".jpg", ".jpeg", ".svg", ".pdf", ".webp", ".gif", ".markdown"),
     *("folder", "dir", "file", "path", "disk", "tracker", "ledger", "journal", "scratchpad"),
+    "post",
     exact=True,
 )
 # a step that writes findings somewhere: its path is read by written_paths
@@ -84,9 +105,24 @@ def _top_list(blocks: list[Block], block: Block) -> int | None:
     return block.list_id if block.kind == "item" else None
 
 
+PROMPT = "prompt-without-file"
+SPAWN = "spawn-without-file"
+LOOKED_FOR = (
+    'an instruction to write the full results to a file ("write your findings to '
+    '.<skill>-reports/<step>.md", a path placeholder, a tracker the run keeps), in the prompt '
+    "or stated once for every sub-agent"
+)
+
+
 class ResultsOnDisk(Rule):
     code = "CM002"
     protocol_rule = True
+    families = (
+        Family(
+            PROMPT, DEFAULT, "a sub-agent prompt, found in the file, that names no file to write"
+        ),
+        Family(SPAWN, DEFAULT, "spawn steps with no prompt text that name no file to write"),
+    )
     what = """
 Checks that every sub-agent prompt (or a rule stated once for all sub-agents)
 tells the sub-agent to write its full output — findings, logs, file lists — to a
@@ -136,6 +172,15 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
     def check(self, ctx: Context) -> Iterator[Finding]:
         a = ctx.analysis
         general = [b for b in a.global_units if id(b) not in a.prompt_block_ids]
+        # ... and code that speaks of the agents ("# Each agent writes to its own tmp/ dir")
+        general += [
+            b
+            for _, blocks in a.groups
+            for b in blocks
+            if b.kind == "code"
+            and id(b) not in a.prompt_block_ids
+            and AGENT_NOUN.hit(b.text, b.lower)
+        ]
         if writes_to_disk(general):
             return
         if a.prompts:
@@ -145,6 +190,9 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                         prompt.line,
                         "this sub-agent prompt does not tell the sub-agent to write its full "
                         "results to a file on disk",
+                        family=PROMPT,
+                        evidence=(prompt_evidence(prompt), *ctx.spawn_evidence(1)),
+                        looked_for=LOOKED_FOR,
                     )
             return
         blocks = ctx.doc.blocks
@@ -165,4 +213,7 @@ Reply with at most 400 tokens: STATUS, counts, and the report path.
                 a.first_line,
                 "the sub-agents spawned here are never told to write their full results "
                 "to a file on disk",
+                family=SPAWN,
+                evidence=ctx.spawn_evidence(),
+                looked_for=LOOKED_FOR + "; the file hands over no prompt text",
             )

@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterator
 
 from spawnkit.lint.patterns import Gated, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
-from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+from spawnkit.lint.rules.base import DEFAULT, PREVIEW, Context, Family, Finding, Rule
+from spawnkit.lint.rules.cm003_state_file import runs_steps, state_evidence, state_places
 
 _RESUME = Gated(
     lazy(
@@ -21,9 +21,14 @@ _RESUME = Gated(
 )
 
 
+NO_RESUME = "no-resume"
+
+
 class ResumeCheck(Rule):
     code = "CM004"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
+    families = (Family(NO_RESUME, DEFAULT, "a state file that nothing reads back at start-up"),)
     what = """
 Checks that an orchestrator with a state file looks for a recent unfinished one
 at start-up and resumes from it (skipping completed steps) instead of starting
@@ -73,13 +78,18 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         if not runs_steps(a) or a.references_standard:
             return
-        lines = state_lines(a)
-        if not lines:
+        places = state_places(a)
+        if not places:
             return
         if any(_RESUME.search(s.text, s.lower) for s in a.prose) or any(
             _RESUME.search(b.text, b.lower) for b in a.shell_blocks
         ):
             return
         yield Finding(
-            lines[0], "the state file is never checked at start-up to resume an unfinished run"
+            places[0][0],
+            "the state file is never checked at start-up to resume an unfinished run",
+            family=NO_RESUME,
+            evidence=state_evidence(places),
+            looked_for='a start-up step that resumes an unfinished run ("resume", "pick up '
+            'where it left off", "skip completed steps", "continue from")',
         )

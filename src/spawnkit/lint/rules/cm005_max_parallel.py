@@ -10,7 +10,16 @@ from typing import Any
 from spawnkit.lint import vocabulary as V
 from spawnkit.lint.analysis import AGENT_NOUN, CJK_CHAR, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 from spawnkit.standard import protocol
 
 _PARALLEL = folded(
@@ -161,6 +170,17 @@ _NUMBER_WORDS = Keywords(
 )
 
 
+# a sentence said of sub-agents: an agent noun, a job ("reviewers"), the spawn tool or a call
+_AGENT_WORDS = Keywords("task tool", "agent tool", "task(", "agent(", "subagent_type", "spawn")
+_ROLE = lazy(r"\b(?:" + V.alternation(V.ROLE_NOUNS) + r")s?\b")
+
+
+def _said_of_agents(text: str, low: str) -> bool:
+    if AGENT_NOUN.search(text, low) or _AGENT_WORDS.any_in(low):
+        return True
+    return not low.isascii() and any(n in low for n in V.CJK_AGENT_NOUNS) or bool(_ROLE.search(low))
+
+
 _BOTH = folded(r"\bboth\s+(?:[\w-]+\s+)?(?:sub-?agents|subagents|agents|reviewers|workers)\b")
 
 
@@ -207,9 +227,39 @@ _FALLBACK_SECTION = lazy(
 )
 
 
+OVER = "cap-over-limit"
+UNBOUNDED = "no-limit"
+PARALLEL = "parallel-without-cap"
+FAN_OUT = "fan-out-without-cap"
+CODE_CALLS = "calls-in-code"
+LOOSE = "parallel-not-said-of-agents"
+
+
 class MaxParallel(Rule):
     code = "CM005"
     protocol_rule = True
+    families = (
+        Family(
+            OVER,
+            DEFAULT,
+            'a number of parallel sub-agents above the cap ("spawn 5 agents in parallel")',
+        ),
+        Family(
+            UNBOUNDED, DEFAULT, 'parallelism with no limit ("all in parallel", "as many as needed")'
+        ),
+        Family(
+            PARALLEL, DEFAULT, "a parallel statement with no cap in it, its section or the skill"
+        ),
+        Family(FAN_OUT, DEFAULT, 'a fan-out stated by structure: "For each X:" over spawn steps'),
+        Family(
+            CODE_CALLS, DEFAULT, "a code sketch with more spawn calls than the cap, none awaited"
+        ),
+        Family(
+            LOOSE,
+            PREVIEW,
+            "a parallel statement in a heading, or one that names no sub-agent and no spawn step",
+        ),
+    )
     what = """
 Finds every statement about running sub-agents in parallel and checks that a cap
 no larger than the standard's is stated with it or once for the whole skill.
@@ -275,6 +325,12 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 key = (id(s.block), s.line) if s.block.kind == "table" else id(s.block)
                 f = _Facts(s.text, s.lower, a.report_line(s.block, s.line), key, fallback)
                 f.section = s.block.section
+                if s.block.kind == "heading" or not (
+                    _said_of_agents(s.text, s.lower) or a.spawns_in(s.block)
+                ):
+                    # a title, or parallel work that is not said to be sub-agents' ("what can
+                    # run in parallel", "start step 4 in parallel"): offered, not asserted
+                    f.family = LOOSE
                 if f.parallel and not f.caps and not f.sequential:
                     listed = _listed(a, s)
                     if listed:
@@ -297,18 +353,27 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         general_ok = any(f.about_agents for f in capping)
         capped_blocks = {f.block for f in capping}
         capped_sections = {f.section for f in capping if f.section}
+        looked_for = (
+            f"a cap of at most {limit} with the statement, in its section or once for the skill "
+            f'("at most {limit} at a time", "one at a time", "sequentially", max_parallel: {limit})'
+        )
         for f in facts:
+            said = (Evidence(f.line, f"parallel: {quote(f.said)}"),) if f.said else ()
             for value in f.caps:
                 if value > limit:
                     yield Finding(
                         f.line,
                         f"allows {value} sub-agents in parallel; the standard's cap is {limit}",
+                        family=CODE_CALLS if f.family == CODE_CALLS else OVER,
+                        evidence=said,
                     )
             if f.unbounded:
                 yield Finding(
                     f.line,
                     f"runs sub-agents with no cap ('{f.unbounded}'); "
                     f"the standard allows at most {limit} in parallel",
+                    family=UNBOUNDED,
+                    evidence=said,
                 )
             elif (
                 f.parallel
@@ -319,7 +384,11 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                 and not general_ok
             ):
                 yield Finding(
-                    f.line, f"runs sub-agents in parallel without a stated cap (at most {limit})"
+                    f.line,
+                    f"runs sub-agents in parallel without a stated cap (at most {limit})",
+                    family=f.family,
+                    evidence=said + ctx.spawn_evidence(1),
+                    looked_for=looked_for,
                 )
 
 
@@ -338,6 +407,7 @@ def _table_rows(a: Any, tables: list[Any]) -> list[_Facts]:
             caps = _cap_values(text, low)
             if caps:
                 f = _Facts("", "", a.report_line(block, block.start + k), (id(block), k))
+                f.said = text
                 f.caps = caps
                 f.about_agents = bool(AGENT_NOUN.search(text, low) or _TOOL_WORDS.any_in(low))
                 out.append(f)
@@ -379,6 +449,8 @@ def _fan_outs(a: Any, limit: int) -> list[_Facts]:
                 ):
                     f = _Facts("", "", a.report_line(block), id(block))
                     f.caps, f.parallel = [calls], True
+                    f.said = f"{calls} spawn calls in one code block"
+                    f.family = CODE_CALLS
                     out.append(f)
             elif block.kind in ("item", "paragraph") and _FOR_EACH.match(block.text):
                 following = blocks[idx + 1 : idx + 1 + _MAX_FOLLOWING]
@@ -389,6 +461,7 @@ def _fan_outs(a: Any, limit: int) -> list[_Facts]:
                 if any(a.spawns_in(b) and not _SEQUENTIAL.search(b.text, b.lower) for b in under):
                     f = _Facts(block.text, block.lower, a.report_line(block), id(block))
                     f.parallel, f.about_agents = True, True
+                    f.family = FAN_OUT
                     out.append(f)
     return out
 
@@ -453,6 +526,8 @@ class _Facts:
         "unbounded",
         "about_agents",
         "section",
+        "said",
+        "family",
     )
 
     def __init__(
@@ -460,6 +535,8 @@ class _Facts:
     ) -> None:
         self.line = line
         self.block = block
+        self.said = text  # the words, for the finding's evidence
+        self.family = PARALLEL
         self.caps = _cap_values(text, low)
         seq = _SEQUENTIAL.search(text, low) if _SEQ_WORDS.any_in(low) else None
         self.sequential = seq is not None and not fallback and _a_rule(text, low, seq)

@@ -8,7 +8,16 @@ from typing import Any
 
 from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, STATE_FILE, imperative
 from spawnkit.lint.patterns import AnyOf, Gated, Keywords, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 from spawnkit.lint.rules.cm002_results_on_disk import written_paths
 
 _READ = Gated(
@@ -145,6 +154,15 @@ def _names_written(obj: str, written: list[tuple[str, ...]]) -> bool:
     return any(f" {' '.join(stem)} " in f" {said} " for stem in written)  # the name, in order
 
 
+READ = "read-back"
+PASTE = "paste-into-prompt"
+SHELL = "shell-read"
+
+
+def _seen(line: int, what: str, text: str) -> tuple[Evidence, ...]:
+    return (Evidence(line, f"{what}: {quote(text)}"),)
+
+
 def _pasted(a: Any) -> Iterator[Finding]:
     """Reports pasted into a later sub-agent's prompt: the orchestrator had to read them."""
     message = (
@@ -158,25 +176,35 @@ def _pasted(a: Any) -> Iterator[Finding]:
             if m is None and "paste" in block.lower:
                 m = _paste_label(block.lower)
             if m and not STATE_FILE.search(m.group(0)) and not _NOT_AGENT_OUTPUT.search(m.group(0)):
-                yield Finding(a.report_line(block, block.line_of(m.start())), message)
+                line = a.report_line(block, block.line_of(m.start()))
+                yield Finding(
+                    line, message, family=PASTE, evidence=_seen(line, "pasted", m.group(0))
+                )
                 seen = True
                 break
     if seen:
         return
     for s in a.prose_where(_PASTED):
+        line = a.report_line(s.block, s.line)
         m = _PASTE.search(s.text, s.lower)
         if m and imperative(s.text, m.start()) and not NEGATION.search(s.text[m.end() :][:60]):
-            yield Finding(a.report_line(s.block, s.line), message)
+            yield Finding(line, message, family=PASTE, evidence=_seen(line, "pasted", s.text))
             return
         m = _VERBATIM.search(s.text, s.lower)
         if m and not NEGATION.search(s.text[: m.start()]) and "user" not in s.lower:
-            yield Finding(a.report_line(s.block, s.line), message)
+            yield Finding(line, message, family=PASTE, evidence=_seen(line, "handed on", s.text))
             return
 
 
 class NoFullReportReads(Rule):
     code = "CM006"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
+    families = (
+        Family(READ, DEFAULT, "the orchestrator told to read, open or load a sub-agent's report"),
+        Family(PASTE, DEFAULT, "an earlier sub-agent's output pasted into a later prompt"),
+        Family(SHELL, DEFAULT, "a shell command that prints reports (cat reports/*.md)"),
+    )
     what = """
 Finds instructions to the orchestrator itself to read, open, load or `cat` the
 report files its sub-agents wrote — named as reports, or as the very files a
@@ -257,9 +285,12 @@ Tell the user the counts from the reply and the report path; do not open the rep
                     continue
                 if not by_self and AGENT_NOUN.search(lead):
                     continue  # "a sub-agent that reads …", "ask the sub-agent to read …"
+                line = a.report_line(s.block, s.line)
                 yield Finding(
-                    a.report_line(s.block, s.line),
+                    line,
                     "the orchestrator reads a sub-agent's full report back into its own context",
+                    family=READ,
+                    evidence=_seen(line, "reads back", s.text),
                 )
                 break
         yield from _pasted(a)
@@ -267,7 +298,10 @@ Tell the user the counts from the reply and the report path; do not open the rep
             m = _SHELL_READ.search(block.text)
             if m and not STATE_FILE.search(m.group(0)):
                 line = block.line_of(m.start() + len(m.group(0)) - len(m.group(0).lstrip()))
+                line = a.report_line(block, line)
                 yield Finding(
-                    a.report_line(block, line),
+                    line,
                     "this command prints sub-agents' full reports into the orchestrator's context",
+                    family=SHELL,
+                    evidence=_seen(line, "prints", m.group(0)),
                 )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 from spawnkit.lint.analysis import (
     NUM,
-    STATE_FILE,
+    STATE_ANY,
+    STATE_STORE,
     Analysis,
     Sentence,
     holding,
@@ -16,8 +17,17 @@ from spawnkit.lint.analysis import (
 )
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
-from spawnkit.lint.rules.cm003_state_file import runs_steps, state_lines
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
+from spawnkit.lint.rules.cm003_state_file import runs_steps, state_evidence, state_places
 from spawnkit.standard import protocol
 
 _UPDATE = Gated(
@@ -42,9 +52,19 @@ _AT_END = Gated(
     *("once", "when", "after", "go", "end", "only"),
     exact=True,
 )
-_EVERY_N = Gated(lazy(r"\bevery\s+" + NUM + r"\s+[\w-]+", re.I), "every", exact=True)
+# "every 3 steps" (not "every 5 minutes": a timer, which counts as a checkpoint)
+_TIME_UNIT = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|[smh])\b"
+_EVERY_N = Gated(
+    lazy(r"\bevery\s+" + NUM + r"\s+(?!" + _TIME_UNIT + r")[\w-]+", re.I), "every", exact=True
+)
 _PER_STEP = folded(
     r"\b(?:after|as|when|whenever|once)\s+(?:each|every|it|its|the|an?|one|that)\b|\bper\s+\w+\b"
+    # on a timer: "every 5 minutes", "periodically"
+    r"|\bevery\s+(?:\d+\s*)?" + _TIME_UNIT + r"|\bperiodically\b|\bon\s+a\s+timer\b"
+    # on events: "on each completion", "on every event"
+    r"|\bon\s+(?:each|every)\s+\w+"
+    # kept by each worker as it goes: "each agent writes to agent-X-progress.md"
+    r"|\beach\s+(?:sub-?agent|subagent|agent|worker|teammate|task|step|phase)\b"
     r"|\bwhen\s+(?:it|they)\s+(?:returns?|finish|repl)|\bwhenever\b|\bthen\s+update\b"
     r"|\b(?:each|every)\s+time\b"
     r"|\b(?:after|upon|on)\s+(?:a\s+|the\s+)?(?:successful|completing|completion\s+of|finishing)\b"
@@ -62,14 +82,31 @@ _FOR_EACH = folded(r"\b(?:for\s+(?:each|every)|per)\b")
 _STATE_SECTION = lazy(r"\b(?:state|progress|checkpoint|context management)\b", re.I)
 
 
+NEVER = "never-updated"
+AT_END = "updated-at-end"
+EVERY_N = "interval-over-limit"
+LOOKED_FOR = (
+    "an update of the state while the run goes on: after each step, task or phase, on an event "
+    'or a timer ("update state.json after every step", "mark the task done in tasks.md")'
+)
+
+
 class Checkpoint(Rule):
     code = "CM007"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
+    families = (
+        Family(NEVER, DEFAULT, "a state file the skill never says it updates during the run"),
+        Family(AT_END, DEFAULT, 'a state file written only at the end ("once all agents finish")'),
+        Family(EVERY_N, DEFAULT, "an update interval above the standard's"),
+    )
     what = """
-Checks when the state file is updated: after every step (or every few steps, no
-more than the standard's interval) passes; "once all agents have finished", "at
-the end", "in one go", or an interval above the standard's violate, and so does
-a state file that is never said to be updated. Judged only once a state file
+Checks when the state is updated, in whatever form it is kept (a file, a
+database, a memory tool, a command that records status): after every step, task
+or phase, on each event ("as each agent returns"), on a timer, or every few
+steps within the standard's interval passes; "once all agents have finished",
+"at the end", "in one go", or an interval above the standard's violate, and so
+does state that is never said to be updated. Judged only once a state file
 exists (CM003 reports a missing one). A reference to the installed standard
 counts when the skill says nothing to the contrary.
 """
@@ -117,41 +154,45 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         a = ctx.analysis
         if not runs_steps(a):
             return
-        lines = state_lines(a)
-        if not lines:
+        places = state_places(a)
+        if not places:
             return
         every = protocol.checkpoint_every()
         good = False
-        bad: list[tuple[int, str]] = []
+        bad: list[Finding] = []
         for s, in_loop in self._state_updates(ctx):
             line = a.report_line(s.block, s.line)
             n = _EVERY_N.search(s.text, s.lower)
+            said = (Evidence(line, f"state update: {quote(s.text)}"),)
             if n and number(n.group(1)) > every:
-                bad.append(
-                    (
-                        line,
-                        f"the state file is updated only every {number(n.group(1))} steps; "
-                        f"the standard asks for at least every {every}",
-                    )
+                message = (
+                    f"the state file is updated only every {number(n.group(1))} steps; "
+                    f"the standard asks for at least every {every}"
                 )
+                bad.append(Finding(line, message, family=EVERY_N, evidence=said))
             elif _AT_END.search(s.text, s.lower):
-                bad.append(
-                    (
-                        line,
-                        "the state file is written only after all sub-agents finish; "
-                        "update it after every step",
-                    )
+                message = (
+                    "the state file is written only after all sub-agents finish; "
+                    "update it after every step"
                 )
+                bad.append(Finding(line, message, family=AT_END, evidence=said))
             elif (
-                in_loop or _PER_STEP.search(s.text, s.lower) or (n and number(n.group(1)) <= every)
+                in_loop
+                or _PER_STEP.search(s.text, s.lower)
+                or (n and number(n.group(1)) <= every)
+                # recording a task's status ("--status done", "update status to fixed") is an
+                # update per task by its nature
+                or STATE_STORE.search(s.text, s.lower)
             ):
                 good = True
-        for line, message in bad:
-            yield Finding(line, message)
+        yield from bad
         if not good and not bad and not a.references_standard:
             yield Finding(
-                lines[0],
+                places[0][0],
                 "the skill never says when the state file is updated; update it after every step",
+                family=NEVER,
+                evidence=state_evidence(places),
+                looked_for=LOOKED_FOR,
             )
 
     @staticmethod
@@ -175,16 +216,20 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     continue
                 if id(block) in a.prompt_block_ids and id(block) not in code_ids:
                     continue
-                if not _UPDATE.hit(block.text, block.lower):
+                store = STATE_STORE.hit(block.text, block.lower)
+                if not (store or _UPDATE.hit(block.text, block.lower)):
                     continue  # none of its sentences can have the words the block lacks
                 in_scope: bool | None = None  # the block or its section names the state file
-                for s in holding(block, sentences(block), _UPDATE.keys):
-                    if not _UPDATE.search(s.text, s.lower):
+                keys = _UPDATE.keys + STATE_STORE.keys if store else _UPDATE.keys
+                for s in holding(block, sentences(block), keys):
+                    if store and STATE_STORE.search(s.text, s.lower):
+                        pass  # recording a status is itself an update ("seed done --slice")
+                    elif not _UPDATE.search(s.text, s.lower):
                         continue
-                    if not STATE_FILE.search(s.text, s.lower):
+                    elif not STATE_ANY.search(s.text, s.lower):
                         if in_scope is None:
                             in_scope = bool(
-                                STATE_FILE.search(block.text, block.lower)
+                                STATE_ANY.search(block.text, block.lower)
                             ) or _state_section(block.section, sections)
                         if not (in_scope and _REFERS.search(s.text, s.lower)):
                             continue

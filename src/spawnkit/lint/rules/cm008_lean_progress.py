@@ -7,7 +7,16 @@ from collections.abc import Iterator
 
 from spawnkit.lint.analysis import imperative
 from spawnkit.lint.patterns import Gated, Keywords, lazy
-from spawnkit.lint.rules.base import Context, Finding, Rule
+from spawnkit.lint.rules.base import (
+    DEFAULT,
+    PREVIEW,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 
 _RELAY = Gated(
     lazy(
@@ -48,9 +57,14 @@ _HINT = Keywords(
 )
 
 
+RELAY = "relay-at-length"
+
+
 class LeanProgress(Rule):
     code = "CM008"
     protocol_rule = True
+    tier = PREVIEW  # below 0.9 precision on the tuning half (docs/lint-accuracy.md)
+    families = (Family(RELAY, DEFAULT, "the user shown sub-agents' output whole or at length"),)
     what = """
 Finds instructions to relay sub-agents' results to the user at length: show the
 complete reply, paste it verbatim, print every finding, add a paragraph on each
@@ -108,9 +122,12 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
             for pattern in (_RELAY, _DETAIL):
                 m = pattern.search(s.text, s.lower)
                 if m and imperative(s.text, m.start()):
+                    line = a.report_line(s.block, s.line)
                     yield Finding(
-                        a.report_line(s.block, s.line),
+                        line,
                         "progress to the user repeats sub-agent output at length; keep it to one "
                         "line per step",
+                        family=RELAY,
+                        evidence=(Evidence(line, f"relays: {quote(s.text)}"),),
                     )
                     break
