@@ -150,24 +150,22 @@ def test_real_engine_on_a_protocol_breaking_skill(hook):
     """No seam: the real lint engine reads the written file."""
     data = write(hook, ".claude/skills/demo/SKILL.md", ORCHESTRATOR)
     answer = hook(data)
-    # the hook shows the default tier only: CM006 (line 9) is a preview rule (issue 25)
+    # the hook shows the default tier only: CM002, CM003 and CM006 (line 9) are preview rules
     assert answer["systemMessage"] == (
-        "spawnkit: 4 lint issue(s) in .claude/skills/demo/SKILL.md (CM001, CM002, CM003, CM005)"
+        "spawnkit: 2 lint issue(s) in .claude/skills/demo/SKILL.md (CM001, CM005)"
     )
     lines = answer["hookSpecificOutput"]["additionalContext"].splitlines()
     assert (
         lines[0]
-        == "spawnkit lint: .claude/skills/demo/SKILL.md breaks 4 rule(s) of the skill standard:"
+        == "spawnkit lint: .claude/skills/demo/SKILL.md breaks 2 rule(s) of the skill standard:"
     )
     assert [line.split(":")[0:2] for line in lines[1:-1]] == [
         ["- line 8", " CM001 return-budget"],
-        ["- line 8", " CM002 results-on-disk"],
-        ["- line 8", " CM003 state-file"],
         ["- line 8", " CM005 max-parallel"],
     ]
     # Enforcing one of the broken rules turns the same findings into a block.
-    enforced = hook(data, {"SPAWNKIT_MODE_CM005": "enforce", "SPAWNKIT_MODE_CM003": "off"})
-    assert enforced["decision"] == "block" and "CM003" not in enforced["reason"]
+    enforced = hook(data, {"SPAWNKIT_MODE_CM005": "enforce", "SPAWNKIT_MODE_CM001": "off"})
+    assert enforced["decision"] == "block" and "CM001" not in enforced["reason"]
 
 
 def test_real_engine_is_silent_on_a_clean_skill(hook):

@@ -34,7 +34,8 @@ def test_prompt_writing_a_report_passes(codes):
 def test_prompt_returning_everything_is_reported(lint):
     result = lint(_skill("Audit {package} and reply with every finding, at most 300 tokens."))
     diags = [d for d in result.diagnostics if d.code == "CM002"]
-    assert diags and diags[0].line == 10 and diags[0].severity == "error"
+    # a preview rule since the test half was seen (docs/lint-accuracy.md): offered as a warning
+    assert diags and diags[0].line == 10 and diags[0].severity == "warning"
 
 
 def test_rule_for_every_sub_agent_covers_prompts(codes):
@@ -105,6 +106,6 @@ def test_look_alikes_of_a_disk_write_are_reported(codes, prompt):
 def test_the_finding_shows_the_prompt_and_what_was_looked_for(lint):
     text = _skill("Audit {package} and reply with every finding." + _CAPPED)
     (d,) = [d for d in lint(text).diagnostics if d.code == "CM002"]
-    assert d.tier == "default" and d.family == "prompt-without-file"
+    assert d.tier == "preview" and d.family == "prompt-without-file"
     assert d.evidence[0].note.startswith("sub-agent prompt: “Audit {package}")
     assert "write the full results to a file" in d.looked_for

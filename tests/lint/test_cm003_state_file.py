@@ -110,7 +110,7 @@ def test_a_resumable_run_without_a_named_state_is_a_preview_finding(lint):
 
 def test_an_in_session_task_list_is_named_in_the_evidence_and_not_counted(lint):
     text = HEAD + "Track the packages with TodoWrite as you go.\n\n" + _RUN
-    found = [d for d in lint(text, preview=False).diagnostics if d.code == "CM003"]
-    assert len(found) == 1 and found[0].tier == "default"
+    found = [d for d in lint(text).diagnostics if d.code == "CM003"]
+    assert len(found) == 1 and found[0].family == "no-state"
     notes = [e.note for e in found[0].evidence]
     assert any(n.startswith("in-session task list, not counted") for n in notes)

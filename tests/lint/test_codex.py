@@ -39,7 +39,7 @@ NOT_SPAWNING = {
 
 @pytest.mark.parametrize("name", list(SPAWNING))
 def test_codex_spawning_is_recognised(name):
-    result = lint_document(HEAD + SPAWNING[name], "demo/SKILL.md")
+    result = lint_document(HEAD + SPAWNING[name], "demo/SKILL.md", preview=True)
     assert result.orchestrator, name
     assert {"CM001", "CM003"} <= {d.code for d in result.diagnostics}
 

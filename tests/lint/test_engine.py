@@ -113,9 +113,9 @@ def test_sibling_file_rules_count(tmp_path):
         + "Follow [the protocol](protocol.md). For each package, use the Agent tool to audit it.\n"
     )
     (skill / "SKILL.md").write_text(text)
-    assert lint_text(text, str(skill / "SKILL.md")) == []
+    assert lint_text(text, str(skill / "SKILL.md"), preview=True) == []
     # the same text without the sibling on disk breaks the protocol
-    assert {d.code for d in lint_text(text, "elsewhere/demo-audit/SKILL.md")} >= {
+    assert {d.code for d in lint_text(text, "elsewhere/demo-audit/SKILL.md", preview=True)} >= {
         "CM001",
         "CM002",
         "CM003",

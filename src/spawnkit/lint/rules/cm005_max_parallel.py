@@ -247,8 +247,8 @@ class MaxParallel(Rule):
         Family(
             UNBOUNDED, DEFAULT, 'parallelism with no limit ("all in parallel", "as many as needed")'
         ),
-        Family(
-            PARALLEL, DEFAULT, "a parallel statement with no cap in it, its section or the skill"
+        Family(  # 0.87 on all 458 labelled files (docs/lint-accuracy.md): offered, not asserted
+            PARALLEL, PREVIEW, "a parallel statement with no cap in it, its section or the skill"
         ),
         Family(FAN_OUT, DEFAULT, 'a fan-out stated by structure: "For each X:" over spawn steps'),
         Family(
