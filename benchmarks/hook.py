@@ -130,8 +130,14 @@ def main() -> int:
                 timed(argv, data, env)
         samples: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
+        # Copilot CLI names no call id, so every benchmark launch would take a slot of its own
+        # and the session file would grow by one per round (200 launches with no stop): its
+        # cases start from no session state, as a session's first launch and stop do.
+        copilot_sessions = Path(env["COPILOT_HOME"], ".spawnkit", "sessions")
         for _ in range(args.rounds):
             for name, (argv, data) in cases.items():
+                if "--host copilot" in name:
+                    shutil.rmtree(copilot_sessions, ignore_errors=True)
                 wall, used = cpu_timed(argv, data, env)
                 samples[name].append(wall)
                 cpu[name].append(used)
