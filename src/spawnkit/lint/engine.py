@@ -174,7 +174,11 @@ def lint_text(
 
 
 def _diagnostic(rule: Rule, finding: Finding, path: str, ctx: Context, tier: str) -> Diagnostic:
-    severity = finding.severity or rule.severity_for(ctx)
+    return _made(rule, finding, path, tier, finding.severity or rule.severity_for(ctx))
+
+
+def _made(rule: Rule, finding: Finding, path: str, tier: str, severity: str) -> Diagnostic:
+    """The one place a finding becomes a diagnostic (Markdown and workflow rules alike)."""
     if tier == PREVIEW:
         severity = "warning"  # offered, not asserted: an error only where the tool is sure
     return Diagnostic(
@@ -313,20 +317,5 @@ def lint_workflow(
 
 
 def _wf_diagnostic(rule: Rule, finding: Finding, path: str, tier: str = DEFAULT) -> Diagnostic:
-    """The diagnostic of a WF finding (its severity does not depend on the file kind, except
-    that a preview finding is a warning), with its tier, family and evidence."""
-    severity = "warning" if tier == PREVIEW else (finding.severity or rule.severity)
-    return Diagnostic(
-        path,
-        max(1, finding.line),
-        finding.col,
-        rule.code,
-        rule.name,
-        severity,
-        " ".join(finding.message.split()),
-        " ".join((finding.fix or rule.fix).split()),
-        tier,
-        finding.evidence,
-        " ".join(finding.looked_for.split()),
-        finding.family,
-    )
+    """The diagnostic of a WF finding: its severity does not depend on the file kind."""
+    return _made(rule, finding, path, tier, finding.severity or rule.severity)
