@@ -184,6 +184,18 @@ def modules_after(hook, data: dict, env: dict[str, str] | None = None) -> set[st
     return set(proc.stdout.decode().split())
 
 
+def test_a_sub_agents_stop_counts_checkpoints_without_loading_their_module(hook):
+    """SubagentStop runs on every finished sub-agent: it counts toward the CM007 reminder with the
+    inlined code, and ``checkpoint`` (the reminder itself) loads only when one is due."""
+    from spawnkit.hook import checkpoint, main, return_budget
+
+    assert return_budget.CHECKPOINT == checkpoint.CODE
+    assert '"CM007" is checkpoint.CODE' in Path(main.__file__).read_text()
+    loaded = modules_after(hook, payload("SubagentStop_foreground"), {"SPAWNKIT_MODE": "enforce"})
+    assert "spawnkit.hook.return_budget" in loaded
+    assert "spawnkit.hook.checkpoint" not in loaded
+
+
 @pytest.mark.parametrize(
     "name",
     [

@@ -7,7 +7,9 @@ restarts the sub-agent — and only if no state file changed since the previous
 checkpoint: an orchestrator that keeps its state up to date never sees it.
 
 State files are the protocol's ``state-YYYYMMDD-HHMMSS.json`` in a reports folder
-(``.<skill>-reports/``) at the project root or one level below it.
+(``.<skill>-reports/``) at the project root or one level below it. The count itself is
+kept by ``return_budget.count_completed`` on SubagentStop, so that hot path does not load this
+module.
 """
 
 from __future__ import annotations
@@ -21,24 +23,6 @@ if TYPE_CHECKING:
     from spawnkit.hook.call import Answer, Call
 
 CODE = "CM007"
-_DONE_KEEP = 256
-
-
-def completed(call: Call, data: dict[str, Any]) -> None:
-    """Count one finished sub-agent (once per agent id)."""
-    done = data.get("done")
-    if not isinstance(done, list):
-        done = data["done"] = []
-    agent = call.agent_id or ""
-    if agent and agent in done:
-        return
-    done.append(agent)
-    del done[:-_DONE_KEEP]
-    count = data.get("completed")
-    count = (count if isinstance(count, int) else 0) + 1
-    data["completed"] = count
-    if count % max(1, protocol.checkpoint_every()) == 0:
-        data["checkpoint_due"] = True
 
 
 def deliver(call: Call, answer: Answer, data: dict[str, Any]) -> None:

@@ -34,7 +34,7 @@ so even an agent whose id changes on every stop gets at most ``max_retries`` mor
 from __future__ import annotations
 
 from spawnkit import tokens
-from spawnkit.hook import checkpoint, lightos, parallel_cap
+from spawnkit.hook import lightos, parallel_cap
 from spawnkit.hook.call import running_of_type, safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
 from spawnkit.standard import protocol
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     from spawnkit.hook.call import Answer, Call
 
 CODE = "CM001"
+CHECKPOINT = "CM007"  # checkpoint.CODE: that module loads only when a reminder is due
+_DONE_KEEP = 256  # agent ids remembered, so a repeated stop is not counted twice
 UNKNOWN_RETRIES = "unknown_retries"  # blocks of repeated stops no agent's own count knows
 
 
@@ -93,7 +95,7 @@ def on_stop(call: Call, answer: Answer) -> None:
         )
     blocking = over and mode == "enforce"
     capping = call.mode(parallel_cap.CODE) != "off"
-    counting = capping or call.mode(checkpoint.CODE) != "off"
+    counting = capping or call.mode(CHECKPOINT) != "off"
     if not (blocking or counting):
         return
     try:
@@ -104,7 +106,7 @@ def on_stop(call: Call, answer: Answer) -> None:
                 return  # the agent goes on: not finished
             _forget_retries(call, data)
             parallel_cap.stopped(call, data)
-            checkpoint.completed(call, data)
+            count_completed(call, data)
     except LockUnavailable as exc:
         from spawnkit.hook.log import append as log
 
@@ -285,3 +287,21 @@ def _sweep_temps(folder: int) -> None:
                     os.unlink(entry.name, dir_fd=folder)
             except OSError:
                 pass
+
+
+def count_completed(call: Call, data: dict[str, Any]) -> None:
+    """Count one finished sub-agent (once per agent id); every ``checkpoint_every``-th makes a
+    CM007 reminder due, which ``checkpoint.deliver`` gives on the orchestrator's next event."""
+    done = data.get("done")
+    if not isinstance(done, list):
+        done = data["done"] = []
+    agent = call.agent_id or ""
+    if agent and agent in done:
+        return
+    done.append(agent)
+    del done[:-_DONE_KEEP]
+    count = data.get("completed")
+    count = (count if isinstance(count, int) else 0) + 1
+    data["completed"] = count
+    if count % max(1, protocol.checkpoint_every()) == 0:
+        data["checkpoint_due"] = True
