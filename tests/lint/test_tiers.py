@@ -248,3 +248,26 @@ def test_workflow_rules_follow_the_same_tiers(monkeypatch):
             ("WF005", "warning", PREVIEW)
         ]
     assert codes(lint_document(text, "workflows/stamped.js", select=["WF"])) == []
+
+
+def test_every_family_of_every_protocol_rule_shows_evidence_and_what_it_looked_for():
+    """Over the synthetic corpus, preview on: each finding says what it found (with a line) and
+    what the rule looked for — in text, JSON and SARIF alike, which all print these fields."""
+    seen = set()
+    for path in sorted((Path(__file__).parent / "corpus").rglob("*.md")):
+        for d in lint_document(
+            path.read_text(encoding="utf-8"), str(path), preview=True
+        ).diagnostics:
+            if d.code.startswith("CM"):
+                seen.add((d.code, d.family))
+                assert d.evidence and d.evidence[0].line >= 1, (path, d.code, d.family)
+                assert d.looked_for, (path, d.code, d.family)
+    # the families the issue's examples name are all among those checked
+    assert {
+        ("CM001", "cap-over-budget"),
+        ("CM005", "no-limit"),
+        ("CM005", "cap-over-limit"),
+        ("CM006", "read-back"),
+        ("CM007", "updated-at-end"),
+        ("CM008", "relay-at-length"),
+    } <= seen

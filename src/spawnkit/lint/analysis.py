@@ -235,9 +235,9 @@ _THIRD_PERSON = {
     "kicks off": "kick off",
 }
 _SELF_SPAWN = folded(
-    r"\bthe\s+(?:"
-    + V.alternation(V.SELF_SUBJECTS)
-    + r")\s+(?:(?:then|always|automatically|immediately"
+    r"\b(?:the\s+(?:" + V.alternation(V.SELF_SUBJECTS) + r")|this\s+(?:skill|command|workflow)"
+    # "this skill spawns specialist subagents" (not "this skill uses the sandbox pattern")
+    r"(?=\s+(?:then\s+|also\s+)?(?:spawns|dispatches|launches|delegates)\b))\s+(?:(?:then|always|automatically|immediately"
     r"|now|also|first|simply|just)\s+)?(" + V.alternation(tuple(_THIRD_PERSON)) + r")\b"
 )
 # the recipient stated first: "For each sub-agent, clearly delegate its task"
@@ -262,6 +262,20 @@ _NOT_AGENT_OBJECT = lazy(
     r"^\W*(?:an?\s+|the\s+)?(?:\w+\s+)?(?:process|processes|shell|thread|threads|server|job|jobs|container|command|script)\b"
     # another program run as a worker: "spawn headless grok workers", "Codex CLI subagents"
     r"|^[^.;:]{0,40}?\b(?:cli|headless|tmux)\b[^.;:]{0,20}?\b(?:sub-?agents?|subagents?|agents?|workers?)\b",
+    re.I,
+)
+# an agent that is another program or lives elsewhere ("a peer Codex agent", "spawn Gemini as a
+# sub-agent", "the node-local agent"), or a worker that is not an agent ("Shared Workers")
+_OTHER_AGENT = lazy(
+    r"^[^.;:]{0,40}?\b(?:"
+    + V.alternation(V.OTHER_AGENT_PROGRAMS)
+    + r")\b[^.;:]{0,24}?\b(?:sub-?agents?|subagents?|agents?|workers?)\b"
+    r"|^\W*(?:an?\s+|the\s+)?(?:" + V.alternation(V.NOT_AGENT_WORKERS) + r")[\s-]+workers?\b",
+    re.I,
+)
+# an agent written as a definition file, not started: "create sub-agents as Markdown files"
+_AS_DEFINITION = lazy(
+    r"^[^.;:]{0,60}?\b(?:as|in)\s+(?:\w+\s+){0,2}(?:markdown|\.md|yaml|definition|files?)\b",
     re.I,
 )
 NEGATION = folded(
@@ -348,6 +362,11 @@ _CODE_CALL = _CodeCall(
 )
 # a call written into prose: "3. Task(subagent_type="milestone-planner"): You are a planner"
 _PROSE_CALL = lazy(r"\b(?:" + _TOOLS + r")\(\s*(?:subagent_type|description|prompt)\s*[=:]")
+# a call's key with its value, or the spawn tool called, in a sentence: "via the Agent tool
+# (`subagent_type: "Explore"`)", "before every `Agent()` call"
+_INLINE_CALL = lazy(
+    r"\bsubagent_type\s*[=:]\s*(?:[\"'`]?[A-Za-z][\w:.-]*|$)|\b(?:" + _TOOLS + r")\(\)"
+)
 # the agent a call starts: an agent file showing how it is itself invoked starts nothing
 _CALLED = lazy(r"subagent_type\s*[=:]\s*[\"']?([\w:.-]+)")
 
@@ -577,7 +596,11 @@ def cjk_spawn(lower: str) -> bool:
             return True
     for m in _ZH_SPAWN.finditer(lower):
         before = lower[max(0, m.start() - 3) : m.start()]
-        if not any(n in before for n in V.ZH_NEGATIONS):
+        # "不要仅因…就主动创建子 agent": a clause that opens with a prohibition negates its verb
+        clause = re.split(r"[，。；,;:：]", lower[max(0, m.start() - 30) : m.start()])[-1]
+        if not any(n in before for n in V.ZH_NEGATIONS) and not any(
+            n in clause for n in V.ZH_CLAUSE_NEGATIONS
+        ):
             return True
     return False
 
@@ -809,7 +832,7 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int,
     return []
 
 
-_SELF_WORDS = Keywords(*(w.split()[0] for w in V.SELF_SUBJECTS))
+_SELF_WORDS = Keywords(*(w.split()[0] for w in V.SELF_SUBJECTS), "this")
 
 
 def _plain_clause(text: str, at: int) -> bool:
@@ -857,6 +880,8 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
     (``TOOL``, ``AGENT_OBJECT``, ``ROLE_OBJECT``, ``NAMED_OBJECT``, ``GRANTED``), or ""."""
     if " of " in obj[:30]:
         obj = _PARTITIVE.sub("", obj, count=1)  # "spawn all of the following agents"
+    if _OTHER_AGENT.match(obj):
+        return ""  # another program's agent, a peer session, a browser worker
     if verb in _ANY_OBJECT_VERBS:
         if _NOT_AGENT_OBJECT.match(obj):
             return ""
@@ -901,7 +926,9 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
     if not phrase.group(1).strip() and _POLICY.match(obj, phrase.end()):
         return ""  # "use subagents for complex work", "run agents in parallel when ...": advice
     if verb == "create":
-        return AGENT_OBJECT if "sub" in head.lower() else ""  # not "create agents" (files)
+        # not "create agents" (files), nor "create sub-agents as Markdown files"
+        defined = _AS_DEFINITION.match(obj[phrase.end() :])
+        return AGENT_OBJECT if "sub" in head.lower() and not defined else ""
     if verb in _TOOL_VERBS:
         # "use parallel agents", "use the `code-reviewer` agent", "use a subagent"
         words = phrase.group(1)
@@ -1385,7 +1412,7 @@ def analyse(doc: Document) -> Analysis:
                 return doc.sibling_line(block.source) if block.source else line
 
             if block.kind == "code":
-                if _calls_itself(doc, block.text):
+                if _calls_itself(doc, block.text) or _reads_payload(block.text):
                     continue
                 if _CODE_CALL.search(block.text, block.lower) and (
                     block.info.split()[:1] != []
@@ -1425,11 +1452,29 @@ def analyse(doc: Document) -> Analysis:
                 elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
                     if not _calls_itself(doc, s.text):
                         mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)
+                elif _INLINE_CALL.search(s.text) and not NEGATION.search(s.text, s.lower):
+                    if not _calls_itself(doc, s.text):
+                        mark(block, line_for(s.line), CODE_CALL, s.text, tool=True)
                 elif _WEAK.search(s.text, s.lower):
                     mark(block, line_for(s.line), WEAK, s.text)
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
                     result.self_negated = True
     return result
+
+
+# a hook script reading the key from its JSON input: `jq -r '.subagent_type'`, `t=$(…)`
+_PAYLOAD_READ = lazy(
+    r"\.subagent_type\b|\bsubagent_type=\$\(|\$\{?subagent_type\b|\[[\"']subagent_type[\"']\]"
+)
+
+
+def _reads_payload(code: str) -> bool:
+    """Whether every spawn-call key in ``code`` is a hook script reading its input (a hook
+    that looks at which agent starts), and nothing in it calls the spawn tool."""
+    if "subagent_type" not in code:
+        return False
+    rest = _PAYLOAD_READ.sub("", code)
+    return not _CODE_CALL.search(rest, rest.lower())
 
 
 def _code_call(block: Block) -> tuple[int, str]:

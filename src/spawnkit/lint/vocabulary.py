@@ -83,6 +83,26 @@ SELF_SUBJECTS = (
     "parent",
     "main thread",
 )
+# other agent programs (and where an agent lives): their "agents" are peers or external CLIs,
+# not sub-agents this file starts ("a peer Codex agent", "spawn Gemini as a sub-agent")
+OTHER_AGENT_PROGRAMS = (
+    "codex",
+    "gemini",
+    "cursor",
+    "aider",
+    "opencode",
+    "copilot",
+    "grok",
+    "qwen",
+    "goose",
+    "peer",
+    "remote",
+    "local",
+    "node-local",
+    "external",
+)
+# workers that are threads of a browser or a job system, not agents ("Shared Workers")
+NOT_AGENT_WORKERS = ("web", "shared", "dedicated", "service", "deploy", "celery", "background job")
 # verbs that start one when their object is a sub-agent or the spawn tool
 SPAWN_VERBS = (
     "launch",
@@ -149,6 +169,8 @@ NOT_AGENT_HEADS = (
     "descriptions",
     "template",
     "templates",
+    "prompt",
+    "prompts",
     "type",
     "types",
     "name",
@@ -299,3 +321,5 @@ JA_KO_NEGATIONS = (
     "금지",
 )
 ZH_NEGATIONS = ("不要", "不", "别", "別", "禁止", "无需", "無需", "勿")
+# prohibitions that negate the verb at the end of their clause, however far
+ZH_CLAUSE_NEGATIONS = ("不要", "不需要", "無需", "无需", "禁止", "切勿", "避免", "不应", "不得")

@@ -205,6 +205,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
             evidence=(
                 Evidence(line, f"cap of {cap.tokens} tokens: {quote(said or cap.block.text)}"),
             ),
+            looked_for=f"a cap on the reply of at most {budget} tokens",
         )
 
     @staticmethod

@@ -366,6 +366,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                         f"allows {value} sub-agents in parallel; the standard's cap is {limit}",
                         family=CODE_CALLS if f.family == CODE_CALLS else OVER,
                         evidence=said,
+                        looked_for=f"a number of sub-agents running at once of at most {limit}",
                     )
             if f.unbounded:
                 yield Finding(
@@ -374,6 +375,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     f"the standard allows at most {limit} in parallel",
                     family=UNBOUNDED,
                     evidence=said,
+                    looked_for=looked_for,
                 )
             elif (
                 f.parallel

@@ -178,7 +178,11 @@ def _pasted(a: Any) -> Iterator[Finding]:
             if m and not STATE_FILE.search(m.group(0)) and not _NOT_AGENT_OUTPUT.search(m.group(0)):
                 line = a.report_line(block, block.line_of(m.start()))
                 yield Finding(
-                    line, message, family=PASTE, evidence=_seen(line, "pasted", m.group(0))
+                    line,
+                    message,
+                    family=PASTE,
+                    evidence=_seen(line, "pasted", m.group(0)),
+                    looked_for=LOOKED_FOR,
                 )
                 seen = True
                 break
@@ -188,12 +192,31 @@ def _pasted(a: Any) -> Iterator[Finding]:
         line = a.report_line(s.block, s.line)
         m = _PASTE.search(s.text, s.lower)
         if m and imperative(s.text, m.start()) and not NEGATION.search(s.text[m.end() :][:60]):
-            yield Finding(line, message, family=PASTE, evidence=_seen(line, "pasted", s.text))
+            yield Finding(
+                line,
+                message,
+                family=PASTE,
+                evidence=_seen(line, "pasted", s.text),
+                looked_for=LOOKED_FOR,
+            )
             return
         m = _VERBATIM.search(s.text, s.lower)
         if m and not NEGATION.search(s.text[: m.start()]) and "user" not in s.lower:
-            yield Finding(line, message, family=PASTE, evidence=_seen(line, "handed on", s.text))
+            yield Finding(
+                line,
+                message,
+                family=PASTE,
+                evidence=_seen(line, "handed on", s.text),
+                looked_for=LOOKED_FOR,
+            )
             return
+
+
+LOOKED_FOR = (
+    "the orchestrator taking in a sub-agent's full output: reading its report file back, "
+    "pasting it into a later prompt, or printing it with a shell command (the standard wants "
+    "only the short reply and the report's path)"
+)
 
 
 class NoFullReportReads(Rule):
@@ -291,6 +314,7 @@ Tell the user the counts from the reply and the report path; do not open the rep
                     "the orchestrator reads a sub-agent's full report back into its own context",
                     family=READ,
                     evidence=_seen(line, "reads back", s.text),
+                    looked_for=LOOKED_FOR,
                 )
                 break
         yield from _pasted(a)
@@ -304,4 +328,5 @@ Tell the user the counts from the reply and the report path; do not open the rep
                     "this command prints sub-agents' full reports into the orchestrator's context",
                     family=SHELL,
                     evidence=_seen(line, "prints", m.group(0)),
+                    looked_for=LOOKED_FOR,
                 )

@@ -169,13 +169,17 @@ Reply with at most 400 tokens: STATUS, counts, report path.
                     f"the state file is updated only every {number(n.group(1))} steps; "
                     f"the standard asks for at least every {every}"
                 )
-                bad.append(Finding(line, message, family=EVERY_N, evidence=said))
+                bad.append(
+                    Finding(line, message, family=EVERY_N, evidence=said, looked_for=LOOKED_FOR)
+                )
             elif _AT_END.search(s.text, s.lower):
                 message = (
                     "the state file is written only after all sub-agents finish; "
                     "update it after every step"
                 )
-                bad.append(Finding(line, message, family=AT_END, evidence=said))
+                bad.append(
+                    Finding(line, message, family=AT_END, evidence=said, looked_for=LOOKED_FOR)
+                )
             elif (
                 in_loop
                 or _PER_STEP.search(s.text, s.lower)

@@ -129,5 +129,7 @@ After each sub-agent, print one line: `[n/total] {package}: counts — report pa
                         "line per step",
                         family=RELAY,
                         evidence=(Evidence(line, f"relays: {quote(s.text)}"),),
+                        looked_for="progress lines that repeat what sub-agents said (their "
+                        "findings, reports or answers in full) rather than one line per step",
                     )
                     break
