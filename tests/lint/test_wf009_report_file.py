@@ -17,6 +17,8 @@ S = "const S = { type: 'object', properties: { ok: { type: 'boolean' } } }\n"
         "const DIR = '.demo-reports'\nconst ask = (a) => `Audit ${a}; write your notes to ${DIR}/${a}.md.`\n"
         "for (const a of ['x', 'y']) await agent(ask(a), { schema: S })",
         "await agent(args.prompt, { schema: S })",  # not readable here: not judged
+        "await agent(`Combine the findings into out/summary-${x}.md`, { schema: S })",
+        "await agent('Merge both reviews into `out/review.md`.', { schema: S })",
     ],
 )
 def test_prompts_naming_their_report_file_pass(wf_found, body):
@@ -29,6 +31,7 @@ def test_prompts_naming_their_report_file_pass(wf_found, body):
         "await agent('Audit the code.', { schema: S })",
         "await agent('Read config.json and check its keys.', { schema: S })",
         "await agent(`Audit ${x} and answer briefly.`, { schema: S })",
+        "await agent('Combine the two lists into one table.', { schema: S })",  # no file
         "const ask = (a) => 'Audit ' + a\nfor (const a of ['x', 'y']) await agent(ask(a), { schema: S })",
     ],
 )

@@ -31,6 +31,15 @@ _DISK = Gated(
         # "to shared `findings.jsonl`", "to its own tmp/ subdirectory"
         r"(?:(?:the|a|its|their)\s+)?(?:(?:own|shared|separate|dedicated)\s+)?"
         + _PATH
+        # "combine the findings into out/summary.md": a file name with an extension or a path
+        # placeholder must follow (not "into one table", nor "into NPV/IRR analysis")
+        + r"|\b(?:combine|combines|merge|merges|collect|collects|compile|compiles|consolidate"
+        r"|consolidates|gather|gathers|aggregate|aggregates|summari[sz]e|summari[sz]es)\b"
+        r"[^.!?]{0,120}?\binto\s*:?\s+(?:(?:the|a|its|their)\s+)?"
+        r"(?=[`'\"]?[\w.{}$~<>*@/\[\]-]*\.(?:"
+        + _EXTENSIONS
+        + r")\b|[\[{<$]|\$?\w+_(?:path|file))"
+        + _PATH
         + r"|\boutputs?\s+(?:to|into)\s*:?\s+"  # "Output to: .ralph/tasks/"
         + _PATH
         # "write findings.md", "(3) writes `.specs/[feature]/validation.md`"
