@@ -38,6 +38,7 @@ USING_NAMED = "using-named-agent"
 SELF = "orchestrator-spawns"
 PROMPT_HEADER = "prompt-header"
 CJK = "cjk-instruction"
+LATIN = "other-language"
 PROSE_CALL = "call-in-prose"
 CODE_CALL = "call-in-code"
 WEAK = "agent-mention"
@@ -71,6 +72,11 @@ DETECTION_FAMILIES: tuple[Family, ...] = (
     ),
     Family(PROMPT_HEADER, PREVIEW, 'a prompt handed over ("each sub-agent gets this prompt:")'),
     Family(CJK, DEFAULT, "a spawn instruction in Japanese, Korean or Chinese"),
+    Family(
+        LATIN,
+        DEFAULT,
+        'a spawn instruction in French, Portuguese, Spanish, Italian or German ("délègue au sub-agent")',
+    ),
     Family(PROSE_CALL, PREVIEW, 'a call written into prose ("Task(subagent_type=...)")'),
     Family(CODE_CALL, DEFAULT, "a code sketch that calls the spawn tool"),
     Family(
@@ -87,7 +93,7 @@ DETECTION_FAMILIES: tuple[Family, ...] = (
 )
 _SHOWN_SPAWNS = 5  # spawn steps kept as evidence
 _STRONG = {TOOL, AGENT_OBJECT, ROLE_OBJECT, NAMED_OBJECT, GRANTED, FRONTED, IN_AGENT}
-_STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, PROSE_CALL, HEADING, GUIDE}
+_STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, LATIN, PROSE_CALL, HEADING, GUIDE}
 # headings of sections that describe or teach rather than instruct: a spawn step under one of
 # them is read as an example, a pattern or advice
 _GUIDE_SECTION = lazy(
@@ -256,6 +262,18 @@ _DESCRIPTIVE = folded(
 _FAN_OUT = lazy(r"^\s*(?:with|across|over|into|to)\s+", re.I)
 _AS_OBJECT = lazy(r"^[^.;:]{0,60}?\bas\s+(?=\S)", re.I)
 _TO_OBJECT = lazy(r"^[^.;:]{0,60}?\bto\s+(?=\S)", re.I)
+_LATER_TO = lazy(r"\bto\s+(?=\S)", re.I)
+# a verb in the third person right after the sentence's first word, then its object
+_VERB_AS_SUBJECT = lazy(r"^\s+[a-z]{3,}(?:es|[^s\W]s)\s+(?:the|a|an|its|their|this|that|each)\b")
+_CLAUSE_STOP = lazy(r"[.;:]")
+
+
+def _clause_end(obj: str, limit: int = 100) -> int:
+    """Where the object's clause ends (a full stop, semicolon or colon), at most ``limit``."""
+    stop = _CLAUSE_STOP.search(obj, 0, limit)
+    return stop.start() if stop else min(limit, len(obj))
+
+
 _COUNTED = lazy(r"\b(?:" + _QUANT + r"|\d+|sub-?agents?|subagents?)\b", re.I)
 _NAMED = lazy(r"[`'\"]|\w[-_:]\w|(?:^|\s)[A-Z]")
 _NOT_AGENT_OBJECT = lazy(
@@ -302,7 +320,8 @@ _CAPABILITY = folded(
 _TRAILING_ADVERB = lazy(r"\s\w+ly\s*$", re.I)
 _LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
-    r"|reviewer|reviewers)\s+to)\s*$",
+    # a third party told to do it: "encourage Claude to invoke the subagent"
+    r"|reviewer|reviewers|claude|model|users?)\s+to)\s*$",
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
 _CELL = lazy(r"[^|\n]+")
@@ -605,6 +624,25 @@ def cjk_spawn(lower: str) -> bool:
     return False
 
 
+# a native verb, then within a few words a sub-agent noun (the loanword, sous-agent, Subagent)
+_LATIN_SPAWN = lazy(
+    r"(?<![\w-])(" + V.alternation(V.LATIN_SPAWN_VERBS) + r")(?![\w-])"
+    r"[^.;:!?]{0,50}?(?<![\w-])(?:sub-?agent\w*|sous-agents?|subagente[sn]?)(?![\w-])"
+)
+
+
+def latin_spawn(lower: str) -> bool:
+    """An un-negated spawn instruction in French, Portuguese, Spanish, Italian or German in
+    ``lower`` (lowered): one of their verbs with a sub-agent noun just after it."""
+    if "agent" not in lower:
+        return False
+    for m in _LATIN_SPAWN.finditer(lower):
+        clause = re.split(r"[,;:(]", lower[max(0, m.start() - 40) : m.start()])[-1]
+        if not any(n in clause for n in V.LATIN_NEGATIONS):
+            return True
+    return False
+
+
 def _hinted(lower: str, with_prompt: bool = False) -> bool:
     return (_HINT_OR_PROMPT if with_prompt else _HINT).any_in(lower)
 
@@ -817,6 +855,12 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int,
             continue  # quoted speech or a quoted prompt: not this file's instruction
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
+        if (
+            _VERB_AS_SUBJECT.match(obj)
+            and not text[: m.start()].strip(" *_-#>")
+            and not (_OBJECT.match(obj) or _ROLE_OBJECT.match(obj))
+        ):
+            continue  # "Dispatch accepts the task array": the noun, subject of a verb
         obj = _AFTER_STOP.split(obj)[0]
         # the object test first: it rules out most verbs ("run the tests") more cheaply
         family = _spawns_agent(verb, obj, granted) or (
@@ -885,6 +929,8 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
     if verb in _ANY_OBJECT_VERBS:
         if _NOT_AGENT_OBJECT.match(obj):
             return ""
+        if _TOOL.search(obj[:60]) and not _TOOL_OBJECT.match(obj):
+            return TOOL  # "dispatch the Sonnet renderer (Agent tool, model: sonnet)"
         # "spawn a reviewer", "dispatch fix-planner" — not "spawn the next cycle"
         if _OBJECT.match(obj):
             return AGENT_OBJECT
@@ -914,6 +960,12 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
         if phrase is None and to and verb == "delegate" and _ROLE_OBJECT.match(obj[to.end() :]):
             return ROLE_OBJECT  # "delegate to a planning specialist" (not "hand it to the user")
+        if phrase is None and to:
+            # a later "to" ("hand each group (A to J) and the map to its own subagent")
+            for later in _LATER_TO.finditer(obj, to.end(), _clause_end(obj)):
+                phrase = _OBJECT.match(obj[later.end() :])
+                if phrase is not None:
+                    break
     if phrase is None and verb not in _TOOL_VERBS:
         as_ = _AS_OBJECT.match(obj)  # "launch three voices as fresh subagents"
         phrase = _OBJECT.match(obj[as_.end() :]) if as_ else None
@@ -932,8 +984,15 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
     if verb in _TOOL_VERBS:
         # "use parallel agents", "use the `code-reviewer` agent", "use a subagent"
         words = phrase.group(1)
-        return AGENT_OBJECT if _COUNTED.search(head) or _NAMED.search(words) else ""
+        if _COUNTED.search(head) or _NAMED.search(words):
+            return AGENT_OBJECT
+        # "invoke the executor agent": an agent named by its job
+        return AGENT_OBJECT if verb == "invoke" and _JOB_WORD.search(words) else ""
     return AGENT_OBJECT
+
+
+# a job before "agent" ("the executor agent", "the programmer agent"), not "the user agent"
+_JOB_WORD = lazy(r"\b(?:" + _ROLES + r"|\w{3,}(?:er|or))\s*$", re.I)
 
 
 # what follows a bare plural object in advice: a condition or an alternative, not a task
@@ -1449,6 +1508,8 @@ def analyse(doc: Document) -> Analysis:
                     mark(block, line_for(s.line), PROMPT_HEADER, s.text, header=True)
                 elif cjk_spawn(s.lower):
                     mark(block, line_for(s.line), CJK, s.text)
+                elif latin_spawn(s.lower):
+                    mark(block, line_for(s.line), LATIN, s.text)
                 elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
                     if not _calls_itself(doc, s.text):
                         mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)

@@ -115,6 +115,7 @@ SPAWN_VERBS = (
     "deploy",
     "delegate",
     "hand",
+    "route",
     "send",
     "create",
     "invoke",
@@ -127,7 +128,7 @@ SPAWN_VERBS = (
 # the agent, count it or call it a sub-agent
 NAMING_VERBS = ("use", "call", "invoke")
 # verbs that hand work *to* an agent ("delegate the review to the code-reviewer agent")
-TO_VERBS = ("delegate", "hand", "send", "assign", "give")
+TO_VERBS = ("delegate", "hand", "route", "send", "assign", "give")
 # words that count or qualify sub-agents ("three parallel agents", "specialized agents")
 QUANTIFIERS = (
     "parallel",
@@ -273,6 +274,10 @@ JA_KO_SPAWN_VERBS = (
     "디스패치",
     "스폰",
     "병렬",
+    # the English verb kept in Japanese or Korean prose ("Exploreエージェントを spawn する")
+    "spawn",
+    "dispatch",
+    "launch",
 )
 # verbs that start an agent even with no particle before them (Korean often drops it)
 CJK_STRONG_VERBS = ("起動", "呼び出", "委任", "派遣", "위임", "호출", "스폰", "디스패치")
@@ -323,3 +328,77 @@ JA_KO_NEGATIONS = (
 ZH_NEGATIONS = ("不要", "不", "别", "別", "禁止", "无需", "無需", "勿")
 # prohibitions that negate the verb at the end of their clause, however far
 ZH_CLAUSE_NEGATIONS = ("不要", "不需要", "無需", "无需", "禁止", "切勿", "避免", "不应", "不得")
+# French, Portuguese, Spanish, Italian and German verbs that start or hand work to a sub-agent;
+# these languages borrow "subagent"/"sub-agent" (or say sous-agent, Subagent), so the noun is the
+# anchor and the verb any of these, just before it ("Delega cada tarefa a subagent",
+# "Spawne EN PARALLÈLE des subagents", "Bei Bedarf delegiere an Explore Subagent")
+LATIN_SPAWN_VERBS = (
+    # French
+    "lance",
+    "lancer",
+    "lancez",
+    "délègue",
+    "déléguer",
+    "déléguez",
+    "démarre",
+    "démarrer",
+    "démarrez",
+    "spawne",
+    "spawner",
+    "spawnez",
+    "invoque",
+    "invoquer",
+    "invoquez",
+    # Portuguese, Spanish, Italian
+    "delega",
+    "delegar",
+    "delegue",
+    "deleguen",
+    "delegare",
+    "lança",
+    "lançar",
+    "lanza",
+    "lanzar",
+    "lancia",
+    "lanciare",
+    "inicia",
+    "iniciar",
+    "inicie",
+    "avvia",
+    "avviare",
+    "spawnar",
+    "spawnea",
+    "spawnear",
+    "invoca",
+    "invocar",
+    "invocare",
+    "despacha",
+    "despachar",
+    "dispara",
+    "disparar",
+    # German
+    "starte",
+    "starten",
+    "startet",
+    "delegiere",
+    "delegieren",
+    "delegiert",
+    "beauftrage",
+    "beauftragen",
+    "spawnen",
+)
+LATIN_NEGATIONS = (
+    "ne ",
+    "n'",
+    "pas ",
+    "não ",
+    "nao ",
+    "no ",
+    "nunca",
+    "jamais",
+    "nicht",
+    "kein",
+    "non ",
+    "sin ",
+    "sem ",
+)
