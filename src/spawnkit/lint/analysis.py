@@ -624,20 +624,26 @@ def cjk_spawn(lower: str) -> bool:
     return False
 
 
-# a native verb, then within a few words a sub-agent noun (the loanword, sous-agent, Subagent)
-_LATIN_SPAWN = lazy(
-    r"(?<![\w-])(" + V.alternation(V.LATIN_SPAWN_VERBS) + r")(?![\w-])"
-    r"[^.;:!?]{0,50}?(?<![\w-])(?:sub-?agent\w*|sous-agents?|subagente[sn]?)(?![\w-])"
+# a sub-agent noun (the loanword, sous-agent, Subagent), and a native verb within a few words
+# before it: the noun is found first (a literal start), the verb in the short stretch before
+_LATIN_NOUN = lazy(r"(?<![\w-])(?:sub-?agent\w*|sous-agents?)(?![\w-])")
+_LATIN_VERB = lazy(
+    r"(?<![\w-])(" + V.alternation(V.LATIN_SPAWN_VERBS) + r")(?![\w-])[^.;:!?]{0,50}$"
 )
 
 
 def latin_spawn(lower: str) -> bool:
     """An un-negated spawn instruction in French, Portuguese, Spanish, Italian or German in
     ``lower`` (lowered): one of their verbs with a sub-agent noun just after it."""
-    if "agent" not in lower:
-        return False
-    for m in _LATIN_SPAWN.finditer(lower):
-        clause = re.split(r"[,;:(]", lower[max(0, m.start() - 40) : m.start()])[-1]
+    if not ("subagent" in lower or "sub-agent" in lower or "sous-agent" in lower):
+        return False  # the noun every match needs (most sentences lack it)
+    for noun in _LATIN_NOUN.finditer(lower):
+        before = lower[max(0, noun.start() - 60) : noun.start()]
+        verb = _LATIN_VERB.search(before)
+        if verb is None:
+            continue
+        at = len(before) - len(verb.group(0))  # the verb's place in ``before``
+        clause = re.split(r"[,;:(]", before[max(0, at - 40) : at])[-1]
         if not any(n in clause for n in V.LATIN_NEGATIONS):
             return True
     return False
@@ -856,8 +862,8 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int,
         verb = " ".join(m.group(1).lower().split())  # "kick  off" -> "kick off"
         obj = text[m.end() : m.end() + 90]
         if (
-            _VERB_AS_SUBJECT.match(obj)
-            and not text[: m.start()].strip(" *_-#>")
+            not text[: m.start()].strip(" *_-#>")
+            and _VERB_AS_SUBJECT.match(obj)
             and not (_OBJECT.match(obj) or _ROLE_OBJECT.match(obj))
         ):
             continue  # "Dispatch accepts the task array": the noun, subject of a verb
@@ -960,7 +966,7 @@ def _spawns_agent(verb: str, obj: str, granted: bool = False) -> str:
         phrase = _OBJECT.match(obj[to.end() :]) if to else None
         if phrase is None and to and verb == "delegate" and _ROLE_OBJECT.match(obj[to.end() :]):
             return ROLE_OBJECT  # "delegate to a planning specialist" (not "hand it to the user")
-        if phrase is None and to:
+        if phrase is None and to and "agent" in obj.lower():
             # a later "to" ("hand each group (A to J) and the map to its own subagent")
             for later in _LATER_TO.finditer(obj, to.end(), _clause_end(obj)):
                 phrase = _OBJECT.match(obj[later.end() :])
