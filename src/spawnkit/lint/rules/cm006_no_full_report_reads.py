@@ -177,13 +177,7 @@ def _pasted(a: Any) -> Iterator[Finding]:
                 m = _paste_label(block.lower)
             if m and not STATE_FILE.search(m.group(0)) and not _NOT_AGENT_OUTPUT.search(m.group(0)):
                 line = a.report_line(block, block.line_of(m.start()))
-                yield Finding(
-                    line,
-                    message,
-                    family=PASTE,
-                    evidence=_seen(line, "pasted", m.group(0)),
-                    looked_for=LOOKED_FOR,
-                )
+                yield _pasted_finding(line, message, "pasted", m.group(0))
                 seen = True
                 break
     if seen:
@@ -192,24 +186,18 @@ def _pasted(a: Any) -> Iterator[Finding]:
         line = a.report_line(s.block, s.line)
         m = _PASTE.search(s.text, s.lower)
         if m and imperative(s.text, m.start()) and not NEGATION.search(s.text[m.end() :][:60]):
-            yield Finding(
-                line,
-                message,
-                family=PASTE,
-                evidence=_seen(line, "pasted", s.text),
-                looked_for=LOOKED_FOR,
-            )
+            yield _pasted_finding(line, message, "pasted", s.text)
             return
         m = _VERBATIM.search(s.text, s.lower)
         if m and not NEGATION.search(s.text[: m.start()]) and "user" not in s.lower:
-            yield Finding(
-                line,
-                message,
-                family=PASTE,
-                evidence=_seen(line, "handed on", s.text),
-                looked_for=LOOKED_FOR,
-            )
+            yield _pasted_finding(line, message, "handed on", s.text)
             return
+
+
+def _pasted_finding(line: int, message: str, how: str, said: str) -> Finding:
+    return Finding(
+        line, message, family=PASTE, evidence=_seen(line, how, said), looked_for=LOOKED_FOR
+    )
 
 
 LOOKED_FOR = (
