@@ -152,6 +152,11 @@ def _subagent_start(call: Call, answer: Answer, lint: Linter | None) -> None:
 
 
 def _subagent_stop(call: Call, answer: Answer, lint: Linter | None) -> None:
+    if call.is_workflow_agent:
+        # it answers its script: never measured, blocked or counted as a finished step
+        if call.has_state:
+            _settle(call, "workflow_agent_stopped")
+        return
     from spawnkit.hook import return_budget
 
     return_budget.on_stop(call, answer)
@@ -194,7 +199,9 @@ def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
             parallel_cap.reconcile(call, data, listed, turn_ended=True)
 
 
-NOTIFICATION_MARK = "<task-notification>"  # tasks.OPEN
+# tasks.OPEN, kept here too: a person's prompt is answered without loading tasks (nor call,
+# which loads the config); tests/hook/test_task_results.py pins the two equal
+NOTIFICATION_MARK = "<task-notification>"
 
 
 def _notifies(payload: dict[str, Any]) -> bool:

@@ -257,6 +257,16 @@ def stopped(call: Call, data: dict[str, Any]) -> None:
         _end(data, call.now, call.agent_id)
 
 
+def workflow_agent_stopped(call: Call, data: dict[str, Any]) -> None:
+    """A workflow agent's stop: not a finished step (no checkpoint count), but its listing of
+    the background tasks is as good as any, and should the cap have counted the agent (its
+    start looked like an Agent launch's) its slot goes."""
+    listed = call.background_tasks()
+    if listed is not None:
+        reconcile(call, data, listed, turn_ended=False)
+    stopped(call, data)
+
+
 def after_launch(call: Call, data: dict[str, Any]) -> None:
     """PostToolUse of one spawn call: settle its pending slot."""
     prune(data, call.now)

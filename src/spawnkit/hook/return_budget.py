@@ -72,9 +72,6 @@ def on_start(call: Call, answer: Answer) -> None:
 
 def on_stop(call: Call, answer: Answer) -> None:
     agent_type = call.text(call.host.agent_type_field)
-    if call.is_workflow_agent:
-        _workflow_agent_stopped(call)  # it answers its script: never measured nor blocked
-        return
     message = call.text(call.host.answer_field)
     budget = protocol.return_budget()
     mode = call.config.mode_for_agent(CODE, agent_type)
@@ -116,24 +113,6 @@ def on_stop(call: Call, answer: Answer) -> None:
                 f"spawnkit: the {agent} sub-agent returned ~{size} tokens (budget {budget}) but "
                 f"its retry count could not be read ({exc}); let it through."
             )
-
-
-def _workflow_agent_stopped(call: Call) -> None:
-    """A workflow agent's stop: not a finished step (no checkpoint count), but its listing of
-    the background tasks is as good as any, and should the cap have counted the agent (its
-    start looked like an Agent launch's) its slot goes."""
-    if call.mode(parallel_cap.CODE) == "off" or not call.has_state:
-        return
-    listed = call.background_tasks()
-    try:
-        with SessionState(call.state_dir, call.session, call.now) as data:
-            if listed is not None:
-                parallel_cap.reconcile(call, data, listed, turn_ended=False)
-            parallel_cap.stopped(call, data)
-    except LockUnavailable as exc:
-        from spawnkit.hook.log import append as log
-
-        log(call.state_dir, f"SubagentStop: {exc}; the workflow agent's slot was not settled")
 
 
 def _block(
