@@ -36,6 +36,7 @@ from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Session, WorkflowRun
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
+from spawnkit.hook import tasks
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 WORKFLOW_TOOL = "Workflow"
@@ -300,11 +301,11 @@ class _Orchestrator(Orchestrator):
         self.returned(launch, said, rec.get("timestamp"), received=text)
 
     def _notifications(self, text: str, stamp: Any) -> None:
-        for note in sections(text, "<task-notification>", "</task-notification>"):
-            result = next(sections(note, "<result>", "</result>"), None)
-            status = next(sections(note, "<status>", "</status>"), "").strip()[:40]
-            tool = next(sections(note, "<tool-use-id>", "</tool-use-id>"), None)
-            task = next(sections(note, "<task-id>", "</task-id>"), None)
+        for note in sections(text, tasks.OPEN, tasks.CLOSE):
+            # the hook's reading of the same notification (spawnkit.hook.tasks)
+            parsed = tasks.Notification(note)
+            result, status = parsed.result, parsed.status[:40]
+            tool, task = parsed.tool_use_id or None, parsed.task_id or None
             launch = self.launches.get(tool) if tool else None
             if launch is None and task:
                 launch = self.by_agent.get(task)
