@@ -25,6 +25,8 @@ families of orchestrator detection and of each rule): on how many files each one
 many of them are labelled positive, and on how many it alone makes the verdict — the figures
 the tiers are decided from. A rule's readings are counted on the files default readings find
 spawning (elsewhere all protocol findings are preview anyway); detection's on every file.
+``--demote RULE:FAMILY`` (repeatable; ``detection:agent-object``, ``CM001:spawn-without-cap``)
+scores as if those readings were preview: what a tier change would cost before it is made.
 """
 
 from __future__ import annotations
@@ -329,6 +331,32 @@ def materialize(
     return written, missing
 
 
+def demote(readings: list[str]) -> None:
+    """Move each ``RULE:FAMILY`` reading to the preview tier, in this process only."""
+    from spawnkit.lint import analysis
+    from spawnkit.lint.evidence import PREVIEW
+    from spawnkit.lint.rules import BY_CODE
+
+    for reading in readings:
+        rule, _, family = reading.partition(":")
+        if rule == DETECTION:
+            names = {f.name for f in analysis.DETECTION_FAMILIES}
+            if family not in names:
+                raise ValueError(f"no detection reading {family!r}; one of {sorted(names)}")
+            analysis.DETECTION_FAMILIES = tuple(
+                f._replace(tier=PREVIEW) if f.name == family else f
+                for f in analysis.DETECTION_FAMILIES
+            )
+            continue
+        target = BY_CODE.get(rule)
+        names = {f.name for f in target.families} if target is not None else set()
+        if family not in names:
+            raise ValueError(f"no reading {reading!r}; a rule code and one of its families")
+        target.families = tuple(
+            f._replace(tier=PREVIEW) if f.name == family else f for f in target.families
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
@@ -349,7 +377,19 @@ def main(argv: list[str] | None = None) -> int:
         "--intervals", action="store_true", help="95%% bootstrap intervals (2,000 resamples)"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--demote",
+        action="append",
+        default=[],
+        metavar="RULE:FAMILY",
+        help="score as if this reading were preview (detection:FAMILY or CODE:FAMILY)",
+    )
     args = parser.parse_args(argv)
+    try:
+        demote(args.demote)
+    except ValueError as exc:
+        print(f"lint_real.py: error: {exc}", file=sys.stderr)
+        return 2
     try:
         doc = load(args.corpus)
     except (OSError, yaml.YAMLError) as exc:

@@ -271,3 +271,30 @@ def test_benchmark_refuses_a_missing_corpus_or_snapshot_folder_in_one_line(
     assert bench.main(["--materialize-from", str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is not a folder of git snapshots" in err[0]
+
+
+def test_demote_scores_a_reading_as_preview_and_refuses_unknown_ones(monkeypatch, tmp_path):
+    """``--demote RULE:FAMILY``: what a tier change would cost, measured before it is made."""
+    from spawnkit.lint import analysis
+    from spawnkit.lint.rules import BY_CODE
+
+    bench = _benchmark()
+    rule = BY_CODE["CM001"]
+    monkeypatch.setattr(analysis, "DETECTION_FAMILIES", analysis.DETECTION_FAMILIES)
+    monkeypatch.setattr(rule, "families", rule.families)
+    spawner = b"---\nname: fan\ndescription: d\n---\nSpawn three sub-agents, one per package.\n"
+    entry = _entry("a/b", "skills/fan/SKILL.md", spawner, "test", True, CM001="positive")
+    dest = bench.text_path(tmp_path, entry)
+    dest.parent.mkdir(parents=True)
+    dest.write_bytes(spawner)
+    before = bench.evaluate({"files": [entry]}, tmp_path)["test"].scores
+    assert before["detection"].tp == 1 and before["CM001"].tp == 1
+    bench.demote(["CM001:spawn-without-cap"])
+    after = bench.evaluate({"files": [entry]}, tmp_path)["test"].scores
+    assert after["detection"].tp == 1 and after["CM001"].tp == 0  # still spawning, no CM001
+    bench.demote(["detection:agent-object"])
+    assert bench.evaluate({"files": [entry]}, tmp_path)["test"].scores["detection"].tp == 0
+    for bad in ("detection:nope", "CM001:nope", "CM999:x", "nothing"):
+        with pytest.raises(ValueError):
+            bench.demote([bad])
+    assert bench.main(["--demote", "CM001:nope", "--corpus", str(tmp_path / "none.yaml")]) == 2
