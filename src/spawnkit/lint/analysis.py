@@ -386,6 +386,16 @@ _PROSE_CALL = lazy(r"\b(?:" + _TOOLS + r")\(\s*(?:subagent_type|description|prom
 _INLINE_CALL = lazy(
     r"\bsubagent_type\s*[=:]\s*(?:[\"'`]?[A-Za-z][\w:.-]*|$)|\b(?:" + _TOOLS + r")\(\)"
 )
+
+
+def _prose_call(s: Sentence) -> bool:
+    """A spawn call written into a sentence: ``Task(subagent_type="planner"): …``, "via the
+    Agent tool (`subagent_type: "Explore"`)", "before every `Agent()` call"."""
+    if "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
+        return True
+    return bool(_INLINE_CALL.search(s.text)) and not NEGATION.search(s.text, s.lower)
+
+
 # the agent a call starts: an agent file showing how it is itself invoked starts nothing
 _CALLED = lazy(r"subagent_type\s*[=:]\s*[\"']?([\w:.-]+)")
 
@@ -1516,12 +1526,8 @@ def analyse(doc: Document) -> Analysis:
                     mark(block, line_for(s.line), CJK, s.text)
                 elif latin_spawn(s.lower):
                     mark(block, line_for(s.line), LATIN, s.text)
-                elif "subagent_type" in s.lower and _PROSE_CALL.search(s.text):
-                    if not _calls_itself(doc, s.text):
-                        mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)
-                elif _INLINE_CALL.search(s.text) and not NEGATION.search(s.text, s.lower):
-                    if not _calls_itself(doc, s.text):
-                        mark(block, line_for(s.line), CODE_CALL, s.text, tool=True)
+                elif _prose_call(s) and not _calls_itself(doc, s.text):
+                    mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)
                 elif _WEAK.search(s.text, s.lower):
                     mark(block, line_for(s.line), WEAK, s.text)
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
