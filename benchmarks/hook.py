@@ -22,6 +22,11 @@ parsing the same stdin costs in a fresh process (``_json``, as the hook parses i
 the 15 MB Read costs at most the usual Read plus that parsing difference (10 % slack).
 
     python benchmarks/hook.py [--rounds 200] [--big-rounds 20] [--python PATH] [--json]
+                              [--against SRC]
+
+``--against SRC`` (another tree's ``src`` folder, e.g. a ``git worktree`` of the commit before a
+change) adds every hook case run from that tree, interleaved in the same rounds, and prints the
+ratio of this tree's median to that one's: a before/after in one run, on one machine load.
 """
 
 from __future__ import annotations
@@ -74,6 +79,11 @@ def main() -> int:
     parser.add_argument(
         "--big-rounds", type=int, default=20, help="runs of the 15 MB Read cases (default 20)"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another tree's src folder: its hook is measured in the same rounds (before/after)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp:
@@ -120,6 +130,12 @@ def main() -> int:
                 stdin("preToolUse_task_main", COPILOT_PAYLOADS),
             ),
         }
+        if args.against:
+            other = str(args.against.resolve() / "spawnkit" / "hook" / "__main__.py")
+            for name, (argv, data) in list(cases.items()):
+                if name.startswith("hook "):
+                    swapped = [other if part == str(SCRIPT) else part for part in argv]
+                    cases["against " + name] = (swapped, data)
         if console:
             cases["spawnkit-hook console script, SubagentStop"] = (
                 [console],
@@ -163,6 +179,7 @@ def main() -> int:
                     "cpu_ratio_to_baseline": cpu_ratios,
                     "goal": GOAL,
                     "big_read_ms": big,
+                    "against": str(args.against) if args.against else None,
                 },
                 indent=2,
             )
@@ -179,6 +196,12 @@ def main() -> int:
         print(f"worst hook ratio {worst:.2f} {verdict} the goal of <= {GOAL}")
         worst_cpu = max(r for name, r in cpu_ratios.items() if name.startswith("hook "))
         print(f"worst hook CPU-time ratio {worst_cpu:.2f} (the wall ratio is the goal's measure)")
+        if args.against:
+            print(f"this tree against {args.against} (median ratio, 1.00 = unchanged):")
+            for name in cases:
+                if name.startswith("hook ") and "against " + name in medians:
+                    change = medians[name] / medians["against " + name]
+                    print(f"  {name:45s} {change:.2f}")
         bound = big["hook Read"] + (big["parse only, 15 MB"] - big["parse only"]) * 1.1
         print(f"{args.big_rounds} rounds, Read of a 15 MB file_path:")
         for name, ms in big.items():

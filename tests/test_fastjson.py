@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from spawnkit.hook import fastjson
+from spawnkit.base import fastjson
 
 SAMPLES = [
     {"a": [1, 2.5, -3e-7, True, False, None], "b": {"c": 'é\u2028\U0001f600 "q" \\ \n\t\x00'}},

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 
 
 @pytest.mark.parametrize(

@@ -208,7 +208,7 @@ def test_a_third_launch_in_one_message_is_denied_with_what_to_do(copilot):
 def test_launches_at_the_same_instant_from_two_processes_hold_two_slots(copilot, monkeypatch):
     """Without a tool call id, a launch's slot is keyed by its hook process too: two hook
     processes reading the same clock still hold a slot each."""
-    from spawnkit.hook import lightos
+    from spawnkit.base import lightos
 
     pids = iter([101, 102, 103])
     monkeypatch.setattr(lightos.native, "getpid", lambda: next(pids))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from spawnkit import hosts
-from spawnkit.hook.lint_on_write import file_kind, locate
+from spawnkit.hosts.kinds import file_kind, locate
 from spawnkit.lint.engine import Diagnostic
 
 from .conftest import SCRIPT, payload

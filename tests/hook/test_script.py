@@ -134,7 +134,7 @@ def test_broken_install_still_fails_open(tmp_path):
     shutil.copytree(
         REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
     )
-    (root / "src" / "spawnkit" / "hook" / "fastjson.py").write_text(
+    (root / "src" / "spawnkit" / "base" / "fastjson.py").write_text(
         "raise ImportError('damaged')\n"
     )
     proc = subprocess.run(
@@ -319,7 +319,8 @@ def test_fast_codex_events_import_only_what_they_need(codex, name):
 
 
 def test_importing_the_hook_loads_only_the_standard_library_and_the_hook_package():
-    """The hot-path rule, visible in the tree: ``spawnkit.hook`` needs nothing else at import."""
+    """The hot-path rule, visible in the tree: ``spawnkit.hook`` needs nothing at import but the
+    ground floor (``spawnkit.base``)."""
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules);"
         "import spawnkit.hook.main;"
@@ -334,8 +335,8 @@ def test_importing_the_hook_loads_only_the_standard_library_and_the_hook_package
     loaded = set(proc.stdout.decode().split())
     ours = {m for m in loaded if m == "spawnkit" or m.startswith("spawnkit.")}
     assert "spawnkit.hook.main" in ours
-    assert {m for m in ours if m not in ("spawnkit", "spawnkit.hook")} <= {
-        m for m in ours if m.startswith("spawnkit.hook.")
+    assert {m for m in ours if m not in ("spawnkit", "spawnkit.hook", "spawnkit.base")} <= {
+        m for m in ours if m.startswith(("spawnkit.hook.", "spawnkit.base."))
     }
     foreign = {m for m in loaded - ours if m.split(".")[0] not in sys.stdlib_module_names}
     assert not foreign, f"non-stdlib modules on the hook's import path: {sorted(foreign)}"

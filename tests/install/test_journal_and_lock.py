@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from spawnkit.errors import SpawnkitError
+from spawnkit.files.lock import lock_folder, locked
 from spawnkit.install import journal
 from spawnkit.install import manifest as mf
-from spawnkit.install.lock import lock_folder, locked
 
 
 def test_the_lock_is_held_on_the_parent_folder_and_times_out_with_one_line(tmp_path: Path):

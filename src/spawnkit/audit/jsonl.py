@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, BinaryIO
 
 from spawnkit.audit.model import InputStats
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 _DRAIN_CHUNK = 1024 * 1024

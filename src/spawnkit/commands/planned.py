@@ -17,6 +17,7 @@ import click
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import interrupts
+from spawnkit.files.lock import lock_folder, locked
 from spawnkit.hosts import paths
 from spawnkit.install import journal
 from spawnkit.install.changes import (
@@ -28,7 +29,6 @@ from spawnkit.install.changes import (
     personal_backup_path,
 )
 from spawnkit.install.install import CONFIG_NAME, LOCAL_CONFIG_NAME, Target, not_a_folder
-from spawnkit.install.lock import lock_folder, locked
 
 
 @contextmanager

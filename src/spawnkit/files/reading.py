@@ -2,7 +2,7 @@
 
 Regular files only: a FIFO would block ``open`` until someone writes to it, a device
 could stream forever, so the file is opened non-blocking and checked with ``fstat``
-before a byte is read (``hook.lightos.read_regular``, shared with the hook). Sizes are
+before a byte is read (``base.lightos.read_regular``, shared with the hook). Sizes are
 bounded. Each refusal is a ``SpawnkitError`` naming the file, the problem and the fix, so
 every verb words these the same way.
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import errno
 import os
 
+from spawnkit.base.lightos import FileTooLarge, NotRegularFile, read_regular
 from spawnkit.errors import SpawnkitError
-from spawnkit.hook.lightos import FileTooLarge, NotRegularFile, read_regular
 
 MAX_BYTES = 16 * 1024 * 1024  # far above any skill, config or answers file
 

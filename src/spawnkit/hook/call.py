@@ -35,8 +35,8 @@ hook log (``system_for_log``).
 
 from __future__ import annotations
 
+from spawnkit.base import lightos
 from spawnkit.hook import config as config_mod
-from spawnkit.hook import lightos
 from spawnkit.standard import protocol
 
 TYPE_CHECKING = False

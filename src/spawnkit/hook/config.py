@@ -32,7 +32,7 @@ A bad file or value is skipped (never fatal) and reported once per call in
 
 from __future__ import annotations
 
-from spawnkit.hook import fastjson, lightos
+from spawnkit.base import fastjson, lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

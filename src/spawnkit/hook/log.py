@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 
 MAX_BYTES = 256 * 1024
 LOG_NAME = "hook.log"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 import time
 
-from spawnkit.hook import fastjson, lightos
+from spawnkit.base import fastjson, lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -303,7 +303,7 @@ def after_launch(call: Call, data: dict[str, Any]) -> None:
 def _response(call: Call) -> dict[str, Any]:
     response = call.payload.get("tool_response")
     if isinstance(response, str):
-        from spawnkit.hook import fastjson
+        from spawnkit.base import fastjson
 
         try:
             response = fastjson.loads(response)

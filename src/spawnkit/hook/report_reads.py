@@ -12,7 +12,7 @@ Warn: ``additionalContext``. Enforce: deny the Read with the reason.
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 from spawnkit.standard import protocol
 
 TYPE_CHECKING = False

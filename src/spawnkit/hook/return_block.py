@@ -21,7 +21,7 @@ sub-agent type: a type it caps at ``warn`` is only warned about, never rewritten
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 from spawnkit.standard import protocol
 
 TYPE_CHECKING = False

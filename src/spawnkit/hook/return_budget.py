@@ -34,7 +34,8 @@ so even an agent whose id changes on every stop gets at most ``max_retries`` mor
 from __future__ import annotations
 
 from spawnkit import tokens
-from spawnkit.hook import lightos, parallel_cap
+from spawnkit.base import lightos
+from spawnkit.hook import parallel_cap
 from spawnkit.hook.call import running_of_type, safe_name
 from spawnkit.hook.store import LockUnavailable, SessionState
 from spawnkit.standard import protocol

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import time
 
-from spawnkit.hook import fastjson, lightos
+from spawnkit.base import fastjson, lightos
+from spawnkit.base.lightos import native
 from spawnkit.hook.call import SESSIONS_DIR, session_path
-from spawnkit.hook.lightos import native
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

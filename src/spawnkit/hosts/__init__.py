@@ -11,13 +11,13 @@ of naming a host themselves.
 Standard library only and import-light: the hook imports this module on every call,
 so it is one module of plain data (a class with ``__slots__``, not a dataclass:
 ``dataclasses`` alone costs milliseconds to import). Paths are strings joined
-POSIX-style (``spawnkit.hook.lightos``); code off the hook path wraps them in
+POSIX-style (``spawnkit.base.lightos``); code off the hook path wraps them in
 ``pathlib.Path`` itself.
 """
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 An ``agents/*.md`` file is a Claude Code agent only under a root Claude Code reads agents
 from: a ``.claude`` folder, the Claude config dir, or a plugin (a folder holding
 ``.claude-plugin/plugin.json``) — the rule the lint-on-write hook applies
-(:func:`spawnkit.hook.lint_on_write.file_kind`), so ``docs/agents/README.md`` is not one.
+(:func:`spawnkit.hosts.kinds.file_kind`), so ``docs/agents/README.md`` is not one.
 Symbolic links to folders are followed (a skill linked into ``~/.claude/skills`` is a skill),
 each real folder once, so a link cycle ends the walk instead of looping.
 """
@@ -68,7 +68,7 @@ def location_profile(path: Path) -> str | None:
     """The lint profile a file's location implies: ``portable`` for Codex's skill folders
     (Codex reads only the spec's keys), ``copilot`` for Copilot CLI's, ``claude-code`` for
     Claude Code's, else None."""
-    from spawnkit.hook.lint_on_write import locate, roots
+    from spawnkit.hosts.kinds import locate, roots
 
     found = locate(os.path.abspath(path), roots(os.environ))
     return found[1] if found else None
@@ -77,7 +77,7 @@ def location_profile(path: Path) -> str | None:
 def is_agent_file(path: Path, config_dir: str | None = None) -> bool:
     """Whether ``path`` (under an ``agents/`` folder) is where Claude Code loads agents from."""
     from spawnkit import hosts
-    from spawnkit.hook.lint_on_write import file_kind
+    from spawnkit.hosts.kinds import file_kind
 
     if config_dir is None:
         config_dir = str(claude_config_dir())

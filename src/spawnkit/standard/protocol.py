@@ -3,12 +3,12 @@
 This is the single source the template, the linter and the hooks share.
 Standard library only and import-light: the hook imports it on every tool call,
 so it avoids ``json``, ``dataclasses``, ``typing`` and ``pathlib`` at import time
-(see ``spawnkit.hook.fastjson``).
+(see ``spawnkit.base.fastjson``).
 """
 
 from __future__ import annotations
 
-from spawnkit.hook import fastjson
+from spawnkit.base import fastjson
 from spawnkit.standard.resources import protocol_file
 
 TYPE_CHECKING = False

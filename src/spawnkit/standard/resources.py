@@ -5,13 +5,13 @@ Standard library only: the hook path uses it. A wheel carries the data under
 straight from the repo) has it at the repository root.
 
 The hook path only needs ``protocol_file()`` (a plain string), found without
-importing ``os`` or ``pathlib`` (see ``spawnkit.hook.lightos``); the ``Path``-returning
+importing ``os`` or ``pathlib`` (see ``spawnkit.base.lightos``); the ``Path``-returning
 functions import ``pathlib`` when called.
 """
 
 from __future__ import annotations
 
-from spawnkit.hook import lightos
+from spawnkit.base import lightos
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ import stat
 from datetime import datetime
 from pathlib import Path
 
+from spawnkit.base.lightos import NotRegularFile, read_regular
 from spawnkit.files.atomic import atomic_write
-from spawnkit.hook.lightos import NotRegularFile, read_regular
 
 Snapshot = dict[str, tuple[int, bytes]]  # posix relpath -> (permission bits, content)
 

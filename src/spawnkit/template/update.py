@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spawnkit.base.lightos import NotRegularFile, read_regular
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import contain, interrupts
 from spawnkit.files.atomic import why_not_writable
-from spawnkit.hook.lightos import NotRegularFile, read_regular
-from spawnkit.install.lock import locked as config_lock
+from spawnkit.files.lock import locked as config_lock
 from spawnkit.template import conflicts, copier_run, fsutil, managed
 from spawnkit.template.gitutil import init_snapshot_repo
 from spawnkit.template.store import (
