@@ -135,7 +135,7 @@ def run(
                 reader="pyyaml",
                 preview=use_preview,
             )
-        except bounded.TooDeep as exc:  # this file cannot be judged: one line (naming it)
+        except bounded.OverLimit as exc:  # too deep or an alias bomb: it cannot be judged: one line (naming it)
             err.write(f"{ERROR_PREFIX}{exc}\n")
             unreadable += 1
             continue
