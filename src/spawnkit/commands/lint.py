@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
-from spawnkit.files import bounded, reading
+from spawnkit.files import bounded, contain, reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
@@ -108,14 +108,20 @@ def run(
     named = [p for p in paths if not p.is_dir()]
     if pre_commit:
         roots = [p for p in roots if p.is_dir() or is_lintable(p)]
-    files = list(discover(roots, cfg.exclude, walk))
+    files = list(discover(roots, cfg.exclude, walk, cwd))
     for path, reason in walk.unreadable:
         err.write(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked\n")
     for path in walk.cycles:
-        err.write(f"spawnkit: warning: {path} links back to a folder already checked; skipped\n")
+        err.write(
+            f"spawnkit: warning: {path} links back to a folder already checked (or one"
+            " holding it); skipped\n"
+        )
+    if walk.stopped:
+        err.write(f"spawnkit: warning: {walk.stopped}\n")
     results: list[FileResult] = []
     unreadable = 0
-    skips: list[str] = []  # files not linted on purpose (special, too big): warnings
+    # files not linted on purpose (links out of the project, special, too big): warnings
+    skips: list[str] = [str(contain.outside(path, root)) for path, root in walk.outside]
     for path in files:
         text, problem, skipped = _read(path, limit)
         if problem is not None:
@@ -150,12 +156,10 @@ def run(
         if len(skips) == 1:  # one line saying it all
             err.write(f"{ERROR_PREFIX}no file was checked: {skips[0]}\n")
             return EXIT_USAGE
-        for skip in skips:
-            err.write(f"spawnkit: warning: {skip}\n")
+        _warn_skips(skips, err)
         err.write(_why_nothing(roots, named, walk, len(skips)) + "\n")
         return EXIT_USAGE
-    for skip in skips:
-        err.write(f"spawnkit: warning: {skip}\n")
+    _warn_skips(skips, err)
     if results and not unreadable:  # exit 2 writes nothing, not even the cache
         from spawnkit.lint import regexcache
 
@@ -166,6 +170,16 @@ def run(
     if unreadable:
         return EXIT_USAGE
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
+
+
+_SHOWN_SKIPS = 20  # a project planting thousands of links gets a count, not a screenful
+
+
+def _warn_skips(skips: list[str], err: TextIO) -> None:
+    for skip in skips[:_SHOWN_SKIPS]:
+        err.write(f"spawnkit: warning: {skip}\n")
+    if len(skips) > _SHOWN_SKIPS:
+        err.write(f"spawnkit: warning: … and {len(skips) - _SHOWN_SKIPS:,} more files skipped\n")
 
 
 def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:
