@@ -30,7 +30,9 @@ def check(
     out = out or sys.stdout
     if path.suffix != ".js":
         raise SpawnkitError(f"{path} is not a workflow script; pass a .js file")
-    text = reading.read_text(path, limit=MAX_SCRIPT_BYTES)
+    # a script in the project (or named inside it) must not lead out of it: never opened
+    root = managed_root(path)
+    text = reading.read_text(path, limit=MAX_SCRIPT_BYTES, root=root)
     args = None
     if args_json is not None:
         try:
@@ -40,7 +42,7 @@ def check(
                 f"--args is not JSON ({exc.msg}); e.g. --args '{{\"skip\": []}}'"
             ) from None
     run = checker.run(text, args, seconds if seconds is not None else checker.DEFAULT_SECONDS)
-    cap, budget, source = limits(path)
+    cap, budget, source = limits(path, root)
     tokens = estimate(run.result) if run.result is not None else 0
     problems = []
     if run.error:
@@ -90,7 +92,14 @@ def check(
     return EXIT_FINDINGS if problems else EXIT_OK
 
 
-def limits(path: Path) -> tuple[int, int, str]:
+def managed_root(path: Path) -> Path | None:
+    """The folder reads for the script ``path`` keep to (``managed.read_root``)."""
+    from spawnkit.template import managed
+
+    return managed.read_root(path, Path.cwd())
+
+
+def limits(path: Path, root: Path | None = None) -> tuple[int, int, str]:
     """(cap, return budget, where they come from) for the script at ``path``.
 
     A workflow.js that spawnkit generated sits beside its skill's answers file, whose
@@ -101,7 +110,7 @@ def limits(path: Path) -> tuple[int, int, str]:
 
     cap, budget = protocol.max_parallel(), protocol.return_budget()
     try:
-        skill = managed.read_skill(path.resolve().parent, "path")
+        skill = managed.read_skill(path.absolute().parent, "path", root)
     except (SpawnkitError, OSError):
         skill = None  # an answers file spawnkit cannot read does not decide the limits
     if skill is None:

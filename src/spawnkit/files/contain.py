@@ -53,7 +53,10 @@ class Outside(SpawnkitError):
 def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> Outside:
     """The one-line refusal of a read of ``path``, which leads out of ``root`` (its target
     is not named: what lies outside is none of the project's business)."""
-    return Outside(f"{path}: skipped: a link out of {root}, never opened")
+    return Outside(
+        f"{path}: skipped: a link out of {root}, never opened (to check what it leads to,"
+        " name that file itself)"
+    )
 
 
 def check_read(path: str | os.PathLike[str], root: str | os.PathLike[str] | None) -> None:

@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from spawnkit.files import walk
 
@@ -145,12 +146,15 @@ def discover(
     exclude: Iterable[str] = (),
     walk_state: Walk | None = None,
     cwd: Path | None = None,
+    boundary: Path | None | Literal["each"] = "each",
 ) -> Iterator[Path]:
     """Lintable files under ``paths``; a file named explicitly is linted if it is Markdown.
 
     Each path keeps to its boundary (``files.walk.boundaries``): a link out of the project
     or the folder named, to a file or a folder, is listed in ``walk_state.outside`` and
-    never opened; the walks together stop at ``files.walk``'s bounds."""
+    never opened; the walks together stop at ``files.walk``'s bounds. A ``boundary`` other
+    than ``"each"`` (a folder, or None for the user's own) holds for every path instead
+    (``doctor``: the project whose config folder it checks)."""
     from spawnkit.hosts.paths import user_roots
 
     patterns = list(exclude)
@@ -169,14 +173,20 @@ def discover(
         return False
 
     here = cwd if cwd is not None else Path.cwd()
-    for root, boundary in walk.boundaries(paths, here, user_roots()):
+    paths = list(paths)
+    pairs = (
+        walk.boundaries(paths, here, user_roots())
+        if boundary == "each"
+        else [(p, boundary) for p in paths]
+    )
+    for root, within in pairs:
         if not root.is_dir():
             if root.suffix in (".md", ".js") and not _excluded(root, patterns) and root not in seen:
-                if walk.named(root, boundary, state):
+                if walk.named(root, within, state):
                     seen.add(root)
                     yield root
             continue
-        yield from walk.files(root, boundary, state, keep, _skipped_folder)
+        yield from walk.files(root, within, state, keep, _skipped_folder)
 
 
 def _excluded(path: Path, patterns: list[str]) -> bool:
