@@ -2,6 +2,10 @@
 
 Colour is added with click's styles; click strips it when the output is not a terminal.
 Bars use block characters when the output encoding has them, ``#`` and ``|`` otherwise.
+Every value a transcript holds (session and agent ids, projects, descriptions, workflow
+names and statuses, record types, findings' messages) passes the output gate
+(``base.shown``) before it is laid out, so none can write a control character to the
+terminal; the styles are spawnkit's own.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from datetime import datetime
 import click
 
 from spawnkit.audit.model import FROM_ESTIMATE, FROM_SHARED_USAGE, Audit, Return, Session
+from spawnkit.base.shown import shown
 
 WIDTH = 80
 BAR = 18  # cells
@@ -55,9 +60,9 @@ def _count(n: int, word: str) -> str:
 def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     arrow, dot = ("→", "·") if fancy else ("->", "-")
     when = datetime.fromtimestamp(s.started).strftime("%Y-%m-%d %H:%M") if s.started else "?"
-    lines = [click.style(_clip(f"{s.id}  {s.host}  {when}", WIDTH), bold=True)]
+    lines = [click.style(_clip(f"{shown(s.id)}  {s.host}  {when}", WIDTH), bold=True)]
     if s.project:
-        lines.append(_clip(f"  {s.project}", WIDTH))
+        lines.append(_clip(f"  {shown(s.project)}", WIDTH))
     if s.context:
         first, peak = s.context[0].tokens, s.peak_context
         window = s.context_window or 0
@@ -97,7 +102,7 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     for f in s.findings:
         colour = "red" if f.severity == "error" else "yellow"
         prefix = f"  {click.style(f.code, fg=colour)} "
-        body = textwrap.wrap(f.message, WIDTH - 8, break_on_hyphens=False) or [""]
+        body = textwrap.wrap(shown(f.message), WIDTH - 8, break_on_hyphens=False) or [""]
         lines.append(prefix + body[0])
         lines += ["        " + more for more in body[1:]]
     return lines
@@ -119,7 +124,7 @@ def _legend(returns: list[Return]) -> str:
 
 def _workflow_line(run, budget: int, dot: str) -> str:
     """``  workflow probe (wf_1): 2 agents, their answers 1,234 tokens · result 25 · peak 1``."""
-    name = run.name or run.run_id
+    name = shown(run.name or run.run_id)
     agents = _count(len(run.agents), "agent")
     answers = sum(a.answer_tokens or 0 for a in run.agents)
     text = f"  workflow {name}: {agents} (answers ~{answers:,} tokens, kept out of context)"
@@ -130,14 +135,14 @@ def _workflow_line(run, budget: int, dot: str) -> str:
     elif not run.status:
         text += f" {dot} no result received"
     if run.status and run.status != "completed":
-        text += f" {dot} {run.status}"
+        text += f" {dot} {shown(run.status)}"
     return text + f" {dot} peak {run.peak_parallel} at once"
 
 
 def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
     """``  1  label   1,545  ████████▓▓▓▓▓▓▓▓  3.1x budget``: the budget sits at the shade change
     (or the tick), so the bar reads without colour too."""
-    label = ret.description or ret.agent_type or ret.agent_id or "sub-agent"
+    label = shown(ret.description or ret.agent_type or ret.agent_id or "sub-agent")
     cells = max(1, round(ret.tokens / scale * BAR)) if ret.tokens else 0
     mark = min(BAR - 1, round(budget / scale * BAR))
     within, over, tick = ("█", "▓", "│") if fancy else ("=", "#", "|")
@@ -194,10 +199,13 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         lines.append("  largest returns:")
         for w in worst:
             sent = f" x{w['deliveries']}" if w["deliveries"] > 1 else ""
-            label = w["description"] or w["agent_id"]
+            label = shown(w["description"] or w["agent_id"])
             mark = MARKS.get(w["tokens_source"], "")
             lines.append(
-                _clip(f"    {mark:>1}{w['tokens']:>7,}{sent}  {label}  ({w['session']})", WIDTH)
+                _clip(
+                    f"    {mark:>1}{w['tokens']:>7,}{sent}  {label}  ({shown(w['session'])})",
+                    WIDTH,
+                )
             )
     close = totals["closest_to_limit"][:3]
     if close:
@@ -205,7 +213,7 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         for c in close:
             lines.append(
                 f"    {c['share']:>6.0%}  {_k(c['peak_context'])} of {_k(c['context_window'])}"
-                f"  ({c['host']} {c['session']})"
+                f"  ({c['host']} {shown(c['session'])})"
             )
     if totals["blocked"]:
         full, got = totals["blocked_full_tokens"], totals["blocked_received_tokens"]
@@ -250,7 +258,7 @@ def input_line(audit: Audit) -> str:
     skipped = [f"{n} {name.replace('_', ' ')}" for name, n in stats.problems.items()]
     unknown = stats.unknown_records
     if unknown:
-        kinds = ", ".join(f"{k} x{n}" for k, n in unknown.most_common(3))
+        kinds = ", ".join(f"{shown(str(k))} x{n}" for k, n in unknown.most_common(3))
         skipped.append(f"{sum(unknown.values())} record(s) of unknown types ({kinds})")
     if skipped:
         text += "; skipped: " + ", ".join(skipped)

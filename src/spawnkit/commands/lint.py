@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from spawnkit.base.shown import shown
 from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.files import bounded, contain, reading
 from spawnkit.lint import config as lint_config
@@ -14,6 +15,9 @@ from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, 
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
 from spawnkit.lint.rules import selector
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
@@ -84,6 +88,11 @@ def run(
     """
     out = out or sys.stdout
     err = err or sys.stderr
+
+    def say(line: str) -> None:
+        """One line on stderr through the output gate (paths and messages come from files)."""
+        err.write(shown(line) + "\n")
+
     cwd = cwd or Path.cwd()
     if select is not None and not select:
         raise SpawnkitError("--select '' selects no rule; name codes or prefixes, e.g. CM,SP")
@@ -110,14 +119,14 @@ def run(
         roots = [p for p in roots if p.is_dir() or is_lintable(p)]
     files = list(discover(roots, cfg.exclude, walk, cwd))
     for path, reason in walk.unreadable:
-        err.write(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked\n")
+        say(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked")
     for path in walk.cycles:
-        err.write(
+        say(
             f"spawnkit: warning: {path} links back to a folder already checked (or one"
-            " holding it); skipped\n"
+            " holding it); skipped"
         )
     if walk.stopped:
-        err.write(f"spawnkit: warning: {walk.stopped}\n")
+        say(f"spawnkit: warning: {walk.stopped}")
     results: list[FileResult] = []
     unreadable = 0
     # files not linted on purpose (links out of the project, special, too big): warnings
@@ -128,7 +137,7 @@ def run(
             if skipped:
                 skips.append(problem)
             else:
-                err.write(f"{ERROR_PREFIX}{problem}\n")
+                say(f"{ERROR_PREFIX}{problem}")
                 unreadable += 1
             continue
         try:
@@ -141,12 +150,14 @@ def run(
                 reader="pyyaml",
                 preview=use_preview,
             )
-        except bounded.OverLimit as exc:  # too deep or an alias bomb: it cannot be judged: one line (naming it)
-            err.write(f"{ERROR_PREFIX}{exc}\n")
+        except (
+            bounded.OverLimit
+        ) as exc:  # too deep or an alias bomb: it cannot be judged: one line (naming it)
+            say(f"{ERROR_PREFIX}{exc}")
             unreadable += 1
             continue
         except SpawnkitError as exc:  # a workflow script with no JavaScript parser installed
-            err.write(f"{ERROR_PREFIX}{path}: {exc}\n")
+            say(f"{ERROR_PREFIX}{path}: {exc}")
             unreadable += 1
             continue
         results.append(result)
@@ -154,12 +165,12 @@ def run(
         if pre_commit:
             return EXIT_OK
         if len(skips) == 1:  # one line saying it all
-            err.write(f"{ERROR_PREFIX}no file was checked: {skips[0]}\n")
+            say(f"{ERROR_PREFIX}no file was checked: {skips[0]}")
             return EXIT_USAGE
-        _warn_skips(skips, err)
-        err.write(_why_nothing(roots, named, walk, len(skips)) + "\n")
+        _warn_skips(skips, say)
+        say(_why_nothing(roots, named, walk, len(skips)))
         return EXIT_USAGE
-    _warn_skips(skips, err)
+    _warn_skips(skips, say)
     if results and not unreadable:  # exit 2 writes nothing, not even the cache
         from spawnkit.lint import regexcache
 
@@ -175,11 +186,11 @@ def run(
 _SHOWN_SKIPS = 20  # a project planting thousands of links gets a count, not a screenful
 
 
-def _warn_skips(skips: list[str], err: TextIO) -> None:
+def _warn_skips(skips: list[str], say: Callable[[str], None]) -> None:
     for skip in skips[:_SHOWN_SKIPS]:
-        err.write(f"spawnkit: warning: {skip}\n")
+        say(f"spawnkit: warning: {skip}")
     if len(skips) > _SHOWN_SKIPS:
-        err.write(f"spawnkit: warning: … and {len(skips) - _SHOWN_SKIPS:,} more files skipped\n")
+        say(f"spawnkit: warning: … and {len(skips) - _SHOWN_SKIPS:,} more files skipped")
 
 
 def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:

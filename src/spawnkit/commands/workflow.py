@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import reading
 from spawnkit.standard import protocol
@@ -81,14 +82,14 @@ def check(
             if run.unbounded
             else ""
         )
-        out.write(
+        # each line through the output gate: the path, the script's notes and what it threw
+        lines = [
             f"{path}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
-            f"(cap {cap}); {size}{at_least}{origin}\n"
-        )
-        for note in run.notes:
-            out.write(f"note: {note}\n")
-        for problem in problems:
-            out.write(f"problem: {problem}\n")
+            f"(cap {cap}); {size}{at_least}{origin}",
+            *(f"note: {note}" for note in run.notes),
+            *(f"problem: {problem}" for problem in problems),
+        ]
+        out.write("".join(shown(line) + "\n" for line in lines))
     return EXIT_FINDINGS if problems else EXIT_OK
 
 

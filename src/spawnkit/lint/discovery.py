@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Literal
 
 from spawnkit.files import walk
-
 from spawnkit.hosts.paths import claude_config_dir, project_claude_dir
 
 # folders never worth walking into

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit.base.lightos import NotRegularFile, read_regular
+from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import contain, interrupts
 from spawnkit.files.atomic import why_not_writable
@@ -520,7 +521,7 @@ def format_text(outcome: Outcome, checking: bool) -> str:
     """The human report: one line per skill, then what changed and what needs a look."""
     notes = list(outcome.skipped)  # each: "<path>: skipped: a link out of <project> …"
     if not outcome.skills:
-        return "\n".join(
+        return _gated(
             notes
             + [
                 "no skills managed by spawnkit found (skills made with `spawnkit new` or"
@@ -572,4 +573,10 @@ def format_text(outcome: Outcome, checking: bool) -> str:
         if attention:  # the exit code is 1: say why on the last line too
             summary += f"; {attention} skill(s) need attention (see above)"
         lines.append(summary)
-    return "\n".join(lines)
+    return _gated(lines)
+
+
+def _gated(lines: list[str]) -> str:
+    """The report's lines, each through the output gate (``base.shown``): skill names, paths
+    and the template's lines come from the skills' folders."""
+    return "\n".join(shown(line) for line in lines)
