@@ -162,7 +162,8 @@ def run(
             continue
         results.append(result)
     if not results and not unreadable:
-        if pre_commit:
+        if pre_commit:  # nothing to check passes, but what was skipped is still said
+            _warn_skips(skips, say)
             return EXIT_OK
         if len(skips) == 1:  # one line saying it all
             say(f"{ERROR_PREFIX}no file was checked: {skips[0]}")

@@ -113,18 +113,19 @@ def files(
             path = folder / entry.name
             try:
                 linked = entry.is_symlink()
-                if linked and boundary is not None and not contain.inside(path, boundary):
-                    walk.outside.append((path, boundary))
-                    continue
-                if entry.is_dir():
-                    if linked and _above(path, top):  # a link to / or to a folder above
-                        walk.cycles.append(path)
-                    elif not skip_folder(entry.name):
-                        subfolders.append(path)
-                    continue
+                is_dir = entry.is_dir()  # a link's target is looked at (stat), never opened
             except OSError:
                 continue
-            if not keep(path):
+            if is_dir and skip_folder(entry.name) or not is_dir and not keep(path):
+                continue  # never walked or read anyway: not worth a word
+            if linked and boundary is not None and not contain.inside(path, boundary):
+                walk.outside.append((path, boundary))
+                continue
+            if is_dir:
+                if linked and _above(path, top):  # a link to / or to a folder above the start
+                    walk.cycles.append(path)
+                else:
+                    subfolders.append(path)
                 continue
             walk.files += 1
             walk.size += _size(entry)
