@@ -53,6 +53,7 @@ SECRETS = {
     "spawnkit.json": json.dumps(
         {"version": 1, "mode": "warn", "agents": {"SECRET-AGENT-KEY-9c": "off"}}
     ),
+    "config.toml": 'select = ["SECRET-TOML-1a2b"]\n',
     "answers.yml": "_commit: SECRET-ANSWERS-0d0d\n_src_path: SECRET-SRC-0e0e\nmax_parallel: 3\n",
     "transcript.jsonl": json.dumps(
         {"type": "user", "sessionId": "SECRET-SESSION-5151", "message": "SECRET-JSONL-5151"}

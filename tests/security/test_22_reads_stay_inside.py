@@ -141,3 +141,31 @@ def test_audit_reads_no_transcript_linked_into_a_folder(project, tmp_path, fmt):
     (folder / "sub").symlink_to(tmp_path / "outside")
     run = watched("audit", str(folder), "--format", fmt, cwd=project)
     clean(run)
+
+
+def test_a_linked_brief_beside_a_skill_is_not_read(project, tmp_path):
+    """lint reads the Markdown files a skill's body links to (a worker brief is the
+    sub-agents' prompt and is quoted as evidence): only inside the skill's folder, links
+    resolved."""
+    secret = outside_secrets(tmp_path / "outside")
+    folder = project / ".claude" / "skills" / "brief"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: brief\ndescription: Reviews files with helpers.\n---\n\n"
+        "Use the Task tool to spawn a sub-agent per file with [the worker brief](brief.md).\n"
+    )
+    (folder / "brief.md").symlink_to(secret["skill.md"])
+    for fmt in LINT_FORMATS:
+        clean(watched("lint", "--format", fmt, ".claude", cwd=project))
+
+
+def test_a_config_file_linked_out_is_refused(project, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "mine.toml").write_text('select = ["SECRET-TOML-1a2b"]\n')
+    (project / ".spawnkit.toml").symlink_to(outside / "mine.toml")
+    (project / ".claude" / "skills" / "clean").mkdir(parents=True)
+    run = watched("lint", ".claude", cwd=project)
+    clean(run)
+    assert run.code == 2
+    assert run.err.startswith(f"spawnkit: error: config file {project / '.spawnkit.toml'}: skipped")

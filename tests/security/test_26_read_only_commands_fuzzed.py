@@ -38,6 +38,8 @@ PLACES = {  # where a project's file goes, {n} a name
     "settings": ".claude/settings.json",
     "skill folder": ".claude/skills/{n}",
     "transcript": "transcripts/{n}.jsonl",
+    "brief": ".claude/skills/{n}/brief.md",  # a skill's body links to it: read as its prompt
+    "lint config": ".spawnkit.toml",
 }
 SECRET_FOR = {  # the secret each place links to: one its reader would quote if it read it
     "skill": "skill.md",
@@ -50,6 +52,8 @@ SECRET_FOR = {  # the secret each place links to: one its reader would quote if 
     "settings": "settings.json",
     "skill folder": "skill-folder",
     "transcript": "transcript.jsonl",
+    "brief": "skill.md",
+    "lint config": "config.toml",
 }
 PAYLOADS = ["secret file", "secret folder", "root", "bomb", "deep", "control", "plain"]
 EVIL = "\x1b]0;PWNED\x07\rX\nFORGED all good\u202e\x85"
@@ -62,6 +66,12 @@ def content(payload: str, place: str) -> str:
         if payload == "deep":
             return '{"agents": ' + "[" * 200 + "]" * 200 + "}"
         return json.dumps({"version": 1, "agents": {f"k{EVIL}": "off"}, "mode": EVIL})
+    if place == "lint config":
+        return (
+            f"select = [{json.dumps(EVIL)}]\n"
+            if payload != "deep"
+            else "a = " + "[" * 200 + "]" * 200
+        )
     if place == "transcript":
         record = {"type": "user", "sessionId": EVIL, "cwd": EVIL, "message": EVIL}
         return json.dumps(record) + "\n"
@@ -70,7 +80,8 @@ def content(payload: str, place: str) -> str:
     front = {"bomb": bomb(), "deep": "k: " + "[" * 200 + "]" * 200 + "\n"}.get(payload, "")
     return (
         f"---\nname: {json.dumps('n' + EVIL)}\ndescription: {json.dumps('d' + EVIL)}\n{front}---\n\n"
-        f"Use the Task tool to spawn a sub-agent {EVIL} for each file and read its report.\n"
+        f"Use the Task tool to spawn a sub-agent {EVIL} for each file with [the brief](brief.md)"
+        " and read its report.\n"
     )
 
 

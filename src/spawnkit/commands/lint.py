@@ -101,7 +101,8 @@ def run(
             f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
             f"pyproject.toml"
         )
-    cfg = lint_config.load(config_path or lint_config.find(cwd))
+    found = None if config_path is not None else lint_config.find(cwd)
+    cfg = lint_config.load(config_path or found, found.parent if found else None)
     limit = max_file_size or cfg.max_file_size or lint_config.DEFAULT_MAX_FILE_SIZE
     use_preview = bool(cfg.preview) if preview is None else preview
     for path in paths:

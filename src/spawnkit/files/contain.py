@@ -59,11 +59,14 @@ def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> Outsi
     )
 
 
-def check_read(path: str | os.PathLike[str], root: str | os.PathLike[str] | None) -> None:
+def check_read(
+    path: str | os.PathLike[str], root: str | os.PathLike[str] | None, label: str = ""
+) -> None:
     """Refuse (``Outside``) a read of ``path`` that resolves out of ``root``; None: a trusted
-    root (the user's own folder or a file the user named outside any project)."""
+    root (the user's own folder or a file the user named outside any project). ``label``
+    names the file in the message (``config file …``), the path by default."""
     if root is not None and not inside(path, root):
-        raise outside(path, root)
+        raise outside(label or path, root)
 
 
 def lexically_inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:

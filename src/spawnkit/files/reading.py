@@ -62,7 +62,7 @@ def read_bytes(
     project), out of which it must not resolve (``contain.Outside``, never opened).
     """
     label = f"{what} {path}" if what else str(path)
-    contain.check_read(path, root)
+    contain.check_read(path, root, label)
     try:
         return read_regular(os.fspath(path), limit, follow=follow)
     except (NotRegularFile, IsADirectoryError):
