@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.files import contain
@@ -31,29 +30,33 @@ MAX_FILES = 20_000  # files kept (skills, commands, agents, scripts) in one comm
 MAX_SIZE = 512 * 1024 * 1024  # bytes in the files kept
 
 
-@dataclass(frozen=True)
 class Bounds:
-    depth: int = MAX_DEPTH
-    entries: int = MAX_ENTRIES
-    files: int = MAX_FILES
-    size: int = MAX_SIZE
+    """How far one command's walks go (plain class: ``dataclasses`` would cost a one-file
+    ``spawnkit lint`` about 8 ms of imports)."""
+
+    def __init__(
+        self,
+        depth: int = MAX_DEPTH,
+        entries: int = MAX_ENTRIES,
+        files: int = MAX_FILES,
+        size: int = MAX_SIZE,
+    ) -> None:
+        self.depth, self.entries, self.files, self.size = depth, entries, files, size
 
 
-@dataclass
 class Walk:
     """What walks found besides files; one ``Walk`` is shared by every walk of one command,
     so the bounds hold for the command, not for each folder it names."""
 
-    bounds: Bounds = field(default_factory=Bounds)
-    unreadable: list[tuple[Path, str]] = field(default_factory=list)  # folders
-    cycles: list[Path] = field(default_factory=list)  # links back to a folder already walked
-    outside: list[tuple[Path, Path]] = field(default_factory=list)  # (link, its boundary)
-    stopped: str | None = None  # why the walk stopped early (or left folders out), one line
-    halted: bool = False  # a bound on the whole command was reached: no more walking
-    entries: int = 0
-    files: int = 0
-    size: int = 0
-    _seen: set[tuple[int, int]] = field(default_factory=set)
+    def __init__(self, bounds: Bounds | None = None) -> None:
+        self.bounds = bounds or Bounds()
+        self.unreadable: list[tuple[Path, str]] = []  # folders
+        self.cycles: list[Path] = []  # links back to a folder already walked, or above it
+        self.outside: list[tuple[Path, Path]] = []  # (link, its boundary): never opened
+        self.stopped: str | None = None  # why a walk stopped (or left folders out), one line
+        self.halted = False  # a bound on the whole command was reached: no more walking
+        self.entries = self.files = self.size = 0
+        self._seen: set[tuple[int, int]] = set()
 
     def stop(self, why: str, halt: bool = True) -> None:
         if self.stopped is None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -123,13 +122,14 @@ def is_lintable(path: Path, config_dir: str | None = None) -> bool:
     return "agents" in parts and is_agent_file(path, config_dir)
 
 
-@dataclass
 class Walk(walk.Walk):
     """What the walks found besides files (``files.walk.Walk``: folders unreadable, link
     cycles, links out of the project, where a bound stopped it) and the ``agents/*.md``
     files outside any root Claude Code reads agents from."""
 
-    not_agents: list[Path] = field(default_factory=list)
+    def __init__(self, bounds: walk.Bounds | None = None) -> None:
+        super().__init__(bounds)
+        self.not_agents: list[Path] = []
 
 
 def _skipped_folder(name: str) -> bool:
