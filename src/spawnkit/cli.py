@@ -17,6 +17,7 @@ import click
 
 from spawnkit import __version__
 from spawnkit.commands import edge
+from spawnkit.commands.host_names import HOSTS, HOSTS_OR_ALL
 from spawnkit.errors import EXIT_USAGE
 from spawnkit.standard import protocol
 from spawnkit.tokens import CALIBRATED_MODEL
@@ -88,6 +89,10 @@ Where the skill goes:
                     $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
   --host copilot    Copilot CLI's: ./.github/skills/NAME (project),
                     $COPILOT_HOME/skills/NAME or ~/.copilot/skills/NAME (user)
+  --host gemini     Gemini CLI's: ./.gemini/skills/NAME (project), ~/.gemini/skills/NAME
+                    (user; $GEMINI_CLI_HOME/.gemini/skills/NAME when that is set)
+  --host qwen       Qwen Code's: ./.qwen/skills/NAME (project),
+                    $QWEN_HOME/skills/NAME or ~/.qwen/skills/NAME (user)
 
 """
     + _QUESTIONS
@@ -121,7 +126,7 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 )
 @click.option(
     "--host",
-    type=click.Choice(["claude-code", "codex", "copilot"]),
+    type=click.Choice(HOSTS),
     help="Whose skills folder --scope means (default: claude-code). The skill works on all.",
 )
 @click.option(
@@ -233,10 +238,11 @@ def tokens_command(
 )
 @click.option(
     "--profile",
-    type=click.Choice(["claude-code", "portable", "copilot"]),
+    type=click.Choice(["claude-code", "portable", "copilot", "gemini", "qwen"]),
     default=None,
     help="Which frontmatter keys are allowed: Claude Code's (default), the portable Agent Skills"
-    " spec's, or Copilot CLI's (the spec's and three more).",
+    " spec's, or Copilot CLI's, Gemini CLI's or Qwen Code's (the spec's and those the client"
+    " reads; agent files in the client's own format).",
 )
 @click.option(
     "--config",
@@ -357,10 +363,14 @@ _SCOPE_HELP = (
     " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
     " ./.agents/skills. With --host copilot: user: $COPILOT_HOME or ~/.copilot (hooks in"
     " hooks/spawnkit-hooks.json); project: ./.github/hooks/spawnkit-hooks.json and ./.github/skills."
+    " With --host gemini: user: ~/.gemini ($GEMINI_CLI_HOME/.gemini); project: ./.gemini."
+    " With --host qwen: user: $QWEN_HOME or ~/.qwen; project: ./.qwen (both: settings.json"
+    " and skills)."
 )
 _SCOPES = ("user", "project", "local")
 _HOST_HELP = (
-    "claude-code (default), codex, copilot, or all: every host. The default stays Claude Code,"
+    f"{HOSTS[0]} (default), {', '.join(HOSTS[1:])}, or all: every host"
+    " (Gemini CLI and Qwen Code where their folder exists). The default stays Claude Code,"
     " so a plain `spawnkit install` never writes into another tool's config unasked."
 )
 
@@ -369,12 +379,12 @@ def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this folder (Claude Code's, or Codex's or Copilot's with --host) instead of the"
+        help="Use this folder (Claude Code's, or another host's with --host) instead of the"
         " scope's default.",
     )(func)
     func = click.option(
         "--host",
-        type=click.Choice(("claude-code", "codex", "copilot", "all")),
+        type=click.Choice(HOSTS_OR_ALL),
         default="claude-code",
         show_default=True,
         help=_HOST_HELP,
@@ -442,12 +452,13 @@ def install_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
+    """Install the standard, hooks, spawnkit skill and mode into a host (default Claude Code).
 
     Merges hook registrations into settings.json (Codex: hooks.json, plus their
-    trust entries in config.toml) without touching anything of yours: your keys,
-    hooks and formatting stay as they are, the previous file is backed up (last 5
-    kept), and running it again changes nothing.
+    trust entries in config.toml; Copilot CLI: a hooks file of spawnkit's own;
+    Gemini CLI and Qwen Code: their settings.json) without touching anything of
+    yours: your keys, hooks and formatting stay as they are, the previous file is
+    backed up (last 5 kept), and running it again changes nothing.
     """
     from spawnkit.commands import install as command
 

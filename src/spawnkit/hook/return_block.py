@@ -78,7 +78,7 @@ def report_path(call: Call) -> str:
     slug = "-".join(part for part in slug.split("-") if part)[:40].strip("-") or "subagent"
     # the tool call's id; a host that sends none (Copilot CLI) gets this hook process's key,
     # so two launches with one description never share a report
-    key = call.call_id or (call.slot_key() if call.host.call_id_field is None else "")
+    key = call.call_id or (call.unique_key() if call.host.call_id_field is None else "")
     suffix = "".join(c for c in key if c.isalnum())[-6:]
     name = f"{slug}-{suffix}.md" if suffix else f"{slug}.md"
     folder = protocol.load()["hook_reports_dir"].strip("/").split("/")
