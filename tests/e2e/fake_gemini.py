@@ -57,6 +57,11 @@ def complete(response: str, call_id: str | None = None) -> Item:
     return call("complete_task", {"result": {"response": response}}, call_id)
 
 
+def complete_text(result: str, call_id: str | None = None) -> Item:
+    """``complete_task`` of an agent without an output schema (a custom agent's): a string."""
+    return call("complete_task", {"result": result}, call_id)
+
+
 # --- what the client sent ------------------------------------------------------------------------
 
 

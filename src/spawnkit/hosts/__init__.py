@@ -580,9 +580,9 @@ GEMINI = Host(
 # and run in the background unless told otherwise; a background agent's answer reaches the
 # orchestrator as a ``<task-notification>`` user message that no hook sees (so its length is
 # held back at SubagentStop only). It IGNORES ``updatedInput`` on PreToolUse (the return
-# contract cannot be added to a launch) and PreToolUse ``additionalContext``; SubagentStart's
-# ``additionalContext`` reaches background sub-agents only. It rewrites a settings.json that
-# lacks ``"$version": 4`` on start (``version_key``).
+# contract cannot be added to a launch), PreToolUse ``additionalContext`` and, as measured,
+# SubagentStart's: only the skill's own prompts can tell a sub-agent its budget. It rewrites a
+# settings.json that lacks ``"$version": 4`` on start (``version_key``).
 QWEN = Host(
     name="qwen",
     label="Qwen Code",
@@ -605,7 +605,9 @@ QWEN = Host(
     write_tools=("write_file", "edit"),
     write_paths="file_path",
     rewrite_needs_allow=False,
-    start_context=True,  # reaches background sub-agents (appended to their task)
+    # SubagentStart's additionalContext reached no request (0.24.4 puts it into a fresh
+    # background agent's context state without adding it to its task)
+    start_context=False,
     batch_event=None,
     own_block_cap=8,  # stopHookBlockingCap / $QWEN_CODE_STOP_HOOK_BLOCK_CAP, default 8
     events_key="qwen_events",
