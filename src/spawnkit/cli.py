@@ -593,6 +593,10 @@ Where it looks (without PATH):
                and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
   Copilot CLI  $COPILOT_HOME/session-state (or ~/.copilot/session-state): <id>/events.jsonl
+  Gemini CLI   ~/.gemini/tmp: <project>/chats/session-*.jsonl, a sub-agent's in
+               chats/<session id>/<agent id>.jsonl
+  Qwen Code    $QWEN_HOME/projects (or ~/.qwen/projects): <project>/chats/<session>.jsonl,
+               <project>/subagents/<session>/agent-<id>.jsonl
 
 \b
 Per session: every sub-agent return (what it cost the orchestrator: its share of the

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,11 +172,30 @@ class Request(BaseRequest):
         return res is not None and LAUNCH_REFUSED in res.text
 
     def agent_result(self, call_id: str) -> str | None:
-        """What the parent got back from ``invoke_agent`` call ``call_id`` (None: not yet)."""
+        """The sub-agent's words the parent got back from ``invoke_agent`` call ``call_id``
+        (None: not yet): what follows "Result:" in the tool's output, before what Gemini CLI
+        appends ("[System] …", a hook's context), a ``{"response": …}`` unwrapped."""
         res = self.tool_result(call_id)
         if res is None or self.launch_refused(call_id):
             return None
-        return res.text
+        found = re.search(
+            r"\nResult:\n(.*?)(?:\n\n\n?(?:\[System\]|<hook_context>)|\Z)", res.text, re.S
+        )
+        if found is None:
+            return res.text
+        words = found.group(1)
+        try:
+            value = json.loads(words)
+        except ValueError:
+            return words
+        if isinstance(value, dict) and isinstance(value.get("response"), str):
+            return value["response"]
+        return value if isinstance(value, str) else words
+
+    def agent_output(self, call_id: str) -> str | None:
+        """The whole output of ``invoke_agent`` call ``call_id``, Gemini CLI's framing included."""
+        res = self.tool_result(call_id)
+        return None if res is None else res.text
 
 
 # --- the server ----------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def test_a_sub_agent_that_keeps_answering_long_is_let_through_after_the_retry_li
 
     run = gemini.run("G2-ORCH: audit")
 
-    got = main.request_with_agent_result("g2call").agent_result("g2call")
+    got = main.request_with_agent_result("g2call").agent_output("g2call")
     assert (
         "Termination Reason: GOAL" in got and answer.splitlines()[0] in got
     )  # an answer, not MAX_TURNS
@@ -97,7 +97,7 @@ def test_a_sub_agent_in_its_grace_turn_gets_through(gemini, fake_gemini):
 
     run = gemini.run("G3-ORCH: audit")
 
-    got = main.request_with_agent_result("g3call").agent_result("g3call")
+    got = main.request_with_agent_result("g3call").agent_output("g3call")
     assert "MAX_TURNS" not in got and answer.splitlines()[0] in got, got
     assert len(sub.requests) == 2  # denied once, then its grace turn
     assert "one final chance" in sub.requests[1].last_user_text

@@ -122,7 +122,7 @@ def test_with_two_launches_running_each_deny_counts_against_both(gemini):
     assert {e["denies"] for e in _running(gemini).values()} == {2}
     assert "decision" not in gemini(_finish(LONG))
     saved = list((gemini.project / ".spawnkit" / "returns" / SESSION).glob("*.md"))
-    assert len(saved) == 2 and all(p.name.startswith("subagent") for p in saved)
+    assert sorted(p.name for p in saved) == ["generalist-2.md", "generalist.md"]
 
 
 def test_a_sub_agent_in_its_grace_turn_is_never_denied(gemini):

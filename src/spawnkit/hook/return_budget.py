@@ -291,9 +291,7 @@ def _deny_finish(
             f"answers are in {folder}."
         )
         return
-    name = "subagent"
-    if len(launches) == 1:
-        name = str(launches[0].get("type") or "subagent")
+    name = (types.pop() if len(types) == 1 else "") or "subagent"  # the agent type, if one
     try:
         saved = save_reply(call.project, _returns_parts(call), safe_name(name), message)
     except OSError as exc:

@@ -632,6 +632,8 @@ def check_transcripts(ctx: Context) -> CheckResult:
         "Claude Code session": _user_config(ctx) / "projects",
         "Codex rollout": discovery.codex_sessions(),
         "Copilot CLI session": discovery.copilot_sessions(),
+        "Gemini CLI chat": discovery.gemini_chats(),
+        "Qwen Code session": discovery.qwen_projects(),
     }
     found = {name: discovery.has_transcripts(root) for name, root in roots.items()}
     if not any(found.values()):
