@@ -1,4 +1,4 @@
-"""``spawnkit workflow check``: run a script with stubbed agents (QuickJS), count and measure."""
+"""``spawnkit workflow check``: run a script with stubbed agents (quickjs-ng), count and measure."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from spawnkit.cli import cli
 from spawnkit.errors import SpawnkitError
 from spawnkit.standard import protocol
 from spawnkit.workflow.check import FREE_TEXT_CHARS, run
-
-pytest.importorskip("quickjs")
 
 CORPUS = Path(__file__).resolve().parents[1] / "lint" / "workflow-corpus"
 META = "export const meta = { name: 'demo', description: 'A demo workflow' }\n"
