@@ -119,7 +119,12 @@ def body_of(text: str, seconds: float = DEFAULT_SECONDS) -> str:
         )
     statements = script.statements
     first = statements[0] if statements else None
-    settled = whole or (len(statements) > 1 and first is not None and not first.has_error)
+    # in a head, the first statement is whole once the parser has read past its end
+    settled = whole or (
+        first is not None
+        and not first.has_error
+        and any(node.start_byte >= first.end_byte for node in script.root.named_children)
+    )
     if first is None or meta_declarator(first, parsed.source) is None or not settled:
         raise SpawnkitError(
             "the script does not start with `export const meta = {…}`; run `spawnkit lint` on it"
