@@ -5,14 +5,14 @@ only: nothing from the environment, the working folder or site-packages is impor
 writes one JSON request on its stdin; this process answers with one JSON line on stdout.
 
 Before any of the script is read by the engine, the process limits itself, for good (soft and
-hard limits alike, so nothing in it can raise them again): CPU seconds (``RLIMIT_CPU``: SIGXCPU,
-then SIGKILL), address space (``RLIMIT_AS``: the whole process, engine and Python, stays under
-it, so its RSS does too), stack, no core file and no file writes; a SIGALRM a little after the
-wall-clock limit kills it even when it is not using the CPU. The parent kills the process group
-at its own deadline as well. The engine itself (quickjs-ng's ``_quickjs``, loaded from the file
-the parent names, so an older ``quickjs`` package in the same environment cannot shadow it)
-runs with a heap limit, a stack limit and an interrupt at the deadline, so most runs end with
-a clean reply before any of those kills.
+hard limits alike, so nothing in it can raise them again): a timer at the wall-clock deadline
+(SIGALRM, whose default action ends the process), CPU seconds (``RLIMIT_CPU``: SIGXCPU, then
+SIGKILL), address space (``RLIMIT_AS``: the whole process, engine and Python, stays under it,
+so its RSS does too), stack, no core file and no file writes. The parent kills the process
+group a second after the deadline as well. The engine itself (quickjs-ng's ``_quickjs``,
+loaded from the file the parent names, so an older ``quickjs`` package in the same environment
+cannot shadow it) runs with a heap limit and a stack limit. Its own time limit is not used:
+the binding refuses to call a Python function while one is set, and ``agent()`` is one.
 
 The accounting lives here, in Python: ``agent()`` calls the host function ``start``, which
 counts the agent, its place in flight and the peak; agents finish only when this loop
