@@ -148,7 +148,8 @@ _LINE = re.compile(r"<input>:(\d+)")
 
 
 class Stop(Exception):
-    """The run ends here: ``kind`` is time, memory, syntax or answer."""
+    """The run ends here: ``kind`` is syntax (the script does not compile) or answer (a schema
+    allows a stubbed answer too large to build)."""
 
     def __init__(self, kind: str, message: str = "", line: int = 0) -> None:
         super().__init__(message)
@@ -394,11 +395,8 @@ STACK_OVERFLOW = "stack overflow (endless recursion?)"
 
 
 def classify(exc: Exception) -> str:
-    """What an exception out of the engine means: ``interrupted`` (the time limit), or the
-    one-line error to report."""
+    """The one-line error to report for an exception out of the engine."""
     head = first_line(str(exc))
-    if "interrupted" in head:
-        return "interrupted"
     if head == "null":  # no memory left even for the error object
         return OUT_OF_MEMORY
     if type(exc).__name__ == "StackOverflow":
@@ -487,12 +485,8 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         else:
             reply.update(stop=stop.kind, error=stop.message or None, line=stop.line)
     except quickjs.JSException as exc:  # StackOverflow is one too
-        reason = classify(exc)
-        if reason == "interrupted":
-            reply["stop"] = "time"
-        else:
-            reply["error"] = reason
-            reply["threw"] = reason != OUT_OF_MEMORY
+        reply["error"] = classify(exc)
+        reply["threw"] = reply["error"] != OUT_OF_MEMORY
     except MemoryError:
         reply["error"] = OUT_OF_MEMORY
     reply.update(
