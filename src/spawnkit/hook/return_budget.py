@@ -156,7 +156,7 @@ def _block(
         )
         return False
     try:
-        saved = save_reply(call.project, _returns_parts(call), safe_name(key), message)
+        saved = save_reply(call.project, returns_parts(call), safe_name(key), message)
     except OSError as exc:
         from spawnkit.hook.log import append as log
 
@@ -186,10 +186,10 @@ def _forget_retries(call: Call, data: dict[str, Any]) -> None:
 
 
 def returns_folder(call: Call) -> str:
-    return lightos.join(call.project, *_returns_parts(call))
+    return lightos.join(call.project, *returns_parts(call))
 
 
-def _returns_parts(call: Call) -> list[str]:
+def returns_parts(call: Call) -> list[str]:
     return [*protocol.load()["returns_dir"].strip("/").split("/"), call.session]
 
 

@@ -22,6 +22,7 @@ OPEN = "<task-notification>"
 CLOSE = "</task-notification>"
 MAX_NOTIFICATIONS = 64
 MAX_FIELD = 4096
+HEAD = 4096  # a delivered prompt opens with its first item within this many characters
 
 
 class Notification:
@@ -53,10 +54,13 @@ class Notification:
         return self.summary[first + 1 : last] if 0 <= first < last else self.summary
 
 
-def notifications(prompt: str) -> list[Notification]:
-    """The notifications a UserPromptSubmit prompt carries (none for a person's prompt)."""
+def notifications(prompt: str, anywhere: bool = False) -> list[Notification]:
+    """The notifications a UserPromptSubmit prompt carries (none for a person's prompt).
+
+    ``anywhere``: the prompt opened with another delivered item (an agent message, already cut
+    out), so a notification merged after it counts wherever it starts."""
     found: list[Notification] = []
-    if OPEN not in prompt[:4096]:
+    if OPEN not in (prompt if anywhere else prompt[:HEAD]):
         return found  # a notification prompt starts with one; a person's prompt is left alone
     start = prompt.find(OPEN)
     while start != -1 and len(found) < MAX_NOTIFICATIONS:
