@@ -182,7 +182,7 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
         messages, prompt = agent_messages.split(prompt)  # a message's body is no notification
         if messages:
             message_budget.arrived(call, answer, messages)
-    notes = tasks.notifications(prompt, anywhere=messaged)
+    notes = tasks.notifications(prompt)
     if not notes:
         return
     from spawnkit.hook import task_results

@@ -19,7 +19,8 @@ Over the budget:
   result) and so is the user (``systemMessage``).
 
 The scope (``agents`` in the config) applies per sub-agent type, as for answers: a type capped
-at ``warn`` is never refused, one at ``off`` not measured.
+at ``warn`` is never refused, one at ``off`` never refused nor reported (its over-budget
+message is only recorded, so that its arrival stays silent too).
 
 When a message arrives (``UserPromptSubmit`` with ``<agent-message>`` blocks) it is measured
 like a task notification: over the budget the orchestrator's model is told (``additionalContext``)
@@ -59,9 +60,14 @@ def before_send(call: Call, answer: Answer) -> None:
 
     agent_type = call.text(call.host.agent_type_field)
     mode = call.config.mode_for_agent(CODE, agent_type)
-    if mode == "off":
+    if mode == "off" and call.mode(CODE) == "off":
         return
     budget = protocol.return_budget()
+    if mode == "off":
+        # a type the scope leaves alone: its arrival must stay as silent as its sending
+        if tokens.exceeds(message, budget):
+            _locked(call, lambda data: _remember(data, message, mode, told=True))
+        return
     if not tokens.exceeds(message, budget):
         if mode == "enforce":
             _end_row(call)
@@ -216,7 +222,7 @@ def _recall(data: dict[str, Any], body: str) -> tuple[str, bool] | None:
         if isinstance(item, list) and len(item) == 4 and item[:2] == key:
             del sent[i]
             mode, told = item[2], item[3]
-            return (mode if mode in ("warn", "enforce") else "warn", told is True)
+            return (mode if mode in ("off", "warn", "enforce") else "warn", told is True)
     return None
 
 

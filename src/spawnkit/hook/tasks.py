@@ -54,13 +54,10 @@ class Notification:
         return self.summary[first + 1 : last] if 0 <= first < last else self.summary
 
 
-def notifications(prompt: str, anywhere: bool = False) -> list[Notification]:
-    """The notifications a UserPromptSubmit prompt carries (none for a person's prompt).
-
-    ``anywhere``: the prompt opened with another delivered item (an agent message, already cut
-    out), so a notification merged after it counts wherever it starts."""
+def notifications(prompt: str) -> list[Notification]:
+    """The notifications a UserPromptSubmit prompt carries (none for a person's prompt)."""
     found: list[Notification] = []
-    if OPEN not in (prompt if anywhere else prompt[:HEAD]):
+    if OPEN not in prompt[:HEAD]:
         return found  # a notification prompt starts with one; a person's prompt is left alone
     start = prompt.find(OPEN)
     while start != -1 and len(found) < MAX_NOTIFICATIONS:
