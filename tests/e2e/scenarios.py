@@ -508,13 +508,16 @@ def messaging(
     to: str = "main",
     *,
     stubborn: bool = False,
+    busy: bool = False,
 ) -> Messaging:
     """The orchestrator starts the named background agent ``<tag>-mate`` (and ``<tag>-peer``,
     which sits in a Bash call long enough to be messaged, when ``to`` names it) and waits for
     their final answers. The agent loads SendMessage (a deferred tool) and sends ``message`` to
     ``to``. Refused (an error result naming the copy spawnkit saved), it sends a short note with
     that path, as a compliant model would, or, when ``stubborn``, the same message again, until
-    one goes through; then it answers briefly."""
+    one goes through; then it answers briefly. ``busy``: the orchestrator sits in a Bash call
+    while the message arrives (the client then delivers it as a system message after that
+    tool round, not as a user turn)."""
     name = f"{tag.lower()}-mate"
     peer_name = f"{tag.lower()}-peer"
     finals = [f"{tag}-MATE-FINAL"]
@@ -535,7 +538,10 @@ def messaging(
         api.wait_for(lambda: False, timeout=0.3)  # nothing to do until the next delivery
         return "WAITING"
 
-    main = api.conversation(f"{tag}-ORCH", launches, *[wait] * 80, name=f"{tag}-ORCH")
+    steps: list = [launches]
+    if busy:
+        steps.append(tool_use("Bash", {"command": "sleep 4", "description": "busy meanwhile"}))
+    main = api.conversation(f"{tag}-ORCH", *steps, *[wait] * 80, name=f"{tag}-ORCH")
     plan = Messaging(f"{tag}-ORCH: start the agents.", main, None, name, peer=peer)  # type: ignore[arg-type]
 
     def act(req: Request) -> Block | str:
