@@ -299,9 +299,11 @@ def test_a_locked_state_fails_open(hook, monkeypatch):
     fd = os.open(sessions / f"{SESSION}.json", os.O_RDWR | os.O_CREAT)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
-        assert hook(LONG_SEND, ENFORCE) is None  # not refused: the count cannot be kept
+        answer = hook(LONG_SEND, ENFORCE)
     finally:
         os.close(fd)
+    assert denied(answer) is None  # not refused: the count of refusals cannot be kept
+    assert "its count of refused messages could not be read" in answer["systemMessage"]
     assert "stayed locked" in (hook.state_dir / "hook.log").read_text()
 
 

@@ -76,7 +76,7 @@ def before_send(call: Call, answer: Answer) -> None:
             _end_row(call)
         return
     agent = agent_type or "sub-agent"
-    to = str(tool_input.get("to"))[:64]
+    to = _shown(str(tool_input.get("to")))
     if mode == "warn":
         how = (
             f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its messages back.'
@@ -95,10 +95,16 @@ def before_send(call: Call, answer: Answer) -> None:
         )
         _locked(call, lambda data: _remember(data, message, mode, told=True))
         return
-    _locked(call, lambda data: _hold(call, answer, data, message, size, budget, agent, to))
+    if not _locked(call, lambda data: _hold(call, answer, data, message, size, budget, agent, to)):
+        answer.add_system(
+            f"spawnkit: the {agent} sub-agent {call.agent_id} sent the orchestrator ~{size} tokens "
+            f"(budget {budget}, {CODE}) but its count of refused messages could not be read; "
+            "let it through."
+        )
 
 
-def _locked(call: Call, change) -> None:  # noqa: ANN001 - a function of the state
+def _locked(call: Call, change) -> bool:  # noqa: ANN001 - a function of the state
+    """Run ``change`` on the locked session state; False (logged) when the lock timed out."""
     from spawnkit.hook.store import LockUnavailable, SessionState
 
     try:
@@ -107,7 +113,9 @@ def _locked(call: Call, change) -> None:  # noqa: ANN001 - a function of the sta
     except LockUnavailable as exc:
         from spawnkit.hook.log import append
 
-        append(call.state_dir, f"PreToolUse SendMessage: {exc}; let the message through")
+        append(call.state_dir, f"{call.event} {agent_messages.TOOL}: {exc}; check skipped")
+        return False
+    return True
 
 
 def _hold(
