@@ -78,11 +78,7 @@ def before_send(call: Call, answer: Answer) -> None:
     agent = agent_type or "sub-agent"
     to = _shown(str(tool_input.get("to")))
     if mode == "warn":
-        how = (
-            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its messages back.'
-            if call.mode(CODE) == "enforce"  # the scope only warns about this type
-            else f"Set {CODE} to enforce to hold such messages back."
-        )
+        how = call.config.hold_back_hint(CODE, agent_type, "messages")
         answer.add_context(
             f'spawnkit return budget ({CODE}): your message to "{to}" is ~{size} tokens, over the '
             f"{budget}-token return budget, and goes into the orchestrator's context whole. Next "

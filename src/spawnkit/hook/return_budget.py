@@ -82,11 +82,7 @@ def on_stop(call: Call, answer: Answer) -> None:
     listed = call.background_tasks()
     background = listed is not None and call.agent_id in running_of_type(listed, "subagent")
     if over and mode == "warn" and not background:
-        how = (
-            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
-            if call.mode(CODE) == "enforce"  # the scope only warns about this type
-            else f"Set {CODE} to enforce to hold such replies back."
-        )
+        how = call.config.hold_back_hint(CODE, agent_type, "replies")
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
             f"return budget ({CODE}); its whole reply went into the orchestrator's context. {how}"
