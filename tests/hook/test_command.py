@@ -48,7 +48,9 @@ def test_matchers_name_exactly_the_tools_handled(host):
     tasks = {host.stop_tool, main.WORKFLOW_TOOL} if host.stop_tool else set()
     assert post == {*host.write_tools, *host.spawn_tools, *tasks}
     finish = {host.stop_tool, host.finish_tool} - {None}
-    assert pre == {*host.spawn_tools, *host.read_tools, *finish}
+    # Claude Code's sub-agents message the orchestrator with SendMessage (issue 35)
+    messages = {main.MESSAGE_TOOL} if host.stop_tool else set()
+    assert pre == {*host.spawn_tools, *host.read_tools, *finish, *messages}
     assert all(m is None for event, m in matchers if not event.endswith("ToolUse"))
 
 

@@ -84,11 +84,7 @@ def on_stop(call: Call, answer: Answer) -> None:
     # its notification is measured when it reaches the orchestrator, where a hook sees it
     reported_later = background and call.host.notification_event
     if over and mode == "warn" and not reported_later:
-        how = (
-            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
-            if call.mode(CODE) == "enforce"  # the scope only warns about this type
-            else f"Set {CODE} to enforce to hold such replies back."
-        )
+        how = call.config.hold_back_hint(CODE, agent_type, "replies")
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
             f"return budget ({CODE}); its whole reply went into the orchestrator's context. {how}"
@@ -158,7 +154,7 @@ def _block(
         )
         return False
     try:
-        saved = save_reply(call.project, _returns_parts(call), safe_name(key), message)
+        saved = save_reply(call.project, returns_parts(call), safe_name(key), message)
     except OSError as exc:
         from spawnkit.hook.log import append as log
 
@@ -225,8 +221,8 @@ def on_finish(call: Call, answer: Answer) -> None:
     if mode == "warn":
         answer.add_system(
             f"spawnkit: a sub-agent answered ~{size} tokens, over the {budget}-token return "
-            f"budget ({CODE}); its whole answer goes into the orchestrator's context. Set "
-            f"{CODE} to enforce to hold such answers back."
+            f"budget ({CODE}); its whole answer goes into the orchestrator's context. "
+            + call.config.hold_back_hint(CODE, agent_type, "answers")
         )
         return
     folder = returns_folder(call)
@@ -274,8 +270,8 @@ def _deny_finish(
                 answer.add_system(
                     f"spawnkit: the {agent_type or 'sub-agent'} sub-agent answered ~{size} "
                     f"tokens, over the {budget}-token return budget ({CODE}); its whole answer "
-                    f'goes into the orchestrator\'s context. Add "{agent_type}": "enforce" to '
-                    f'"agents" in spawnkit.json to hold its answers back.'
+                    f"goes into the orchestrator's context. "
+                    + call.config.hold_back_hint(CODE, agent_type, "answers")
                 )
             return
     orphan = data.get(UNKNOWN_RETRIES)
@@ -293,7 +289,7 @@ def _deny_finish(
         return
     name = (types.pop() if len(types) == 1 else "") or "subagent"  # the agent type, if one
     try:
-        saved = save_reply(call.project, _returns_parts(call), safe_name(name), message)
+        saved = save_reply(call.project, returns_parts(call), safe_name(name), message)
     except OSError as exc:
         from spawnkit.hook.log import append as log
 
@@ -395,10 +391,10 @@ def _forget_retries(call: Call, data: dict[str, Any]) -> None:
 
 
 def returns_folder(call: Call) -> str:
-    return lightos.join(call.project, *_returns_parts(call))
+    return lightos.join(call.project, *returns_parts(call))
 
 
-def _returns_parts(call: Call) -> list[str]:
+def returns_parts(call: Call) -> list[str]:
     return [*protocol.load()["returns_dir"].strip("/").split("/"), call.session]
 
 
