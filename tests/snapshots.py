@@ -22,3 +22,13 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
         else:
             found[rel] = path.read_bytes()
     return found
+
+
+def tree(root: Path) -> dict[str, tuple[int, bytes | str]]:
+    """``snapshot`` with each entry's permission bits: names, bytes and modes, links unfollowed.
+
+    Equal only when nothing under ``root`` was written, created, removed or chmodded."""
+    found: dict[str, tuple[int, bytes | str]] = {}
+    for rel, content in snapshot(root).items():
+        found[rel] = ((root / rel).lstat().st_mode, content)
+    return found

@@ -495,12 +495,9 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     for path in dict.fromkeys(sources):
         try:
             raw = guard.read_file(path)
-            data = bounded.json_loads(raw.decode("utf-8"), str(path)) if raw else None
+            enabled += sm.spawnkit_plugins(raw.decode("utf-8") if raw else None, str(path))
         except (SpawnkitError, ValueError):
             continue
-        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
-        if isinstance(plugins, dict):
-            enabled += [key for key, on in plugins.items() if key.startswith("spawnkit@") and on]
     if enabled and ctx.managed:
         return CheckResult(
             name,

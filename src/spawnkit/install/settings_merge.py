@@ -166,6 +166,22 @@ def managed_hooks(
     ]
 
 
+PLUGIN_PREFIX = "spawnkit@"  # enabledPlugins key of the spawnkit plugin, from any marketplace
+
+
+def spawnkit_plugins(text: str | None, name: str = "settings.json") -> list[str]:
+    """The spawnkit plugins a Claude Code settings text enables (its hooks run besides any
+    installed ones, and keep the hook's state folder in use); [] when unreadable."""
+    try:
+        data = bounded.json_loads(text, name) if text and text.strip() else None
+    except (ValueError, bounded.TooDeep):
+        return []
+    plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    return [key for key, on in plugins.items() if key.startswith(PLUGIN_PREFIX) and on]
+
+
 def hook_problems(
     text: str | None, name: str = "settings.json", client: str = CLAUDE
 ) -> list[HookProblem]:
