@@ -32,3 +32,14 @@ def tree(root: Path) -> dict[str, tuple[int, bytes | str]]:
     for rel, content in snapshot(root).items():
         found[rel] = ((root / rel).lstat().st_mode, content)
     return found
+
+
+def differences(before: dict, after: dict, besides: tuple[str, ...] = ()) -> list[str]:
+    """Paths added, removed or changed between two snapshots (or trees), leaving out those
+    under ``besides`` (what a real client writes for itself while it runs)."""
+
+    def ours(key: str) -> bool:
+        return not any(key == p or key.startswith(p.rstrip("/") + "/") for p in besides)
+
+    keys = {k for k in set(before) | set(after) if ours(k)}
+    return sorted(k for k in keys if before.get(k) != after.get(k))
