@@ -281,7 +281,7 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
         return sm.set_top_level(text, "mode", mode, str(path)).encode("utf-8")
     except ValueError as exc:
         raise SpawnkitError(
-            f"{path} is not a JSON object ({exc}); fix it or delete it, then run spawnkit"
+            f"{path} is not a JSON object ({exc}); correct it or delete it, then run spawnkit"
             " install again"
         ) from None
 
