@@ -243,3 +243,27 @@ def test_a_dry_run_names_what_goes_and_removes_nothing(project: Path):
     assert dry.exit_code == 0, dry.output
     assert "install's backup" in dry.stdout and "runtime state" in dry.stdout
     assert tree(config) == before
+
+
+def _doctor_says(*args: str) -> str:
+    result = run_cli("doctor", "--json", *args)
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    return checks["uninstall"]["detail"]
+
+
+def test_doctor_says_what_uninstall_takes_back_and_what_it_keeps(project: Path):
+    host = hosts.CLAUDE_CODE
+    config = setup_home(host)
+    assert run_cli("install", "--yes").exit_code == 0
+    assert run_hook_event(host, project).returncode == 0
+    said = _doctor_says()
+    assert "settings.json (back as it was before install)" in said
+    assert "1 backup(s) install made" in said and "the hook's state (1 session file(s))" in said
+
+    settings = config / "settings.json"
+    settings.write_text(settings.read_text().replace('"A": "1"', '"A": "2"'))
+    [backup] = config.glob("settings.json.spawnkit-*.bak")
+    said = _doctor_says()
+    assert "(your edits since stay)" in said and f"keeps {backup}" in said
+    removed = run_cli("uninstall", "--yes")
+    assert f"kept {backup}" in removed.stdout and backup.exists()  # as doctor said
