@@ -92,7 +92,7 @@ def write(audit: Audit, out: Callable[[str], None]) -> None:
     )
     drawn = skipped = 0
     for session in audit.sessions:
-        if not session.returns:
+        if not (session.returns or session.messages):
             continue
         if drawn >= MAX_CHARTED:
             skipped += 1
@@ -133,6 +133,14 @@ def _cards(summary: dict[str, Any], budget: int, notes: list[str]) -> str:
         ),
         ("", f"{summary['tokens_received']:,}", "tokens received from sub-agents"),
     ]
+    if summary["messages"]:
+        cards.append(
+            (
+                "bad" if summary["messages_over_budget"] else "",
+                f"{summary['message_tokens']:,}",
+                f"tokens in {summary['messages']} message(s) from sub-agents",
+            )
+        )
     if summary["workflow_runs"]:
         cards.append(("", summary["workflow_runs"], "workflow runs"))
     if summary["blocked"]:
@@ -168,6 +176,8 @@ def _session(s: dict[str, Any], budget: int) -> str:
     meta = (
         context
         + f" · returns brought {'~' if estimated else ''}{s['return_tokens']:,}"
+        + (f" · messages brought {s['message_tokens']:,}" if s["messages"] else "")
+        + (f" · {s['messages_held']} message(s) refused" if s["messages_held"] else "")
         + f" · peak parallel {s['peak_parallel']}"
         + f" · {len(s['state_writes'])} state write(s)"
         + (f" · {s['denied_launches']} launch(es) refused" if s["denied_launches"] else "")
@@ -182,6 +192,7 @@ def _session(s: dict[str, Any], budget: int) -> str:
             _returns_chart(s, budget),
             "</div>",
             _returns_table(s, budget),
+            _messages_table(s, budget),
             _workflows_table(s, budget),
             _findings_table(s),
             "</article>",
@@ -460,6 +471,35 @@ def _returns_table(s: dict[str, Any], budget: int) -> str:
         + "".join(rows)
         + "</tbody></table>"
         + note
+    )
+
+
+def _messages_table(s: dict[str, Any], budget: int) -> str:
+    """What sub-agents sent the orchestrator with SendMessage: sub-agent text in its context,
+    apart from the answers."""
+    if not s["messages"]:
+        return ""
+    rows = []
+    for k, m in enumerate(s["messages"], 1):
+        if m["over_budget"]:
+            tag = '<span class="tag over">over budget</span>'
+        elif m["estimate_over_budget"]:
+            tag = f'<span class="tag note">estimate ~{m["estimated_tokens"]:,}</span>'
+        else:
+            tag = ""
+        mark = MARKS.get(m["tokens_source"], "")
+        title = escape(SOURCES.get(m["tokens_source"], ""))
+        rows.append(
+            f'<tr data-sender="{escape(m["sender"])}"><td class=num>{k}</td>'
+            f"<td>{escape(m['sender'])}</td><td>{escape(m['description'] or m['agent_type'])}</td>"
+            f'<td class=num data-source="{escape(m["tokens_source"])}" title="{title}">'
+            f'{m["tokens"]:,}<span class="mark">{mark}</span></td><td>{tag}</td></tr>'
+        )
+    return (
+        '<table class="messages"><thead><tr><th class=num>#</th><th>message from</th>'
+        "<th>sub-agent</th><th class=num>tokens received</th><th></th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
     )
 
 
