@@ -36,10 +36,14 @@ def tree(root: Path) -> dict[str, tuple[int, bytes | str]]:
 
 def differences(before: dict, after: dict, besides: tuple[str, ...] = ()) -> list[str]:
     """Paths added, removed or changed between two snapshots (or trees), leaving out those
-    under ``besides`` (what a real client writes for itself while it runs)."""
+    matching or under a pattern of ``besides`` (``fnmatch``: what a real client writes for
+    itself while it runs, such as ``sessions`` or ``*.sqlite-wal``)."""
+    import fnmatch
 
     def ours(key: str) -> bool:
-        return not any(key == p or key.startswith(p.rstrip("/") + "/") for p in besides)
+        parts = key.split("/")
+        heads = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+        return not any(fnmatch.fnmatchcase(h, p) for p in besides for h in heads)
 
     keys = {k for k in set(before) | set(after) if ours(k)}
     return sorted(k for k in keys if before.get(k) != after.get(k))

@@ -90,8 +90,8 @@ CODEX_OWN = (
     "version.json",
     "tmp",
     "cache",
-    "state_5.sqlite",
-    "thread_history_1.sqlite",
+    "*.sqlite",  # its databases (state, thread history, queue), with their journals
+    "*.sqlite-*",
 )
 
 

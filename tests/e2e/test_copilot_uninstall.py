@@ -14,9 +14,7 @@ CONTRACT_HEAD = protocol.load()["return_block"][0]
 COPILOT_OWN = (
     "session-state",
     "logs",
-    "session-store.db",
-    "session-store.db-shm",
-    "session-store.db-wal",
+    "session-store.db*",  # its database and SQLite's journals beside it
     "config.json",
     "settings.json.lock",
     "installed-plugins",
