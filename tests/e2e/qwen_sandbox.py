@@ -10,10 +10,6 @@ as every file Qwen Code itself has touched does.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,26 +108,10 @@ class QwenSandbox(Sandbox):
             *extra_args,
             prompt,
         ]
-        started = time.monotonic()
-        proc = subprocess.Popen(
-            args,
-            cwd=self.project,
-            env={**self.env, **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
+        code, stdout, stderr, seconds = self.run_group(
+            "qwen", args, {**self.env, **(env or {})}, timeout
         )
-        try:
-            stdout, stderr = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            stdout, stderr = proc.communicate()
-            raise AssertionError(
-                f"qwen ran past {timeout:.0f} s and was killed\nstderr:\n{stderr[-3000:]}"
-            ) from None
-        run = QwenRun(args, proc.returncode, stdout, stderr, time.monotonic() - started)
+        run = QwenRun(args, code, stdout, stderr, seconds)
         start = stdout.find("[")
         if start != -1:
             try:
@@ -140,5 +120,5 @@ class QwenSandbox(Sandbox):
             except ValueError:
                 pass
         if check:
-            self.assert_ran("qwen", proc.returncode, stdout, stderr)
+            self.assert_ran("qwen", code, stdout, stderr)
         return run
