@@ -626,7 +626,8 @@ Examples:
     type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="text: a table per session; json: version 2 (standards/schemas/audit.schema.json); "
+    help="text: a table per session (or per skill, --by skill); json: version 3 "
+    "(standards/schemas/audit.schema.json); "
     "html: one self-contained page with charts.",
 )
 @click.option(
@@ -635,6 +636,15 @@ Examples:
     type=click.Path(path_type=Path, dir_okay=False),
     metavar="FILE",
     help="Write the report to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["session", "skill"]),
+    default="session",
+    show_default=True,
+    help="session: a table per session; skill: one row per skill (what its runs cost, the "
+    "rules they broke, its SKILL.md) and one for the returns outside any skill. JSON holds "
+    "both views either way.",
 )
 @click.option(
     "--context-window",

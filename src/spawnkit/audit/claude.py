@@ -68,6 +68,7 @@ KNOWN_TYPES = frozenset(
         "cost-state",
         "file-history-snapshot",
         "custom-title",
+        "mode",
     }
 )
 # Records never needed, recognised by their first bytes so they are not even parsed.
@@ -82,6 +83,7 @@ _SKIP_TYPES = frozenset(
         b"atis-latch",
         b"cost-state",
         b"file-history-snapshot",
+        b"mode",
     }
 )
 _SKIP_ATTACHMENTS = frozenset(
