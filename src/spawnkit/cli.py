@@ -266,6 +266,18 @@ def tokens_command(
     help="The pre-commit hook's mode: skip named files Claude Code would not load; nothing to "
     "check passes.",
 )
+@click.option(
+    "--observed",
+    is_flag=True,
+    help="Also report the rules each skill broke when it ran (tier 'observed'), read from this "
+    "user's Claude Code, Codex and Copilot CLI transcripts as `spawnkit audit` reads them, with "
+    "the runs (session, date, sub-agent, tokens) as evidence.",
+)
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help="With --observed: only runs since then (7d, 12h, 2w, or a date such as 2026-11-01).",
+)
 def lint_command(
     paths: tuple[Path, ...],
     fmt: str,
@@ -276,6 +288,8 @@ def lint_command(
     max_file_size: str | None,
     pre_commit: bool,
     preview: bool | None,
+    observed: bool,
+    since: str | None,
 ) -> None:
     """Check skills, commands, agents and workflow scripts against the protocol and the spec.
 
@@ -285,9 +299,10 @@ def lint_command(
     workflow.js (WF rules; a .js file named on the command line is linted as one). Without
     PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol finding shows what it
     found (with lines) and what it looked for; findings the linter cannot judge reliably are in
-    the preview tier, shown with --preview. FIFOs and devices are never read; files over
-    --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage or I/O
-    error (also when no file could be checked).
+    the preview tier, shown with --preview. With --observed, the rules a skill broke in its
+    runs (read from the transcripts) are findings of the tier observed. FIFOs and devices are
+    never read; files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems
+    found, 2 usage or I/O error (also when no file could be checked).
     """
     from spawnkit.commands import lint as command
 
@@ -301,6 +316,8 @@ def lint_command(
         max_file_size=command.size_option(max_file_size),
         pre_commit=pre_commit,
         preview=preview,
+        observed=observed,
+        since=since,
     )
     sys.exit(code)
 

@@ -67,7 +67,7 @@ def _skills(audit: Audit, fancy: bool) -> list[str]:
         lines.append("  no skill ran in these sessions")
     for usage in ranked:
         lines.append(_skill_row(usage, usage.name or "", str(usage.runs)))
-        lines.append(_clip(f"    {usage.path or '(its file was not found)'}", WIDTH))
+        lines.append(f"    {usage.path or '(its file was not found)'}")  # whole: to be copied
         lines += _evidence(usage, times, dot)
     outside = totals.unattributed
     lines.append(_skill_row(outside, "outside any skill", "-"))
