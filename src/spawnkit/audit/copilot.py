@@ -65,6 +65,7 @@ KNOWN_TYPES = frozenset(
         "subagent.failed",
         "subagent.selected",
         "skill.invoked",
+        "skill.context_delivered_ref",
         "abort",
     }
 )
