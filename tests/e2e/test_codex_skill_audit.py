@@ -38,7 +38,9 @@ def _sub(api: FakeResponses, name: str) -> dict:
 
 
 @pytest.mark.parametrize("how", ["mention", "read"])
-def test_codex_gives_the_skill_its_returns_and_the_ad_hoc_one_to_no_skill(codex, fake_responses, how):
+def test_codex_gives_the_skill_its_returns_and_the_ad_hoc_one_to_no_skill(
+    codex, fake_responses, how
+):
     skill_md = _skill(codex.project)
     calls = [_sub(fake_responses, f"CX-SUB-{i}") for i in (1, 2)]
     ad_hoc = _sub(fake_responses, "CX-LOOK")

@@ -16,50 +16,11 @@ from pathlib import Path
 from spawnkit.standard import protocol
 
 from .audit_checks import audit_by_skill, check_skill
-from .fake_api import FakeAnthropic, Request, agent, text, tool_use
-from .scenarios import long_answer, once_started
+from .fake_api import Request, agent, text, tool_use
+from .scenarios import SKILL, ad_hoc, hand_written_skill, long_answer, once_started, reviewers
 from .workflow_scenarios import Overlap, orchestrate, workflow_agents
 
-SKILL = "fan-two"
-BODY = "FT-BODY: launch two reviewers, one per part, and wait for both."
 ANSWER = 3000  # tokens of each long answer (by the estimate): far over the budget either way
-
-
-def _skill(folder: Path, name: str = SKILL, body: str = BODY) -> Path:
-    """A hand-written skill: a SKILL.md and nothing else."""
-    skill_md = folder / name / "SKILL.md"
-    skill_md.parent.mkdir(parents=True)
-    skill_md.write_text(
-        f"---\nname: {name}\ndescription: Reviews the code with two sub-agents. Use to review."
-        f"\n---\n\n# {name}\n\n{body}\n",
-        encoding="utf-8",
-    )
-    return skill_md
-
-
-def _reviewers(api: FakeAnthropic, tag: str) -> list[dict]:
-    """Two foreground launches whose sub-agents answer at length."""
-    calls = []
-    for i in (1, 2):
-        name = f"{tag}-SUB-{i}"
-        calls.append(agent(f"{name}: review part {i}.", f"review part {i}", background=False))
-        api.conversation(name, long_answer(name, ANSWER), name=name)
-    return calls
-
-
-def _ad_hoc(api: FakeAnthropic, conversations: list, tag: str) -> tuple[str, dict]:
-    """The second prompt: one sub-agent launched outside any skill. Its rule goes first in each
-    conversation the main thread may be matched by (the first prompt's, or a compaction's)."""
-    prompt = f"{tag}-ADHOC: one more look at the README."
-    call = agent(f"{tag}-LOOK: read the README.", "one more look", background=False)
-    api.conversation(f"{tag}-LOOK", long_answer(f"{tag}-LOOK", ANSWER), name=f"{tag}-LOOK")
-
-    def step(req: Request):
-        return "Looked." if req.tool_result(call["id"]) is not None else [text("Looking."), call]
-
-    for conv in conversations:
-        conv.rules.insert(0, (lambda req: prompt in req.last_user_text, step))
-    return prompt, call
 
 
 def _ids_of(doc: dict, skill: str | None) -> set[str]:
@@ -67,12 +28,12 @@ def _ids_of(doc: dict, skill: str | None) -> set[str]:
 
 
 def test_a_skill_the_model_invokes_owns_its_two_returns_not_the_ad_hoc_one(claude, fake_api):
-    skill_md = _skill(claude.project / ".claude" / "skills")
-    calls = _reviewers(fake_api, "FT")
+    skill_md = hand_written_skill(claude.project / ".claude" / "skills")
+    calls = reviewers(fake_api, "FT", ANSWER)
     main = fake_api.conversation(
         "FT-ORCH", tool_use("Skill", {"skill": SKILL}), [text("Two reviewers."), *calls], "Done."
     )
-    prompt, ad_hoc = _ad_hoc(fake_api, [main], "FT")
+    prompt, loose = ad_hoc(fake_api, [main], "FT", ANSWER)
 
     claude.run("FT-ORCH: review the code with the fan-two skill")
     claude.run(prompt, extra_args=("--continue",))
@@ -81,7 +42,7 @@ def test_a_skill_the_model_invokes_owns_its_two_returns_not_the_ad_hoc_one(claud
     (session,) = doc["sessions"]  # --continue wrote into the same session
     check_skill(doc, SKILL, skill_md, returns=2, outside=1)
     assert _ids_of(doc, SKILL) == {c["id"] for c in calls}
-    assert _ids_of(doc, None) == {ad_hoc["id"]}
+    assert _ids_of(doc, None) == {loose["id"]}
     assert session["skills"] == [
         {"name": SKILL, "runs": 1, "path": str(skill_md), "base_dir": str(skill_md.parent)}
     ]
@@ -95,17 +56,19 @@ def test_a_skill_the_model_invokes_owns_its_two_returns_not_the_ad_hoc_one(claud
 
 
 def test_a_skill_the_user_types_as_slash_name_owns_its_returns(claude, fake_api):
-    skill_md = _skill(claude.config_dir / "skills", body="FT-SLASH: launch two reviewers.")
-    calls = _reviewers(fake_api, "FS")
+    skill_md = hand_written_skill(
+        claude.config_dir / "skills", body="FT-SLASH: launch two reviewers."
+    )
+    calls = reviewers(fake_api, "FS", ANSWER)
     main = fake_api.conversation("FT-SLASH", [text("Two reviewers."), *calls], "Done.")
-    prompt, ad_hoc = _ad_hoc(fake_api, [main], "FS")
+    prompt, loose = ad_hoc(fake_api, [main], "FS", ANSWER)
 
     claude.run(f"/{SKILL}")
     claude.run(prompt, extra_args=("--continue",))
 
     doc = audit_by_skill(claude)
     check_skill(doc, SKILL, skill_md, returns=2, outside=1)
-    assert _ids_of(doc, None) == {ad_hoc["id"]}
+    assert _ids_of(doc, None) == {loose["id"]}
 
 
 def test_a_generated_workflow_skill_owns_its_run_and_its_result(claude, fake_api):
@@ -114,7 +77,7 @@ def test_a_generated_workflow_skill_owns_its_run_and_its_result(claude, fake_api
     skill_dir = claude.config_dir / "skills" / name
     main = orchestrate(fake_api, "WF-ORCH", name)
     workflow_agents(fake_api, claude.project, steps, Overlap())
-    prompt, ad_hoc = _ad_hoc(fake_api, [main.conversation], "WF")
+    prompt, loose = ad_hoc(fake_api, [main.conversation], "WF", ANSWER)
 
     claude.run(f"WF-ORCH: run the {name} skill")
     claude.run(prompt, extra_args=("--continue",))
@@ -128,7 +91,7 @@ def test_a_generated_workflow_skill_owns_its_run_and_its_result(claude, fake_api
     assert skill["returns"] == 1 and _ids_of(doc, name) == {main.calls["workflow"]["id"]}
     # the generated skill keeps its result short; the ad hoc answer is long and no skill's
     assert skill["over_budget"] == 0 and "CM001" not in skill["findings"]
-    assert _ids_of(doc, None) == {ad_hoc["id"]}
+    assert _ids_of(doc, None) == {loose["id"]}
     assert doc["unattributed"]["findings"]["CM001"] == 1
 
 
@@ -151,8 +114,8 @@ def test_a_compaction_in_the_middle_of_a_skill_keeps_its_later_launch(claude, fa
     """2.1.330 carries a running skill across a compaction (it re-injects the skill and goes on
     tagging its launches): the launch after the boundary is still the skill's. The ad hoc one,
     after the next prompt, is not."""
-    skill_md = _skill(claude.project / ".claude" / "skills")
-    first, second = _reviewers(fake_api, "CP")
+    skill_md = hand_written_skill(claude.project / ".claude" / "skills")
+    first, second = reviewers(fake_api, "CP", ANSWER)
     made: list[str] = []
 
     def move(req: Request):
@@ -174,7 +137,7 @@ def test_a_compaction_in_the_middle_of_a_skill_keeps_its_later_launch(claude, fa
         .when(lambda req: True, move)
         for match in ("CP-ORCH", SUMMARY)
     )
-    prompt, ad_hoc = _ad_hoc(fake_api, [main, after], "CP")
+    prompt, loose = ad_hoc(fake_api, [main, after], "CP", ANSWER)
 
     claude.run("CP-ORCH: review the code with the fan-two skill", env=COMPACT_SOON)
     run = claude.run(prompt, extra_args=("--continue",))
@@ -191,7 +154,7 @@ def test_a_compaction_in_the_middle_of_a_skill_keeps_its_later_launch(claude, fa
     doc = audit_by_skill(claude)
     check_skill(doc, SKILL, skill_md, returns=2, outside=1)
     assert _ids_of(doc, SKILL) == {first["id"], second["id"]}
-    assert _ids_of(doc, None) == {ad_hoc["id"]}
+    assert _ids_of(doc, None) == {loose["id"]}
     budget = protocol.return_budget()
     assert all(e["tokens"] > budget for e in doc["skills"][0]["evidence"] if e["tokens"])
 
@@ -203,8 +166,8 @@ def test_lint_observed_reports_what_the_skill_did_at_run_time(claude, fake_api):
     findings of the tier ``observed`` with the session as evidence, in every format; a skill
     that never ran gets none. The static lint of the same file finds nothing: its words say
     too little."""
-    skill_md = _skill(claude.project / ".claude" / "skills")
-    idle_md = _skill(claude.project / ".claude" / "skills", name="idle-skill")
+    skill_md = hand_written_skill(claude.project / ".claude" / "skills")
+    idle_md = hand_written_skill(claude.project / ".claude" / "skills", name="idle-skill")
     n = protocol.max_parallel() + 1
     calls, subs = [], []
     for i in range(1, n + 1):
