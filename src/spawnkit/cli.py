@@ -610,6 +610,15 @@ broken (CM001 budget, CM002 results on disk, CM003/CM007 state file and checkpoi
 CM005 parallel cap, CM006 report read-back).
 
 \b
+Per skill (--by skill): each launch goes to the skill it ran in (Claude Code's own
+attributionSkill tag where it writes one; else the last skill or custom command invoked
+in the same turn, until the next prompt, a compaction or another skill; a workflow whose
+script lies in a skill's folder is that skill's), then one row per skill: its SKILL.md
+(found from what the session recorded, never from this folder), runs, returns, tokens
+(total and largest), over budget, peak at once, workflow runs, rules broken with the
+sessions as evidence; then the returns outside any skill. docs/audit.md has the rules.
+
+\b
 Unreadable input (binary files, truncated or malformed lines, unknown record types),
 sub-agents without their session and duplicate sessions are counted and reported on
 stderr, never fatal. Symlinks under a root are not followed.
@@ -619,6 +628,7 @@ Exit 0 no findings, 1 findings, 2 usage error (nothing written).
 Examples:
   spawnkit audit --since 7d
   spawnkit audit --project . --format html -o audit.html
+  spawnkit audit --by skill --since 30d
   spawnkit audit ~/.claude/projects/-home-me-app/1b2c....jsonl --format json
 """
 
