@@ -10,26 +10,12 @@ shell command. Either starts the skill's span, which the next prompt of the user
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
 
 import pytest
 
 from .audit_checks import audit_by_skill, check_skill
 from .fake_responses import FakeResponses, Request, exec_command, say, spawn_agent, wait_agent
-from .scenarios import long_answer, not_returned
-
-SKILL = "fan-two"
-
-
-def _skill(project: Path) -> Path:
-    skill_md = project / ".agents" / "skills" / SKILL / "SKILL.md"
-    skill_md.parent.mkdir(parents=True)
-    skill_md.write_text(
-        f"---\nname: {SKILL}\ndescription: Reviews the code with two sub-agents. Use to review."
-        f"\n---\n\n# {SKILL}\n\nCX-BODY: launch two reviewers, one per part.\n",
-        encoding="utf-8",
-    )
-    return skill_md
+from .scenarios import SKILL, hand_written_skill, long_answer, not_returned
 
 
 def _sub(api: FakeResponses, name: str) -> dict:
@@ -41,7 +27,7 @@ def _sub(api: FakeResponses, name: str) -> dict:
 def test_codex_gives_the_skill_its_returns_and_the_ad_hoc_one_to_no_skill(
     codex, fake_responses, how
 ):
-    skill_md = _skill(codex.project)
+    skill_md = hand_written_skill(codex.project / ".agents" / "skills")
     calls = [_sub(fake_responses, f"CX-SUB-{i}") for i in (1, 2)]
     ad_hoc = _sub(fake_responses, "CX-LOOK")
     read = exec_command(f"cat {shlex.quote(str(skill_md))}")

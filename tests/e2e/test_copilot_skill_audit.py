@@ -8,26 +8,11 @@ is not expanded: it reaches the model as the text it is, and nothing is recorded
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from .audit_checks import audit_by_skill, check_skill
 from .fake_chat import FakeChat, Request, say, task, tool_call
-from .scenarios import long_answer
-
-SKILL = "fan-two"
-
-
-def _skill(project: Path) -> Path:
-    skill_md = project / ".github" / "skills" / SKILL / "SKILL.md"
-    skill_md.parent.mkdir(parents=True)
-    skill_md.write_text(
-        f"---\nname: {SKILL}\ndescription: Reviews the code with two sub-agents. Use to review."
-        f"\n---\n\n# {SKILL}\n\nPX-BODY: launch two reviewers, one per part.\n",
-        encoding="utf-8",
-    )
-    return skill_md
+from .scenarios import SKILL, hand_written_skill, long_answer
 
 
 def _sub(api: FakeChat, name: str, i: int) -> dict:
@@ -39,7 +24,7 @@ def _sub(api: FakeChat, name: str, i: int) -> dict:
 def test_copilot_gives_the_skill_its_returns_and_the_ad_hoc_one_to_no_skill(
     copilot, fake_chat, how
 ):
-    skill_md = _skill(copilot.project)
+    skill_md = hand_written_skill(copilot.project / ".github" / "skills")
     calls = [_sub(fake_chat, f"PX-SUB-{i}", i) for i in (1, 2)]
     ad_hoc = _sub(fake_chat, "PX-LOOK", 3)
     invoke = tool_call("skill", {"skill": SKILL})
