@@ -6,6 +6,9 @@ Measures the median wall time of:
   * the same on the real PreToolUse Agent payload
   * the same on a real workflow's ``<task-notification>`` (UserPromptSubmit), its result grown
     to ~2,000 tokens so the notification is parsed, measured and reported (issue 20)
+  * the same on a sub-agent's real PreToolUse ``SendMessage`` to main (a short note: the usual
+    path, measured and let through) and on the orchestrator's real UserPromptSubmit carrying a
+    ~21,000-character ``<agent-message>`` (parsed, measured and reported; issue 35)
   * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
     ``spawn_agent`` payloads
   * ``… __main__.py --host copilot --event …`` on Copilot CLI's real subagentStop and
@@ -113,6 +116,11 @@ def main() -> int:
             "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
             "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
             "hook UserPromptSubmit notification": (hook, notification(stdin)),
+            "hook PreToolUse SendMessage": (hook, stdin("PreToolUse_SendMessage_main_short")),
+            "hook UserPromptSubmit agent message": (
+                hook,
+                stdin("UserPromptSubmit_agent_message_long_busy"),
+            ),
             "hook --host codex SubagentStop": (
                 codex,
                 stdin("block__SubagentStop_01", CODEX_PAYLOADS),

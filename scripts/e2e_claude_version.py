@@ -6,8 +6,10 @@ VERSION is an npm version of ``@anthropic-ai/claude-code`` (``2.1.332``) or ``la
 (the default: the newest published one, asked of ``npm view``). The client is installed
 once into ``~/.cache/spawnkit/claude-code-<VERSION>`` (the folder CI uses for its pinned
 one), then ``python -m pytest tests/e2e`` runs with ``SPAWNKIT_CLAUDE_BIN`` pointing at it;
-Codex's tests are left out. Arguments after ``--`` go to pytest (``-k workflow``, ``-x``,
-``-n 2``, or test files to run instead of all of them). The exit code is pytest's (0 all
+Codex's tests are left out; every Claude Code scenario runs, the message channel's
+(``tests/e2e/test_agent_messages.py``: SendMessage to main held to the return budget) among
+them. Arguments after ``--`` go to pytest (``-k workflow``, ``-x``, ``-n 2``, or test files to
+run instead of all of them). The exit code is pytest's (0 all
 passed, 1 failures); 2 when the client cannot be found or installed (a failed install leaves
 no folder behind). npm needs the network; the tests themselves do not.
 """

@@ -348,18 +348,22 @@ def workflow_group() -> None:
     "--seconds",
     type=click.FloatRange(min=0.1, max=600),
     default=None,
-    help="Stop the run after this long (default 10).",
+    help="Stop the run after this long, reading and serialising included (default 10; exit 2).",
 )
 def workflow_check_command(
     script: Path, args_json: str | None, as_json: bool, seconds: float | None
 ) -> None:
     """Run SCRIPT with stubbed agent() calls and print how many agents it starts, the most at
     once, and the size of its result with the largest answers the schemas allow — before any
-    token is spent. Runs in an embedded JavaScript engine (QuickJS) with no file or network
-    access, under time and memory limits. The limits are the standard's, or the skill's own
-    (max_parallel, return_budget) when SCRIPT sits beside a skill's .copier-answers.yml. Exit 0
-    within the cap and the return budget, 1 over either or when the script throws, 2 when it
-    cannot run.
+    token is spent. The script runs in an embedded JavaScript engine (quickjs-ng) with no file
+    or network access, in a child process under hard limits: --seconds for the whole run
+    (reading and serialising included), 256 MiB of address space, a result nested at most 64
+    levels, 1,000 agents. The cap and budget are the standard's, or the skill's own
+    (max_parallel, return_budget) when SCRIPT sits beside a skill's .copier-answers.yml.
+
+    Exit 0 within the cap and the return budget; 1 over either, or when the script throws, runs
+    out of memory or returns a result nested too deeply; 2 when it cannot be run to its end (not
+    plain JavaScript, or still running after --seconds).
     """
     from spawnkit.commands import workflow as command
 

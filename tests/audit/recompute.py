@@ -17,7 +17,10 @@ response streamed into several records keeps the usage of its last one; sub-agen
 (``isSidechain``), ``<synthetic>`` messages and all-zero usage are not responses; the prompt is
 ``input_tokens + cache_creation_input_tokens + cache_read_input_tokens``. A return is the
 ``tool_result`` of an ``Agent``/``Task`` call that is not ``async_launched``, or the
-``<task-notification>`` naming the call (background agents, workflows).
+``<task-notification>`` naming the call (background agents, workflows). A message a sub-agent
+sent the orchestrator (SendMessage) is each ``<agent-message from="…">`` block of a ``user``
+record or a ``queued_command`` attachment (``messages``: the sender for a call id, the body's
+characters).
 
 Codex (``rollout-*.jsonl``): a response is a ``token_count`` event whose running totals
 changed; the prompt is ``input_tokens`` (the cached part is inside it). An item the model wrote
@@ -66,6 +69,7 @@ class Landing:
 class Recomputed:
     points: list[Point] = field(default_factory=list)
     landings: list[Landing] = field(default_factory=list)
+    messages: list[Landing] = field(default_factory=list)  # call_id: the sender
     breaks: set[int] = field(default_factory=set)
 
     def growth(self, gap: int) -> int | None:
@@ -121,6 +125,12 @@ def _between(text: str, start: str, end: str) -> list[str]:
             return found
         found.append(text[i + len(start) : j])
         at = j + len(end)
+
+
+def _agent_messages(out: Recomputed, text: str) -> None:
+    for block in _between(text, '<agent-message from="', "\n</agent-message>"):
+        sender, _, body = block.partition('">\n')
+        out.messages.append(Landing(sender, len(out.points), len(body)))
 
 
 def claude(path: Path) -> Recomputed:
@@ -186,6 +196,7 @@ def claude(path: Path) -> Recomputed:
                     text = _text(block.get("content"))
                     out.landings.append(Landing(call, len(out.points), len(text)))
             for text in texts:
+                _agent_messages(out, text)
                 for note in _between(text, "<task-notification>", "</task-notification>"):
                     call = next(iter(_between(note, "<tool-use-id>", "</tool-use-id>")), "")
                     if call in calls and call not in landed:
@@ -194,6 +205,7 @@ def claude(path: Path) -> Recomputed:
         elif kind == "attachment":
             att = rec.get("attachment") if isinstance(rec.get("attachment"), dict) else {}
             prompt = att.get("prompt") if att.get("type") == "queued_command" else None
+            _agent_messages(out, prompt or "")
             for note in _between(prompt or "", "<task-notification>", "</task-notification>"):
                 call = next(iter(_between(note, "<tool-use-id>", "</tool-use-id>")), "")
                 if call in calls and call not in landed:

@@ -41,6 +41,7 @@ class Claude(_Writer):
     def __init__(self, cwd: str = "/home/user/project", session: str = "s-claude") -> None:
         super().__init__()
         self.cwd, self.session = cwd, session
+        self.agent_of: dict[str, str] = {}
 
     def _add(self, kind: str, **fields: Any) -> dict[str, Any]:
         record = {
@@ -109,8 +110,15 @@ class Claude(_Writer):
             self._user([{"type": "text", "text": text}], isMeta=True)
         return self
 
+    def message(self, agent_id: str, name: str = "mate", body: str = LONG) -> None:
+        """A sub-agent's SendMessage to the orchestrator, as 2.1.330 delivers it (a user record
+        naming its sender's task)."""
+        text = f'Another Claude session sent a message:\n<agent-message from="{name}">\n{body}\n</agent-message>'
+        self._user(text, origin={"kind": "agent", "senderTaskId": agent_id})
+
     def launch(self, description: str, *, tag: str | None = None) -> str:
-        """An Agent call answered at once (foreground) with a long answer; its call id."""
+        """An Agent call answered at once (foreground) with a long answer; its call id (its
+        agent's id is ``self.agent_of[call]``)."""
         call = self.new_id("toolu_")
         agent = {
             "description": description,
@@ -118,7 +126,7 @@ class Claude(_Writer):
             "subagent_type": "general-purpose",
         }
         self._assistant([{"type": "tool_use", "id": call, "name": "Agent", "input": agent}], tag)
-        agent_id = self.new_id("a")
+        agent_id = self.agent_of[call] = self.new_id("a")
         self._user(
             [
                 {

@@ -193,6 +193,63 @@ def test_a_lean_workflow_keeps_to_the_standard():
     assert [a["phase"] for a in run["agents"]] == ["modules", "findings"]
 
 
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_messages_match_what_the_fake_api_received(name):
+    """Issue 35: what sub-agents sent the orchestrator with SendMessage, counted apart."""
+    expected = [(f["from"], f["tokens"]) for f in _facts(name).get("messages", [])]
+    session = _only_session(name)
+    assert [(m["sender"], m["estimated_tokens"]) for m in session["messages"]] == expected
+    assert all(m["tokens_source"] in ("usage", "usage-shared") for m in session["messages"])
+    assert session["message_tokens"] == sum(m["tokens"] for m in session["messages"])
+
+
+def test_a_long_message_without_spawnkit_is_counted_and_breaks_the_budget():
+    """The orchestrator was busy in a Bash call: the message came as a queued command."""
+    session = _only_session("claude/messages-off")
+    (message,) = session["messages"]
+    assert message["sender"] == "msg-mate" and message["description"] == "audit retry loops"
+    assert message["agent_id"] and message["agent_type"] == "general-purpose"
+    assert message["chars"] > 21_000 and message["over_budget"]
+    assert session["return_tokens"] < BUDGET < session["message_tokens"]  # the message cost it
+    (finding,) = session["findings"]
+    assert finding["code"] == "CM001" and finding["agent_id"] == message["agent_id"]
+    assert finding["message"].startswith(
+        "'msg-mate' (audit retry loops) sent the orchestrator a message of "
+    )
+    doc = audit_json(str(FIXTURES / "claude/messages-off"))
+    assert doc["summary"]["messages"] == doc["summary"]["messages_over_budget"] == 1
+    assert doc["summary"]["message_tokens"] == message["tokens"]
+    assert doc["summary"]["returns"] == 1  # a message is no return
+
+
+def test_a_long_message_under_enforce_is_held_back():
+    session = _only_session("claude/messages-enforce")
+    assert session["messages_held"] == 1
+    (message,) = session["messages"]  # the short note sent instead
+    assert not message["over_budget"] and ".spawnkit/returns/" in _facts_note()
+    assert session["findings"] == []
+
+
+def _facts_note() -> str:
+    """The note the enforce scenario's agent sent: it names the copy spawnkit saved."""
+    path = next((FIXTURES / "claude/messages-enforce/projects").rglob("*.jsonl"))
+    return next(line for line in path.read_text().splitlines() if "MSG note:" in line)
+
+
+def test_text_and_html_show_answers_and_messages_apart():
+    from .conftest import run_cli
+
+    text = run_cli("audit", str(FIXTURES / "claude/messages-off")).stdout
+    assert "sub-agent text received: answers 6 tokens · messages 5,711 tokens" in text
+    assert "message from" in text and "msg-mate" in text
+    assert "1 message from sub-agents (SendMessage), 1 over budget, 5,711 tokens" in text
+    held = run_cli("audit", str(FIXTURES / "claude/messages-enforce")).stdout
+    assert "1 message(s) to the orchestrator refused by spawnkit" in held
+    page = run_cli("audit", str(FIXTURES / "claude/messages-off"), "--format", "html").stdout
+    assert '<table class="messages">' in page and 'data-sender="msg-mate"' in page
+    assert "messages brought 5,711" in page
+
+
 def test_the_skill_the_client_tagged_owns_its_launches_the_ad_hoc_one_none():
     """Issue 31: Claude Code 2.1.330 tagged the skill's two launches (attributionSkill); the
     launch after the next prompt (``--continue``) is untagged and no skill's."""

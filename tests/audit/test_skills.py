@@ -125,6 +125,26 @@ def test_a_notification_or_a_command_body_is_no_prompt(tmp_path, home):
     assert [touch.skill for touch in session.report_reads] == ["fan"]
 
 
+def test_a_message_belongs_to_its_senders_skill_and_is_no_prompt(tmp_path, home):
+    """A sub-agent's SendMessage to the orchestrator arrives as a user record: it is its
+    sender's skill's (the skill its launch was made in), and it ends no span."""
+    t = Claude().prompt("go").skill("fan")
+    inside = t.launch("the sender")
+    t.message(t.agent_of[inside], "mate")
+    still = t.launch("launched after the message")
+    t.prompt("next")
+    t.message(t.agent_of[inside], "mate")  # it arrives later: still its sender's skill
+    session = _read(t.write(tmp_path))
+    assert _skills(t.write(tmp_path)) == {inside: "fan", still: "fan"}
+    assert [m.skill for m in session.messages] == ["fan", "fan"]
+    doc = _by_skill(tmp_path)
+    (fan,) = doc["skills"]
+    assert fan["messages"] == 2 and fan["messages_over_budget"] == 2
+    assert fan["messages_tokens"] == sum(m.tokens for m in session.messages)
+    assert doc["unattributed"]["messages"] == 0
+    assert fan["findings"]["CM001"] == 4  # two returns and two messages over the budget
+
+
 def test_a_workflow_whose_script_lies_in_a_skills_folder_is_that_skills(tmp_path, home):
     project = tmp_path / "project"
     script = project / ".claude" / "skills" / "wf-audit" / "workflow.js"

@@ -190,3 +190,17 @@ def test_the_quick_start_works_on_a_fresh_machine(sandbox: Sandbox):
         check=True,
     )
     assert status.stdout == "", f"the quick start left files in the clone:\n{status.stdout}"
+    # the first hour: `workflow check` works in the environment the quick start made (its engine,
+    # quickjs-ng, is a default dependency; it was an extra, and the check refused)
+    venv_bin = clone / ".venv" / ("Scripts" if os.name == "nt" else "bin")
+    checked = subprocess.run(
+        [str(venv_bin / "spawnkit"), "workflow", "check", "examples/workflows/review.js"],
+        cwd=clone,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "agents, at most" in checked.stdout

@@ -496,3 +496,122 @@ def ad_hoc(
     for conv in conversations:
         conv.rules.insert(0, (lambda req: prompt in req.last_user_text, step))
     return prompt, call
+
+
+# --- issue 35: the message channel (SendMessage to the orchestrator) ----------------------------
+
+SAVED_MESSAGE = re.compile(r"\S*\.spawnkit/returns/\S+?-message(?:-\d+)?\.md")
+
+
+def long_message(tag: str, chars: int = 21_000) -> str:
+    """A sub-agent's whole report as one message of at least ``chars`` characters."""
+    lines = [f"MSGMARK {tag}: every finding of the audit, as a message to the orchestrator."]
+    n = 0
+    while sum(len(line) + 1 for line in lines) < chars:
+        n += 1
+        lines.append(
+            f"- src/pkg_{n % 23}/module_{n}.py:{n * 7}: finding {n}: an OSError is swallowed in "
+            "the retry loop, so the caller never learns that the write failed."
+        )
+    return "\n".join(lines)
+
+
+def send_message(to: str, message: str) -> Block:
+    return tool_use("SendMessage", {"to": to, "summary": "findings", "message": message})
+
+
+def named_agent(prompt: str, name: str, description: str) -> Block:
+    """A background Agent call with a ``name``: the agent is addressable and its messages say
+    ``from="<name>"``."""
+    call = agent(prompt, description, background=True)
+    call["input"]["name"] = name
+    return call
+
+
+@dataclass
+class Messaging:
+    """An orchestrator waiting on named background agents, one of which messages it."""
+
+    prompt: str
+    main: Conversation
+    sender: Conversation
+    name: str  # the sender's agent name
+    sends: list[Block] = field(default_factory=list)  # its SendMessage calls, in order
+    peer: Conversation | None = None  # the agent it messages instead, when not the orchestrator
+
+    def results(self) -> list[tuple[bool, str]]:
+        """(is_error, text) of each SendMessage call, as the sender was told."""
+        out = []
+        for call in self.sends:
+            res = self.sender.request_with_result(call["id"]).tool_result(call["id"])
+            out.append((res.is_error, res.text))
+        return out
+
+    def received(self) -> list[tuple[str, str]]:
+        """The agent messages the orchestrator was shown, over the whole session."""
+        return self.main.last.agent_messages()
+
+
+def messaging(
+    api: FakeAnthropic,
+    tag: str,
+    message: str,
+    to: str = "main",
+    *,
+    stubborn: bool = False,
+    busy: bool = False,
+) -> Messaging:
+    """The orchestrator starts the named background agent ``<tag>-mate`` (and ``<tag>-peer``,
+    which sits in a Bash call long enough to be messaged, when ``to`` names it) and waits for
+    their final answers. The agent loads SendMessage (a deferred tool) and sends ``message`` to
+    ``to``. Refused (an error result naming the copy spawnkit saved), it sends a short note with
+    that path, as a compliant model would, or, when ``stubborn``, the same message again, until
+    one goes through; then it answers briefly. ``busy``: the orchestrator sits in a Bash call
+    while the message arrives (the client then delivers it as a system message after that
+    tool round, not as a user turn)."""
+    name = f"{tag.lower()}-mate"
+    peer_name = f"{tag.lower()}-peer"
+    finals = [f"{tag}-MATE-FINAL"]
+    launches = [named_agent(f"{tag}-MATE: audit the retry loops.", name, "audit retry loops")]
+    peer = None
+    if to == peer_name:
+        finals.append(f"{tag}-PEER-FINAL")
+        launches.append(named_agent(f"{tag}-PEER: wait for a note.", peer_name, "wait for a note"))
+        peer = api.conversation(
+            f"{tag}-PEER",
+            tool_use("Bash", {"command": "sleep 4", "description": "wait for a note"}),
+            f"{finals[-1]}: noted.",
+        )
+
+    def wait(req: Request) -> str:
+        if all(final in req.text for final in finals):
+            return f"{tag}: all agents are done."
+        api.wait_for(lambda: False, timeout=0.3)  # nothing to do until the next delivery
+        return "WAITING"
+
+    steps: list = [launches]
+    if busy:
+        steps.append(tool_use("Bash", {"command": "sleep 4", "description": "busy meanwhile"}))
+    main = api.conversation(f"{tag}-ORCH", *steps, *[wait] * 80, name=f"{tag}-ORCH")
+    plan = Messaging(f"{tag}-ORCH: start the agents.", main, None, name, peer=peer)  # type: ignore[arg-type]
+
+    def act(req: Request) -> Block | str:
+        if req.assistant_turns == 0:
+            return tool_use("ToolSearch", {"query": "select:SendMessage", "max_results": 1})
+        last = plan.sends[-1] if plan.sends else None
+        result = req.tool_result(last["id"]) if last else None
+        if last is None or (result is not None and result.is_error):
+            saved = SAVED_MESSAGE.search(result.text) if result else None
+            text = message
+            if saved and not stubborn:
+                text = (
+                    f"{tag} note: 180 findings, 23 packages; the retry loops swallow OSError. "
+                    f"Full list: {saved.group(0)}"
+                )
+            call = send_message(to, text)
+            plan.sends.append(call)
+            return call
+        return f"{finals[0]}: done."
+
+    plan.sender = api.conversation(f"{tag}-MATE", name=f"{tag}-MATE").when(lambda req: True, act)
+    return plan

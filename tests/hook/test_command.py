@@ -39,7 +39,9 @@ def test_matchers_name_exactly_the_tools_handled(host):
     settle = set(host.spawn_tools) if followed and host.call_id_field else set()
     tasks = {host.stop_tool, main.WORKFLOW_TOOL} if host.stop_tool else set()
     assert post == {*host.write_tools, *settle, *tasks}
-    assert pre == {*host.spawn_tools, *host.read_tools, *({host.stop_tool} - {None})}
+    # Claude Code's sub-agents message the orchestrator with SendMessage (issue 35)
+    messages = {main.MESSAGE_TOOL} if host.stop_tool else set()
+    assert pre == {*host.spawn_tools, *host.read_tools, *({host.stop_tool} - {None}), *messages}
     assert all(m is None for event, m in matchers if not event.endswith("ToolUse"))
 
 

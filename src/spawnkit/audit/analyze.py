@@ -2,7 +2,8 @@
 
 Rules the transcripts can show, with the codes lint and the hooks use (read from the standard):
 
-- CM001 a return the orchestrator received was over the return budget;
+- CM001 a return the orchestrator received was over the return budget, and so was a message a
+  sub-agent sent it (Claude Code's SendMessage: the same text in the same context);
 - CM002 an over-budget sub-agent wrote no file, so its results live only in the reply;
 - CM003 sub-agents finished (at least the checkpoint interval of them) and no state file was
   ever written; CM007 state files were written, but more sub-agents than the interval
@@ -16,7 +17,7 @@ CM004 (resume at start-up) and CM008 (lean progress lines) leave no trace a read
 from __future__ import annotations
 
 from spawnkit.audit import usage
-from spawnkit.audit.model import FROM_ESTIMATE, Finding, Return, Session
+from spawnkit.audit.model import FROM_ESTIMATE, Finding, Message, Return, Session
 from spawnkit.standard import protocol
 
 
@@ -93,6 +94,19 @@ def findings(session: Session, budget: int, cap: int, every: int) -> list[Findin
                     f"{name} wrote no file: its ~{size:,}-token result exists only in its reply",
                     ret.agent_id,
                     **about,
+                )
+            )
+    for message in session.messages:
+        if message.tokens > budget:
+            found.append(
+                _finding(
+                    "CM001",
+                    f"{_sender(message)} sent the orchestrator a message of {size_of(message)}, "
+                    f"over the {budget}-token budget",
+                    message.agent_id or None,
+                    skill=message.skill,
+                    agent=message.description or message.sender,
+                    tokens=message.tokens,
                 )
             )
     found += _checkpoints(session, every)
@@ -172,7 +186,14 @@ def _who(ret: Return) -> str:
     return f"'{label}'" if ret.description else label
 
 
-def size_of(ret: Return) -> str:
+def _sender(message: Message) -> str:
+    """``'msg-mate' (audit retry loops)``: the name it sent under, and its launch."""
+    name = message.sender or message.agent_type or "a sub-agent"
+    launch = message.description
+    return f"'{name}'" + (f" ({launch})" if launch and launch != name else "")
+
+
+def size_of(ret: Return | Message) -> str:
     """``5,115 tokens`` when the client's usage says so, ``~9,283 tokens (estimated)`` else."""
     if ret.tokens_source == FROM_ESTIMATE:
         return f"~{ret.tokens:,} tokens (estimated)"

@@ -10,7 +10,12 @@ real client). ``<config>/projects/<project>/<session>.jsonl`` holds the orchestr
   ``toolUseResult.content`` (the sub-agent's final words) and ``agentId``; a background launch
   answers ``status: async_launched``; a launch a hook refused is an ``is_error`` result;
 - background returns arrive later as ``<task-notification>`` text in a ``queued_command``
-  attachment (or a user message): ``<tool-use-id>`` and ``<result>``.
+  attachment (or a user message): ``<tool-use-id>`` and ``<result>``;
+- what a sub-agent sent the orchestrator with ``SendMessage`` arrives the same two ways: a
+  ``user`` message (``Another Claude session sent a message: <agent-message from="…">…``,
+  the orchestrator idle) or a ``queued_command`` attachment (busy), both with ``origin``
+  ``{kind: "peer", from, senderTaskId}``; the ``queue-operation`` records that queue it are
+  copies, never read.
 
 ``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent (2.0.x: ``agent-<id>.jsonl``
 beside the session); a SubagentStop block shows there as a ``hook_blocking_error`` attachment
@@ -34,22 +39,31 @@ from spawnkit import tokens
 from spawnkit.audit import signals, skills, workflows
 from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
-from spawnkit.audit.model import ContextPoint, InputStats, Session, WorkflowRun
+from spawnkit.audit.model import ContextPoint, InputStats, Message, Session, WorkflowRun
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
-from spawnkit.hook import tasks
+from spawnkit.hook import agent_messages, tasks
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 WORKFLOW_TOOL = "Workflow"
 SKILL_TOOL = "Skill"  # the model invoking a skill (or, 2.1.x, a custom command): input.skill
 # User records that are the client's, not a prompt: a built-in command's output and caveat,
-# a background agent's notification (its text arrives as a user record), an interruption.
+# an interruption; and anywhere in the text, a background agent's notification or a sub-agent's
+# message (both arrive as user records).
 _NOT_PROMPTS = (
     "<local-command-stdout>",
     "<local-command-stderr>",
     "<local-command-caveat>",
-    "<task-notification>",
     "[Request interrupted by user",
 )
+_DELIVERED = (tasks.OPEN, agent_messages.OPEN + " ")
+
+
+def _from_the_client(text: str) -> bool:
+    """A user record's text that the client wrote, not the user: no prompt."""
+    head = text[:4096]
+    return text.startswith(_NOT_PROMPTS) or any(mark in head for mark in _DELIVERED)
+
+
 KNOWN_TYPES = frozenset(
     {
         "user",
@@ -138,6 +152,7 @@ class _Orchestrator(Orchestrator):
         self.usage_seen = False
         self.runs: dict[str, WorkflowRun] = {}  # by run id
         self.run_launches: dict[str, Launch] = {}  # Workflow tool_use id -> its launch
+        self.deliveries: set[str] = set()  # records that delivered agent messages
         self.own_records = 0  # messages of this conversation
         self.sidechain_records = 0  # messages of a sub-agent's (older clients mixed them in)
         self.skill_calls: dict[str, str] = {}  # Skill tool_use id -> the skill it invokes
@@ -166,8 +181,8 @@ class _Orchestrator(Orchestrator):
                 if isinstance(prompt, str):
                     self._estimate(prompt)
                     self.arrived(prompt)
-                    self._notifications(prompt, stamp)
-                    if "<task-notification>" not in prompt:
+                    self._delivered(prompt, stamp, att.get("origin"), rec.get("uuid"))
+                    if not _from_the_client(prompt):
                         self.spans.ended()  # the user's words, queued while the model worked
         elif kind == "system" and rec.get("subtype") == "compact_boundary":
             self.compacted()
@@ -273,8 +288,7 @@ class _Orchestrator(Orchestrator):
         if isinstance(content, str):
             self._estimate(content)
             self.arrived(content)
-            if "<task-notification>" in content:
-                self._notifications(content, stamp)
+            self._delivered(content, stamp, rec.get("origin"), rec.get("uuid"))
             self._said(rec, content)
             return
         if not isinstance(content, list):
@@ -291,8 +305,7 @@ class _Orchestrator(Orchestrator):
                 if isinstance(text, str):
                     self._estimate(text)
                     self.arrived(text)
-                    if "<task-notification>" in text:
-                        self._notifications(text, stamp)
+                    self._delivered(text, stamp, rec.get("origin"), rec.get("uuid"))
             elif block.get("type") == "tool_result":
                 self._tool_result(block, rec)
 
@@ -317,7 +330,7 @@ class _Orchestrator(Orchestrator):
             else:
                 self.spans.ended()  # /clear, /compact…: the client's own, typed like a prompt
             return
-        if not text.startswith(_NOT_PROMPTS):
+        if not _from_the_client(text):
             self.spans.ended()
 
     def _tool_result(self, block: dict[str, Any], rec: dict[str, Any]) -> None:
@@ -363,6 +376,47 @@ class _Orchestrator(Orchestrator):
         words = result.get("content")
         said = text_of(words) if isinstance(words, list) else _unframe(text)
         self.returned(launch, said, rec.get("timestamp"), received=text)
+
+    def _delivered(self, text: str, stamp: Any, origin: Any, key: Any) -> None:
+        """Agent messages and task notifications in what reached the orchestrator (a message's
+        text is never read as a notification: the hook's parser cuts the messages out)."""
+        if agent_messages.OPEN + " " in text:
+            messages, text = agent_messages.split(text)
+            if messages:
+                self._messages(messages, stamp, origin, key)
+        if tasks.OPEN in text:
+            self._notifications(text, stamp)
+
+    def _messages(
+        self, messages: list[agent_messages.AgentMessage], stamp: Any, origin: Any, key: Any
+    ) -> None:
+        """Sub-agents' messages to the orchestrator: sub-agent text in its context."""
+        if isinstance(key, str) and key:
+            if key in self.deliveries:
+                return  # a resumed session replays its history
+            self.deliveries.add(key)
+        sender_id = origin.get("senderTaskId") if isinstance(origin, dict) else None
+        when = timestamp(stamp)
+        for message in messages:
+            agent_id = sender_id if isinstance(sender_id, str) else message.sender
+            launch = self.by_agent.get(agent_id)
+            estimate = tokens.estimate(message.body)
+            self.s.messages.append(
+                found := Message(
+                    sender=signals.label(message.sender),
+                    tokens=estimate,
+                    agent_id=agent_id[:80] if launch or sender_id else "",
+                    description=launch.description if launch else "",
+                    agent_type=launch.agent_type if launch else "",
+                    estimated_tokens=estimate,
+                    chars=len(message.body),
+                    delivered_chars=len(message.body) + len(message.sender) + 40,
+                    received=when,
+                    turn=self.gap(),
+                )
+            )
+            # its sender's skill: the one its launch was made in (none when it is unknown)
+            self.spans.attach(found, launch.mark if launch else skills.Mark(None, None))
 
     def _notifications(self, text: str, stamp: Any) -> None:
         for note in sections(text, tasks.OPEN, tasks.CLOSE):
@@ -494,6 +548,17 @@ class _Subagent(Child):
             text = text_of(msg.get("content")) if isinstance(msg, dict) else ""
             if text.startswith("Stop hook feedback:"):
                 self.block(text)
+        elif kind == "user":
+            msg = rec.get("message")
+            content = msg.get("content") if isinstance(msg, dict) else None
+            for block in content if isinstance(content, list) else ():
+                if (
+                    isinstance(block, dict)
+                    and block.get("type") == "tool_result"
+                    and block.get("is_error") is True
+                    and signals.refused_message(text_of(block.get("content")))
+                ):
+                    self.facts.held_messages += 1  # a SendMessage spawnkit refused
 
 
 def _writes(block: dict[str, Any]) -> bool:

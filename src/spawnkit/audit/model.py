@@ -54,6 +54,27 @@ class Return:
 
 
 @dataclass
+class Message:
+    """One message a sub-agent sent the orchestrator (Claude Code's ``SendMessage`` to
+    ``main``): sub-agent text in its context, beside the answers. Its tokens come from the
+    recorded usage as a return's do (``usage.attribute``)."""
+
+    sender: str  # the name it was sent under (the agent's name, or its id)
+    tokens: int  # what it cost the orchestrator: recorded growth, else the estimate
+    agent_id: str = ""  # the sending agent, where the client recorded it
+    description: str = ""  # the sender's launch, when the session shows it
+    agent_type: str = ""
+    estimated_tokens: int = 0
+    tokens_source: str = FROM_ESTIMATE
+    chars: int = 0  # characters of the message
+    delivered_chars: int = 0  # the message in its <agent-message> tag
+    delivered_tokens: int | None = None
+    received: float | None = None
+    turn: int = 0  # index of the first context point that includes it
+    skill: str | None = None  # its sender's skill (the launch's), None: no skill
+
+
+@dataclass
 class SubagentFacts:
     """What a sub-agent's own transcript adds to its return."""
 
@@ -63,6 +84,7 @@ class SubagentFacts:
     blocks: int = 0
     full_tokens: int | None = None
     saved_path: str | None = None
+    held_messages: int = 0  # messages to the orchestrator spawnkit refused (and saved)
 
     def apply(self, ret: Return) -> None:
         ret.finished = self.finished
@@ -169,6 +191,8 @@ class Session:
     breaks: set[int] = field(default_factory=set)  # points preceded by a compaction
     workflows: list[WorkflowRun] = field(default_factory=list)
     returns: list[Return] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # what sub-agents sent it, not answers
+    messages_held: int = 0  # messages to it a spawnkit hook refused, each saved on disk
     open_launches: list[float] = field(default_factory=list)  # launched, never returned
     open_launch_skills: list[str | None] = field(default_factory=list)  # their skills, in order
     denied_launches: int = 0  # Agent calls a spawnkit hook refused (parallel cap)
@@ -190,6 +214,11 @@ class Session:
     @property
     def return_tokens(self) -> int:
         return sum(r.tokens * r.deliveries for r in self.returns)
+
+    @property
+    def message_tokens(self) -> int:
+        """What sub-agents' messages cost the orchestrator (beside ``return_tokens``)."""
+        return sum(m.tokens for m in self.messages)
 
 
 MAX_NOTES = 10
@@ -253,7 +282,8 @@ class Totals:
         self.sessions = self.sessions_with_returns = self.returns = self.over_budget = 0
         self.tokens_received = self.blocked = self.blocked_full_tokens = 0
         self.blocked_received_tokens = self.denied_launches = self.denied_reads = 0
-        self.quiet_sessions = 0  # no sub-agent returns and no findings
+        self.quiet_sessions = 0  # no sub-agent returns, messages or findings
+        self.messages = self.messages_over_budget = self.message_tokens = self.messages_held = 0
         self.hosts: Counter[str] = Counter()
         self.codes: Counter[str] = Counter()
         self.sources: Counter[str] = Counter()  # returns by where their tokens came from
@@ -266,7 +296,11 @@ class Totals:
         self.sessions += 1
         self.hosts[s.host] += 1
         self.sessions_with_returns += bool(s.returns)
-        self.quiet_sessions += not (s.returns or s.findings)
+        self.quiet_sessions += not (s.returns or s.messages or s.findings)
+        self.messages += len(s.messages)
+        self.message_tokens += s.message_tokens
+        self.messages_over_budget += sum(m.tokens > self.budget for m in s.messages)
+        self.messages_held += s.messages_held
         self.denied_launches += s.denied_launches
         self.denied_reads += sum(1 for t in s.report_reads if t.denied)
         self.codes.update(f.code for f in s.findings)
@@ -330,6 +364,10 @@ class Totals:
             },
             "over_budget": self.over_budget,
             "tokens_received": self.tokens_received,
+            "messages": self.messages,
+            "messages_over_budget": self.messages_over_budget,
+            "message_tokens": self.message_tokens,
+            "messages_held": self.messages_held,
             "blocked": self.blocked,
             "blocked_full_tokens": self.blocked_full_tokens,
             "blocked_received_tokens": self.blocked_received_tokens,

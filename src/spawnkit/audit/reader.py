@@ -258,6 +258,7 @@ def read_session(
     for agent_id, path in source.children.items():
         session.subagent_transcripts += 1
         facts = child().read(path, stats)
+        session.messages_held += facts.held_messages
         for ret in session.returns:
             if ret.agent_id == agent_id and ret.kind == "agent":
                 facts.apply(ret)

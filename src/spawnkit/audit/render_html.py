@@ -97,7 +97,7 @@ def write(audit: Audit, out: Callable[[str], None], by: str = "session") -> None
     )
     drawn = skipped = 0
     for session in audit.sessions:
-        if not session.returns or by == "skill":
+        if not (session.returns or session.messages) or by == "skill":
             continue
         if drawn >= MAX_CHARTED:
             skipped += 1
@@ -143,6 +143,14 @@ def _cards(summary: dict[str, Any], budget: int, notes: list[str]) -> str:
         ),
         ("", f"{summary['tokens_received']:,}", "tokens received from sub-agents"),
     ]
+    if summary["messages"]:
+        cards.append(
+            (
+                "bad" if summary["messages_over_budget"] else "",
+                f"{summary['message_tokens']:,}",
+                f"tokens in {summary['messages']} message(s) from sub-agents",
+            )
+        )
     if summary["workflow_runs"]:
         cards.append(("", summary["workflow_runs"], "workflow runs"))
     if summary["blocked"]:
@@ -178,6 +186,8 @@ def _session(s: dict[str, Any], budget: int) -> str:
     meta = (
         context
         + f" · returns brought {'~' if estimated else ''}{s['return_tokens']:,}"
+        + (f" · messages brought {s['message_tokens']:,}" if s["messages"] else "")
+        + (f" · {s['messages_held']} message(s) refused" if s["messages_held"] else "")
         + f" · peak parallel {s['peak_parallel']}"
         + f" · {len(s['state_writes'])} state write(s)"
         + (f" · {s['denied_launches']} launch(es) refused" if s["denied_launches"] else "")
@@ -192,6 +202,7 @@ def _session(s: dict[str, Any], budget: int) -> str:
             _returns_chart(s, budget),
             "</div>",
             _returns_table(s, budget),
+            _messages_table(s, budget),
             _workflows_table(s, budget),
             _findings_table(s),
             "</article>",
@@ -473,6 +484,35 @@ def _returns_table(s: dict[str, Any], budget: int) -> str:
     )
 
 
+def _messages_table(s: dict[str, Any], budget: int) -> str:
+    """What sub-agents sent the orchestrator with SendMessage: sub-agent text in its context,
+    apart from the answers."""
+    if not s["messages"]:
+        return ""
+    rows = []
+    for k, m in enumerate(s["messages"], 1):
+        if m["over_budget"]:
+            tag = '<span class="tag over">over budget</span>'
+        elif m["estimate_over_budget"]:
+            tag = f'<span class="tag note">estimate ~{m["estimated_tokens"]:,}</span>'
+        else:
+            tag = ""
+        mark = MARKS.get(m["tokens_source"], "")
+        title = escape(SOURCES.get(m["tokens_source"], ""))
+        rows.append(
+            f'<tr data-sender="{escape(m["sender"])}"><td class=num>{k}</td>'
+            f"<td>{escape(m['sender'])}</td><td>{escape(m['description'] or m['agent_type'])}</td>"
+            f'<td class=num data-source="{escape(m["tokens_source"])}" title="{title}">'
+            f'{m["tokens"]:,}<span class="mark">{mark}</span></td><td>{tag}</td></tr>'
+        )
+    return (
+        '<table class="messages"><thead><tr><th class=num>#</th><th>message from</th>'
+        "<th>sub-agent</th><th class=num>tokens received</th><th></th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
 def _label(r: dict[str, Any]) -> str:
     label = r["description"] or r["agent_type"] or r["agent_id"]
     return f"workflow {label}" if r.get("kind") == "workflow" else label
@@ -629,7 +669,8 @@ def _skills_table(rows: list[dict[str, Any]], budget: int) -> str:
             f'<tr class="{"outside" if outside else "skill"}" '
             f'data-skill="{escape(row["name"] or "")}"><td>{who}</td>'
             f"<td class=num>{'-' if outside else row['runs']}</td>"
-            f"<td class=num>{row['returns']:,}</td><td class=num>{row['tokens']:,}</td>"
+            f"<td class=num>{row['returns']:,}{_messages_note(row)}</td>"
+            f"<td class=num>{row['tokens']:,}</td>"
             f"<td class=num>{row['max_tokens']:,}</td><td class=num>{over}</td>"
             f"<td class=num>{row['peak_parallel']}</td><td class=num>{row['workflow_runs']}</td>"
             f"<td>{_rules(row)}</td></tr>"
@@ -640,6 +681,16 @@ def _skills_table(rows: list[dict[str, Any]], budget: int) -> str:
         f"<th class=num>over {budget}</th>"
         "<th class=num>at once</th><th class=num>workflow runs</th><th>rules broken</th>"
         f"</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _messages_note(row: dict[str, Any]) -> str:
+    """Beside the returns: the messages its sub-agents sent the orchestrator, when any."""
+    if not row.get("messages"):
+        return ""
+    return (
+        f'<br><small class="messages">+{row["messages"]:,} message(s), '
+        f"{row['messages_tokens']:,} tokens</small>"
     )
 
 

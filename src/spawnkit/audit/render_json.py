@@ -15,7 +15,7 @@ from typing import Any
 
 from spawnkit import __version__
 from spawnkit.audit.by_skill import SkillTotals, SkillUsage, Tally
-from spawnkit.audit.model import Audit, ContextPoint, Return, Session, WorkflowRun
+from spawnkit.audit.model import Audit, ContextPoint, Message, Return, Session, WorkflowRun
 
 # 2: a return's tokens come from the recorded usage where they can; 3: each return, workflow run,
 # read-back and finding names its skill; per session the skills it ran; top-level ``skills``
@@ -123,6 +123,9 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
         ],
         "returns": [_return(r, budget) for r in s.returns],
         "return_tokens": s.return_tokens,
+        "messages": [_message(m, budget) for m in s.messages],
+        "message_tokens": s.message_tokens,
+        "messages_held": s.messages_held,
         "workflows": [_workflow(w, budget) for w in s.workflows],
         "peak_parallel": s.peak_parallel,
         "denied_launches": s.denied_launches,
@@ -184,6 +187,26 @@ def _return(r: Return, budget: int) -> dict[str, Any]:
         "finished": iso(r.finished),
         "turn": r.turn,
         "skill": r.skill,
+    }
+
+
+def _message(m: Message, budget: int) -> dict[str, Any]:
+    return {
+        "sender": m.sender,
+        "agent_id": m.agent_id,
+        "description": m.description,
+        "agent_type": m.agent_type,
+        "tokens": m.tokens,
+        "tokens_source": m.tokens_source,
+        "estimated_tokens": m.estimated_tokens,
+        "chars": m.chars,
+        "delivered_chars": m.delivered_chars,
+        "delivered_tokens": m.delivered_tokens,
+        "over_budget": m.tokens > budget,
+        "estimate_over_budget": m.estimated_tokens > budget,
+        "received": iso(m.received),
+        "turn": m.turn,
+        "skill": m.skill,
     }
 
 

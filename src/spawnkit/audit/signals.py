@@ -32,6 +32,11 @@ def spawnkit_said(text: str, code: str) -> bool:
     return "spawnkit" in text and f"({code})" in text
 
 
+def refused_message(text: str) -> bool:
+    """True when a tool result is spawnkit's refusal of a message to the orchestrator."""
+    return spawnkit_said(text, BUDGET_CODE) and "your message to" in text
+
+
 def held_back(facts: SubagentFacts, answer: str, reason: str) -> bool:
     """Record a SubagentStop block when ``reason`` is spawnkit's return-budget block of ``answer``."""
     if not answer or not spawnkit_said(reason, BUDGET_CODE):

@@ -221,4 +221,4 @@ def _is_file(path: str) -> bool:
 def items(session: Session) -> list[tuple[str, list]]:
     """Each kind of return-like item a session holds, with the list of them: what the per-skill
     view counts (``by_skill.Tally``). Every item has ``skill``, ``tokens`` and ``deliveries``."""
-    return [("returns", session.returns)]
+    return [("returns", session.returns), ("messages", session.messages)]

@@ -128,6 +128,13 @@ class Config:
                 return cap
         return "enforce"
 
+    def hold_back_hint(self, code: str, agent_type: str, what: str) -> str:
+        """How to have ``what`` (replies, messages) of ``agent_type`` held back, for a warning:
+        the rule's own mode, or, where the rule enforces already, the type's scope."""
+        if self.mode(code) == "enforce":  # the scope only warns about this type
+            return f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its {what} back.'
+        return f"Set {code} to enforce to hold such {what} back."
+
     def mode_for_agent(self, code: str, agent_type: str) -> str:
         """``mode(code)``, lowered to what the scope allows for ``agent_type``."""
         mode, cap = self.mode(code), self.agent_cap(agent_type)

@@ -81,6 +81,10 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         report_reads.before_read(call, answer)
     elif tool and tool == call.host.stop_tool:
         _settle(call, "task_stopped")
+    elif tool == MESSAGE_TOOL:
+        from spawnkit.hook import message_budget
+
+        message_budget.before_send(call, answer)
 
 
 def _settle(call: Call, signal: str) -> None:
@@ -163,12 +167,23 @@ def _subagent_stop(call: Call, answer: Answer, lint: Linter | None) -> None:
 
 
 def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None:
-    """A ``<task-notification>`` (a background task ended): settle its slot, measure its result.
-    A person's prompt is left alone."""
+    """A ``<task-notification>`` (a background task ended): settle its slot, measure its result;
+    ``<agent-message>`` blocks (what sub-agents sent with SendMessage): measure them. Never a
+    block. A person's prompt is left alone."""
+    if call.agent_id:
+        return
     from spawnkit.hook import tasks
 
-    notes = tasks.notifications(call.text("prompt"))
-    if not notes or call.agent_id:
+    prompt = call.text("prompt")
+    messaged = MESSAGE_MARK in prompt[: tasks.HEAD]
+    if messaged:
+        from spawnkit.hook import agent_messages, message_budget
+
+        messages, prompt = agent_messages.split(prompt)  # a message's body is no notification
+        if messages:
+            message_budget.arrived(call, answer, messages)
+    notes = tasks.notifications(prompt)
+    if not notes:
         return
     from spawnkit.hook import task_results
 
@@ -199,19 +214,25 @@ def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
             parallel_cap.reconcile(call, data, listed, turn_ended=True)
 
 
-# tasks.OPEN, kept here too: a person's prompt is answered without loading tasks (nor call,
-# which loads the config); tests/hook/test_task_results.py pins the two equal
+# tasks.OPEN and agent_messages.OPEN + " ", kept here too: a person's prompt is answered without
+# loading tasks (nor call, which loads the config); tests/hook/test_task_results.py and
+# tests/hook/test_agent_messages.py pin them equal
 NOTIFICATION_MARK = "<task-notification>"
+MESSAGE_MARK = "<agent-message "
 
 
 def _notifies(payload: dict[str, Any]) -> bool:
-    """A UserPromptSubmit worth a look: its prompt opens with a task notification (a person's
-    prompt is answered before anything else is loaded)."""
+    """A UserPromptSubmit worth a look: its prompt opens with a task notification or an agent
+    message (a person's prompt is answered before anything else is loaded)."""
     prompt = payload.get("prompt")
-    return isinstance(prompt, str) and NOTIFICATION_MARK in prompt[:4096]
+    if not isinstance(prompt, str):
+        return False
+    head = prompt[:4096]
+    return NOTIFICATION_MARK in head or MESSAGE_MARK in head
 
 
 WORKFLOW_TOOL = "Workflow"  # Claude Code's scripted orchestration; only its table registers it
+MESSAGE_TOOL = "SendMessage"  # agent_messages.TOOL: a sub-agent's message; only Claude Code's table
 
 _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
     "PreToolUse": _pre_tool_use,
@@ -358,11 +379,12 @@ payload on stdin; it prints at most one JSON answer and always exits 0 (it fails
 --host names the client that runs it (default claude-code); --event the event, for
 Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
 subagentStop).
-Events: PreToolUse (Agent|Task, Read, TaskStop; Codex: spawn_agent|collaborationspawn_agent;
-Copilot: task, view), PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex:
-apply_patch, spawn_agent; Copilot: create|edit), SubagentStart, SubagentStop, PostToolBatch,
-UserPromptSubmit (task notifications: a workflow's or background agent's result), Stop;
-others are ignored.
+Events: PreToolUse (Agent|Task, Read, TaskStop, SendMessage; Codex:
+spawn_agent|collaborationspawn_agent; Copilot: task, view), PostToolUse (Write|Edit|MultiEdit,
+Agent|Task|TaskStop|Workflow; Codex: apply_patch, spawn_agent; Copilot: create|edit),
+SubagentStart, SubagentStop, PostToolBatch,
+UserPromptSubmit (task notifications: a workflow's or background agent's result; agent
+messages: what a sub-agent sent with SendMessage), Stop; others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
 <project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot), then

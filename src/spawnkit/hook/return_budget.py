@@ -82,11 +82,7 @@ def on_stop(call: Call, answer: Answer) -> None:
     listed = call.background_tasks()
     background = listed is not None and call.agent_id in running_of_type(listed, "subagent")
     if over and mode == "warn" and not background:
-        how = (
-            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
-            if call.mode(CODE) == "enforce"  # the scope only warns about this type
-            else f"Set {CODE} to enforce to hold such replies back."
-        )
+        how = call.config.hold_back_hint(CODE, agent_type, "replies")
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
             f"return budget ({CODE}); its whole reply went into the orchestrator's context. {how}"
@@ -156,7 +152,7 @@ def _block(
         )
         return False
     try:
-        saved = save_reply(call.project, _returns_parts(call), safe_name(key), message)
+        saved = save_reply(call.project, returns_parts(call), safe_name(key), message)
     except OSError as exc:
         from spawnkit.hook.log import append as log
 
@@ -186,10 +182,10 @@ def _forget_retries(call: Call, data: dict[str, Any]) -> None:
 
 
 def returns_folder(call: Call) -> str:
-    return lightos.join(call.project, *_returns_parts(call))
+    return lightos.join(call.project, *returns_parts(call))
 
 
-def _returns_parts(call: Call) -> list[str]:
+def returns_parts(call: Call) -> list[str]:
     return [*protocol.load()["returns_dir"].strip("/").split("/"), call.session]
 
 
