@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from spawnkit import __version__
-from spawnkit.commands import edge
+from spawnkit.commands import edge, helptext
 from spawnkit.errors import EXIT_USAGE
 from spawnkit.standard import protocol
 from spawnkit.tokens import CALIBRATED_MODEL
@@ -43,18 +43,19 @@ class _Group(click.Group):
     cls=_Group,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-)
-@click.version_option(__version__, prog_name="spawnkit")
-@click.pass_context
-def cli(ctx: click.Context) -> None:
-    """Scaffold, lint and guard Claude Code skills that spawn sub-agents.
+    help=f"""Scaffold, lint and guard agent skills that spawn sub-agents, for
+    {helptext.labels()}.
 
     Every sub-agent's final answer lands in the orchestrator's context window;
     spawnkit keeps those answers short and the full results on disk.
 
     Exit codes: 0 done, 1 problems found, 2 refused (usage error, unreadable
     input, nothing written), 130 aborted (Ctrl-C, SIGTERM, or no at a prompt).
-    """
+    """,
+)
+@click.version_option(__version__, prog_name="spawnkit")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
@@ -79,17 +80,8 @@ Template questions (answer with -d/--data KEY=VALUE):
 )
 
 _NEW_EPILOG = (
-    """\b
-Where the skill goes:
-  --dest DIR        DIR itself; its folder name must equal NAME
-  --scope project   ./.claude/skills/NAME (the default)
-  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
-  --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
-                    $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
-  --host copilot    Copilot CLI's: ./.github/skills/NAME (project),
-                    $COPILOT_HOME/skills/NAME or ~/.copilot/skills/NAME (user)
-
-"""
+    helptext.new_where()
+    + "\n"
     + _QUESTIONS
     + """
 \b
@@ -121,7 +113,7 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 )
 @click.option(
     "--host",
-    type=click.Choice(["claude-code", "codex", "copilot"]),
+    type=click.Choice(helptext.host_choices()),
     help="Whose skills folder --scope means (default: claude-code). The skill works on all.",
 )
 @click.option(
@@ -209,7 +201,23 @@ def tokens_command(
 # --- lint, rule (issue 4) ----------------------------------------------------
 
 
-@cli.command("lint")
+_LINT_HELP = f"""Check skills, commands, agents and workflow scripts against the protocol and the spec.
+
+    PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
+    SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
+    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
+    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
+    PATHS, the folders {helptext.labels()} read them from, those present:
+    {helptext.lint_folders()}. Each protocol finding shows what it
+    found (with lines) and what it looked for; findings the linter cannot judge reliably are in
+    the preview tier, shown with --preview. With --observed, the rules a skill broke in its
+    runs (read from the transcripts) are findings of the tier observed. FIFOs and devices are
+    never read; files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems
+    found, 2 usage or I/O error (also when no file could be checked).
+    """
+
+
+@cli.command("lint", help=_LINT_HELP)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 @click.option(
     "--format",
@@ -291,19 +299,6 @@ def lint_command(
     observed: bool,
     since: str | None,
 ) -> None:
-    """Check skills, commands, agents and workflow scripts against the protocol and the spec.
-
-    PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
-    SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
-    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
-    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
-    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol finding shows what it
-    found (with lines) and what it looked for; findings the linter cannot judge reliably are in
-    the preview tier, shown with --preview. With --observed, the rules a skill broke in its
-    runs (read from the transcripts) are findings of the tier observed. FIFOs and devices are
-    never read; files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems
-    found, 2 usage or I/O error (also when no file could be checked).
-    """
     from spawnkit.commands import lint as command
 
     code = command.run(
@@ -372,30 +367,21 @@ def workflow_check_command(
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
 
-_SCOPE_HELP = (
-    "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
-    " local: ./.claude/settings.local.json (this machine only, not committed)."
-    " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
-    " ./.agents/skills. With --host copilot: user: $COPILOT_HOME or ~/.copilot (hooks in"
-    " hooks/spawnkit-hooks.json); project: ./.github/hooks/spawnkit-hooks.json and ./.github/skills."
-)
+_SCOPE_HELP = helptext.scope_help()
 _SCOPES = ("user", "project", "local")
-_HOST_HELP = (
-    "claude-code (default), codex, copilot, or all: every host. The default stays Claude Code,"
-    " so a plain `spawnkit install` never writes into another tool's config unasked."
-)
+_HOST_HELP = helptext.host_help()
 
 
 def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this folder (Claude Code's, or Codex's or Copilot's with --host) instead of the"
-        " scope's default.",
+        help="Use this folder (the host's own: Claude Code's, or the one --host names) instead of"
+        " the scope's default.",
     )(func)
     func = click.option(
         "--host",
-        type=click.Choice(("claude-code", "codex", "copilot", "all")),
+        type=click.Choice(helptext.host_choices(with_all=True)),
         default="claude-code",
         show_default=True,
         help=_HOST_HELP,
@@ -444,7 +430,16 @@ def _targets(scope: str, config_dir: str | None, host: str):
     return resolve_targets(scope, config_dir, host)
 
 
-@cli.command("install")
+@cli.command(
+    "install",
+    help=f"""Install the standard, hooks, spawnkit skill and mode into
+    {helptext.labels("or")} (--host; Claude Code by default).
+
+    Merges hook registrations into the host's hooks file ({helptext.hooks_files()}) without
+    touching anything of yours: your keys, hooks and formatting stay as they are, the previous
+    file is backed up (last 5 kept), and running it again changes nothing.
+    """,
+)
 @_scope_options
 @click.option(
     "--mode",
@@ -463,13 +458,6 @@ def install_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
-
-    Merges hook registrations into settings.json (Codex: hooks.json, plus their
-    trust entries in config.toml) without touching anything of yours: your keys,
-    hooks and formatting stay as they are, the previous file is backed up (last 5
-    kept), and running it again changes nothing.
-    """
     from spawnkit.commands import install as command
 
     code = command.run(
@@ -484,7 +472,18 @@ def install_command(
     sys.exit(code)
 
 
-@cli.command("uninstall")
+@cli.command(
+    "uninstall",
+    help=f"""Remove exactly what `spawnkit install` added to {helptext.labels("or")} (--host).
+
+    Files you edited since the install are kept (and named); your own skills and settings are
+    never touched. A hooks file that comes back byte for byte as before the install takes
+    install's backups of it along; one you edited since keeps them, and gets a backup first.
+    The user scope also removes spawnkit's runtime state in the host's folder (the hook's
+    session files, its log); it keeps, and names, backups of your skills and the replies the
+    hook saved in your projects (<project>/.spawnkit/returns).
+    """,
+)
 @_scope_options
 @_change_options("remove")
 def uninstall_command(
@@ -496,18 +495,21 @@ def uninstall_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Remove exactly what `spawnkit install` added.
-
-    Files you edited since the install are kept (and named); your own skills
-    and settings are never touched. settings.json (Codex: hooks.json and
-    config.toml) is backed up first.
-    """
     from spawnkit.commands import uninstall as command
 
     sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json, force))
 
 
-@cli.command("doctor")
+@cli.command(
+    "doctor",
+    help=f"""Check the installation in {helptext.labels("or")} (--host): hooks registered, trusted
+    (Codex CLI) and running, standard, mode, skills, and what uninstall would take back.
+
+    Reads the settings, never runs a command from them: only this installation's
+    own hook, and only when the registered command is byte for byte what spawnkit
+    writes. Exits 1 when anything is broken; each broken item names its fix.
+    """,
+)
 @_scope_options
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
 @click.option(
@@ -521,13 +523,6 @@ def uninstall_command(
 def doctor_command(
     scope: str, host: str, config_dir: str | None, as_json: bool, run_hook: bool
 ) -> None:
-    """Check the installation: hooks registered, trusted (Codex) and running, standard, mode,
-    skills.
-
-    Reads the settings, never runs a command from them: only this installation's
-    own hook, and only when the registered command is byte for byte what spawnkit
-    writes. Exits 1 when anything is broken; each broken item names its fix.
-    """
     from spawnkit.commands import doctor as command
 
     sys.exit(command.run(_targets(scope, config_dir, host), as_json, run_hook))

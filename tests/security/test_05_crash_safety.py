@@ -17,6 +17,7 @@ half-made folder is left anywhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -103,6 +104,14 @@ def test_killed_mid_write_leaves_no_temporary_file_behind(cfg: Path):
     assert "notify" in (cfg / "settings.json").read_text()
 
 
+def _unstamped(content: bytes | str) -> bytes | str:
+    """An install record names the backups it made, by their time stamp: a run killed and
+    done again makes them at another time."""
+    if isinstance(content, str):
+        return content
+    return re.sub(rb"\.spawnkit-\d{8}-\d{6}-\d{6}\.bak", b".spawnkit-<stamp>.bak", content)
+
+
 def _state(world: World) -> dict[str, bytes | str]:
     """The project and HOME, minus what legitimately differs between runs: the user's own
     backups (stamped, and the folder that keeps a project's) and the template store's objects
@@ -110,7 +119,7 @@ def _state(world: World) -> dict[str, bytes | str]:
 
     A project keeps no backup at all: one left there is a leftover of a killed run."""
     found: dict[str, bytes | str] = {
-        k: v
+        k: _unstamped(v)
         for k, v in snapshot(world.work).items()
         if not (k.startswith("home/") and (BACKUP_TAG in k or "template-store" in k))
         and not k.startswith("home/.claude/.spawnkit/backups")

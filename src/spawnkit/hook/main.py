@@ -252,7 +252,7 @@ class _LockedState:
         from spawnkit.hook.store import SessionState
 
         self._call = call
-        self._state = SessionState(call.state_dir, call.session, call.now)
+        self._state = SessionState(call.state_dir, call.session, call.now, project=call.project)
 
     def __enter__(self) -> dict[str, Any] | None:
         from spawnkit.hook.store import LockUnavailable

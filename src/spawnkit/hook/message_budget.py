@@ -104,7 +104,7 @@ def _locked(call: Call, change) -> bool:  # noqa: ANN001 - a function of the sta
     from spawnkit.hook.store import LockUnavailable, SessionState
 
     try:
-        with SessionState(call.state_dir, call.session, call.now) as data:
+        with SessionState(call.state_dir, call.session, call.now, project=call.project) as data:
             change(data)
     except LockUnavailable as exc:
         from spawnkit.hook.log import append

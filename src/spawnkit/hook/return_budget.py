@@ -93,7 +93,7 @@ def on_stop(call: Call, answer: Answer) -> None:
     if not (blocking or counting):
         return
     try:
-        with SessionState(call.state_dir, call.session, call.now) as data:
+        with SessionState(call.state_dir, call.session, call.now, project=call.project) as data:
             if capping and listed is not None:
                 parallel_cap.reconcile(call, data, listed, turn_ended=False)
             if blocking and _block(call, answer, data, message, size, budget, agent):

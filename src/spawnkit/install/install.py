@@ -19,13 +19,13 @@ from pathlib import Path
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
 from spawnkit.files import contain, reading
-from spawnkit.files.atomic import timestamp
+from spawnkit.files.atomic import backup_path, timestamp
 from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
-from spawnkit.install.changes import Change, Plan
+from spawnkit.install.changes import Change, Plan, personal_backups_dir
 from spawnkit.standard import resources
 
 SCOPES = ("user", "project", "local")
@@ -257,9 +257,11 @@ def check_paths(target: Target, plan: Plan) -> None:
     file may be a symlink or sit below one that leads out of the folder (the settings
     file may link elsewhere inside the project).
     """
+    trust_folder = target.trust_path.parent if target.trust_path is not None else None
     for change in plan.all_pending:
         path = change.path
-        if target.trusted or path == target.trust_path:  # the user's own folder and config.toml
+        # the user's own folder, and config.toml (Codex) with its backups beside it
+        if target.trusted or path == target.trust_path or path.parent == trust_folder:
             contain.check(path, path.parent, trusted=True)
         else:  # no link on the way leaves the project (./.claude itself included) …
             contain.check(path, target.settings_bounds)
@@ -279,7 +281,7 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
         return sm.set_top_level(text, "mode", mode, str(path)).encode("utf-8")
     except ValueError as exc:
         raise SpawnkitError(
-            f"{path} is not a JSON object ({exc}); fix it or delete it, then run spawnkit"
+            f"{path} is not a JSON object ({exc}); correct it or delete it, then run spawnkit"
             " install again"
         ) from None
 
@@ -320,10 +322,14 @@ def _settings_change(
     record = old.settings.get(path.name)
     if record is None:
         blank = sm.MISSING if text is None else (text if not text.strip() else None)
-        record = mf.SettingsRecord([], blank)
+        record = mf.SettingsRecord([], blank, original=mf.Original.of(before))
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
     empty = {**result.empty_inner, **record.empty_inner}  # the first install saw the original
-    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original, empty)
+    after = result.text.encode("utf-8")
+    saved = backup_path(path, stamp) if before is not None and after != before else None
+    folder = path.parent if target.trusted else personal_backups_dir(target.root)
+    original = record.original.with_backup(folder, saved.name if saved else None)
+    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original, empty, original)
     plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
         plan.warnings.append(
@@ -337,7 +343,7 @@ def _settings_change(
     return Change(
         path,
         before,
-        result.text.encode("utf-8"),
+        after,
         "hook registrations",
         backup_stamp=stamp,
         personal_backup=not target.trusted,
@@ -369,8 +375,14 @@ def _trust_change(
         after, record = codex_config.install(decode(before, path), wanted, record, str(path))
     except codex_config.ConfigError as exc:
         raise SpawnkitError(str(exc)) from None
-    new.trust = {"path": str(path), **record.to_json()}
-    return Change(path, before, after.encode("utf-8"), "hook trust", backup_stamp=stamp)
+    data = after.encode("utf-8")
+    # what config.toml held before the first install, and the backups made of it since
+    original = mf.Original.from_json(old.trust.get("original")) if old.trust else None
+    original = original or mf.Original.of(before)
+    saved = backup_path(path, stamp) if before is not None and data != before else None
+    original = original.with_backup(path.parent, saved.name if saved else None)
+    new.trust = {"path": str(path), **record.to_json(), "original": original.to_json()}
+    return Change(path, before, data, "hook trust", backup_stamp=stamp)
 
 
 def _own_trust(source: str, hooks_text: str) -> dict[str, str]:

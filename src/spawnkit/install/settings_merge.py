@@ -127,14 +127,16 @@ def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) ->
         bounded.checked(root.value, name)
     except JSONSpanError as exc:
         raise SettingsError(
-            f"{name} is not valid JSON ({exc}); fix it or move it aside, then run the command again"
+            f"{name} is not valid JSON ({exc}); correct the JSON there, or move the file aside,"
+            " then run the command again"
         ) from None
     except bounded.TooDeep as exc:
         raise SettingsError(str(exc)) from None
     ignored = "; Claude Code ignores this file until it is fixed" if client == CLAUDE else ""
     if root.kind != "object":
         raise SettingsError(
-            f"{name} must hold a JSON object, not {_kind(root)}; fix the file first"
+            f"{name} must hold a JSON object, not {_kind(root)}; make it one ({{}} at the least)"
+            " or move the file aside, then run the command again"
         )
     _refuse_duplicates(root, name, "")
     hooks = root.get("hooks")
@@ -143,14 +145,16 @@ def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) ->
     if hooks.kind != "object":
         raise SettingsError(
             f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)}'
-            f"{ignored}; fix it, then run the command again"
+            f'{ignored}; make "hooks" an object like {{"Stop": [...]}}, then run the command'
+            " again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
     for member in hooks.members:
         if member.value.kind != "array":
             raise SettingsError(
                 f"{name}: hooks.{member.key} must be a list of matcher groups, not"
-                f" {_kind(member.value)}{ignored}; fix it, then run the command again"
+                f' {_kind(member.value)}{ignored}; make it a list like [{{"hooks": [...]}}], then'
+                " run the command again"
             )
     return root
 
@@ -164,6 +168,22 @@ def managed_hooks(
         ManagedHook(m.event, m.matcher, m.command, _scalar(m.hook.get("timeout")))
         for m in _marked(root)
     ]
+
+
+PLUGIN_PREFIX = "spawnkit@"  # enabledPlugins key of the spawnkit plugin, from any marketplace
+
+
+def spawnkit_plugins(text: str | None, name: str = "settings.json") -> list[str]:
+    """The spawnkit plugins a Claude Code settings text enables (its hooks run besides any
+    installed ones, and keep the hook's state folder in use); [] when unreadable."""
+    try:
+        data = bounded.json_loads(text, name) if text and text.strip() else None
+    except (ValueError, bounded.TooDeep):
+        return []
+    plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    return [key for key, on in plugins.items() if key.startswith(PLUGIN_PREFIX) and on]
 
 
 def hook_problems(

@@ -55,6 +55,23 @@ def default_roots(cwd: Path | None = None) -> list[Path]:
     return roots
 
 
+def default_root_labels() -> list[tuple[str, str]]:
+    """The folders ``default_roots`` looks in, as people read them: ``(short, long)`` per
+    folder, ``~/.claude`` and ``$CLAUDE_CONFIG_DIR (or ~/.claude)`` (see
+    ``hosts.paths.shown``), one inside another left out. ``lint --help`` and the README name
+    these."""
+    from spawnkit import hosts
+    from spawnkit.hosts.paths import shown, skill_dir_labels
+
+    claude = hosts.CLAUDE_CODE
+    first = [shown(claude, "{config}"), shown(claude, claude.project_folder)]
+    found = list(first)
+    for _scope, short, long in skill_dir_labels():
+        if not any(short == s or short.startswith(s + "/") for s, _ in found):
+            found.append((short, long))
+    return found
+
+
 def _within(path: Path, root: Path) -> bool:
     """``path`` is ``root`` or inside it (resolved), so walking ``root`` already covers it."""
     try:
