@@ -210,9 +210,10 @@ _LINT_HELP = f"""Check skills, commands, agents and workflow scripts against the
     PATHS, the folders {helptext.labels()} read them from, those present:
     {helptext.lint_folders()}. Each protocol finding shows what it
     found (with lines) and what it looked for; findings the linter cannot judge reliably are in
-    the preview tier, shown with --preview. FIFOs and devices are never read; files over
-    --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage or I/O
-    error (also when no file could be checked).
+    the preview tier, shown with --preview. With --observed, the rules a skill broke in its
+    runs (read from the transcripts) are findings of the tier observed. FIFOs and devices are
+    never read; files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems
+    found, 2 usage or I/O error (also when no file could be checked).
     """
 
 
@@ -274,6 +275,18 @@ _LINT_HELP = f"""Check skills, commands, agents and workflow scripts against the
     help="The pre-commit hook's mode: skip named files Claude Code would not load; nothing to "
     "check passes.",
 )
+@click.option(
+    "--observed",
+    is_flag=True,
+    help="Also report the rules each skill broke when it ran (tier 'observed'), read from this "
+    "user's Claude Code, Codex and Copilot CLI transcripts as `spawnkit audit` reads them, with "
+    "the runs (session, date, sub-agent, tokens) as evidence.",
+)
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help="With --observed: only runs since then (7d, 12h, 2w, or a date such as 2026-11-01).",
+)
 def lint_command(
     paths: tuple[Path, ...],
     fmt: str,
@@ -284,6 +297,8 @@ def lint_command(
     max_file_size: str | None,
     pre_commit: bool,
     preview: bool | None,
+    observed: bool,
+    since: str | None,
 ) -> None:
     from spawnkit.commands import lint as command
 
@@ -297,6 +312,8 @@ def lint_command(
         max_file_size=command.size_option(max_file_size),
         pre_commit=pre_commit,
         preview=preview,
+        observed=observed,
+        since=since,
     )
     sys.exit(code)
 
@@ -597,6 +614,15 @@ broken (CM001 budget, CM002 results on disk, CM003/CM007 state file and checkpoi
 CM005 parallel cap, CM006 report read-back).
 
 \b
+Per skill (--by skill): each launch goes to the skill it ran in (Claude Code's own
+attributionSkill tag where it writes one; else the last skill or custom command invoked
+in the same turn, until the next prompt, a compaction or another skill; a workflow whose
+script lies in a skill's folder is that skill's), then one row per skill: its SKILL.md
+(found from what the session recorded, never from this folder), runs, returns, tokens
+(total and largest), over budget, peak at once, workflow runs, rules broken with the
+sessions as evidence; then the returns outside any skill. docs/audit.md has the rules.
+
+\b
 Unreadable input (binary files, truncated or malformed lines, unknown record types),
 sub-agents without their session and duplicate sessions are counted and reported on
 stderr, never fatal. Symlinks under a root are not followed.
@@ -606,6 +632,7 @@ Exit 0 no findings, 1 findings, 2 usage error (nothing written).
 Examples:
   spawnkit audit --since 7d
   spawnkit audit --project . --format html -o audit.html
+  spawnkit audit --by skill --since 30d
   spawnkit audit ~/.claude/projects/-home-me-app/1b2c....jsonl --format json
 """
 
@@ -630,7 +657,8 @@ Examples:
     type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="text: a table per session; json: version 2 (standards/schemas/audit.schema.json); "
+    help="text: a table per session (or per skill, --by skill); json: version 3 "
+    "(standards/schemas/audit.schema.json); "
     "html: one self-contained page with charts.",
 )
 @click.option(
@@ -639,6 +667,15 @@ Examples:
     type=click.Path(path_type=Path, dir_okay=False),
     metavar="FILE",
     help="Write the report to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["session", "skill"]),
+    default="session",
+    show_default=True,
+    help="session: a table per session; skill: one row per skill (what its runs cost, the "
+    "rules they broke, its SKILL.md) and one for the returns outside any skill. JSON holds "
+    "both views either way.",
 )
 @click.option(
     "--context-window",

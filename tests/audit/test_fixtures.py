@@ -19,6 +19,8 @@ from spawnkit.standard import protocol
 
 from .conftest import FIXTURES, SCENARIOS, audit_json
 
+SKILL = "fan-two"
+
 BUDGET = protocol.return_budget()
 
 
@@ -278,3 +280,19 @@ def test_text_and_html_show_answers_and_messages_apart():
     page = run_cli("audit", str(FIXTURES / "claude/messages-off"), "--format", "html").stdout
     assert '<table class="messages">' in page and 'data-sender="msg-mate"' in page
     assert "messages brought 5,711" in page
+
+
+def test_the_skill_the_client_tagged_owns_its_launches_the_ad_hoc_one_none():
+    """Issue 31: Claude Code 2.1.330 tagged the skill's two launches (attributionSkill); the
+    launch after the next prompt (``--continue``) is untagged and no skill's."""
+    facts = _facts("claude/skill")
+    session = _only_session("claude/skill")
+    by_skill = {r["description"]: r["skill"] for r in session["returns"]}
+    for name, skill in facts["skills"].items():
+        assert {d: by_skill[d] for d in skill["returns"]} == dict.fromkeys(skill["returns"], name)
+        (run,) = [k for k in session["skills"] if k["name"] == name]
+        assert run["runs"] == skill["runs"] and run["base_dir"] == skill["base_dir"]
+        assert run["path"] is None  # /home/user/project is not on this machine
+    assert [by_skill[d] for d in facts["outside"]] == [None]
+    codes = {(f["code"], f["skill"]) for f in session["findings"]}
+    assert ("CM001", SKILL) in codes and ("CM001", None) in codes

@@ -94,3 +94,42 @@ def check_overlap(session: dict, returns: dict[str, dict], enforced: bool) -> No
         assert session["peak_parallel"] == cap + 1
         assert codes.count("CM001") == cap + 1 and codes.count("CM005") == 1
         assert session["denied_launches"] == 0
+
+
+def audit_by_skill(sandbox: Sandbox, *paths: str) -> dict:
+    """``spawnkit audit --by skill --format json`` run from a folder that is not the project (a
+    skill's file must be found from what the session recorded, never from where the audit
+    runs), HOME the sandbox's: valid against the schema, read cleanly."""
+    elsewhere = sandbox.root / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    args = ("audit", *paths, "--by", "skill", "--format", "json")
+    proc = sandbox.spawnkit(*args, check=False, cwd=elsewhere)
+    assert proc.returncode in (0, 1), proc.stderr
+    doc = json.loads(proc.stdout)
+    jsonschema.Draft202012Validator(SCHEMA).validate(doc)
+    assert doc["by"] == "skill" and doc["input"]["problems"] == {}, doc["input"]
+    assert doc["input"]["unknown_records"] == {}
+    return doc
+
+
+def check_skill(doc: dict, name: str, path: Path, returns: int, outside: int) -> dict:
+    """The one skill of the audit: its name as recorded, its file, ``returns`` returns all over
+    the budget (CM001 each, the sessions named as evidence); ``outside`` returns outside any
+    skill. The skill's entry."""
+    (skill,) = doc["skills"]
+    assert skill["name"] == name and skill["path"] == str(path), skill
+    assert skill["returns"] == returns == skill["over_budget"], skill
+    assert skill["findings"].get("CM001") == returns, skill
+    sessions = {s["id"] for s in doc["sessions"]}
+    assert {e["session"] for e in skill["evidence"]} <= sessions
+    assert all(
+        e["tokens"] > protocol.return_budget() for e in skill["evidence"] if e["code"] == "CM001"
+    )
+    assert doc["unattributed"]["returns"] == outside, doc["unattributed"]
+    assert skill["tokens"] == sum(
+        r["tokens"] * r["deliveries"]
+        for s in doc["sessions"]
+        for r in s["returns"]
+        if r["skill"] == name
+    )
+    return skill

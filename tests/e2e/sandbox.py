@@ -205,11 +205,14 @@ class Sandbox:
             ) from None
         return proc.returncode, stdout, stderr, time.monotonic() - started
 
-    def spawnkit(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox."""
+    def spawnkit(
+        self, *args: str, check: bool = True, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox, in the project
+        (or in ``cwd``)."""
         proc = subprocess.run(
             [sys.executable, "-m", "spawnkit", *args],
-            cwd=self.project,
+            cwd=cwd or self.project,
             env=self.env,
             check=False,
             capture_output=True,

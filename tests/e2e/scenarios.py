@@ -520,6 +520,57 @@ def workflow_orchestrator(api: FakeAnthropic, script: str) -> tuple[Conversation
     return main, call
 
 
+# --- skills (issue 31): a hand-written skill's launches, then one ad hoc --------------------------
+
+SKILL = "fan-two"
+
+
+def hand_written_skill(folder: Path, name: str = SKILL, body: str = "") -> Path:
+    """A skill of a SKILL.md and nothing else, in ``folder/<name>/``; its path."""
+    skill_md = folder / name / "SKILL.md"
+    skill_md.parent.mkdir(parents=True)
+    body = body or "FT-BODY: launch two reviewers, one per part, and wait for both."
+    skill_md.write_text(
+        f"---\nname: {name}\ndescription: Reviews the code with two sub-agents. Use to review."
+        f"\n---\n\n# {name}\n\n{body}\n",
+        encoding="utf-8",
+    )
+    return skill_md
+
+
+def reviewers(
+    api: FakeAnthropic, tag: str, answer_tokens: int = 3000, overlap: bool = False
+) -> list[Block]:
+    """Two foreground launches whose sub-agents answer at length (~``answer_tokens``); with
+    ``overlap``, only once both have started (so they surely run at once)."""
+    calls, subs = [], []
+    for i in (1, 2):
+        name = f"{tag}-SUB-{i}"
+        calls.append(agent(f"{name}: review part {i}.", f"review part {i}", background=False))
+        answer = long_answer(name, answer_tokens)
+        step = once_started(api, subs, 2, answer) if overlap else answer
+        subs.append(api.conversation(name, step, name=name))
+    return calls
+
+
+def ad_hoc(
+    api: FakeAnthropic, conversations: list[Conversation], tag: str, answer_tokens: int = 3000
+) -> tuple[str, Block]:
+    """The second prompt of the session: one sub-agent launched outside any skill. Its rule goes
+    first in each conversation the main thread may be matched by (the first prompt's, or a
+    compaction's summary). The prompt and the launch."""
+    prompt = f"{tag}-ADHOC: one more look at the README."
+    call = agent(f"{tag}-LOOK: read the README.", "one more look", background=False)
+    api.conversation(f"{tag}-LOOK", long_answer(f"{tag}-LOOK", answer_tokens), name=f"{tag}-LOOK")
+
+    def step(req: Request) -> list[Block] | str:
+        return "Looked." if req.tool_result(call["id"]) is not None else [text("Looking."), call]
+
+    for conv in conversations:
+        conv.rules.insert(0, (lambda req: prompt in req.last_user_text, step))
+    return prompt, call
+
+
 # --- issue 35: the message channel (SendMessage to the orchestrator) ----------------------------
 
 SAVED_MESSAGE = re.compile(r"\S*\.spawnkit/returns/\S+?-message(?:-\d+)?\.md")

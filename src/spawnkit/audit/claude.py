@@ -36,7 +36,7 @@ import re
 from typing import Any
 
 from spawnkit import tokens
-from spawnkit.audit import signals, workflows
+from spawnkit.audit import signals, skills, workflows
 from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Message, Session, WorkflowRun
@@ -45,6 +45,25 @@ from spawnkit.hook import agent_messages, tasks
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 WORKFLOW_TOOL = "Workflow"
+SKILL_TOOL = "Skill"  # the model invoking a skill (or, 2.1.x, a custom command): input.skill
+# User records that are the client's, not a prompt: a built-in command's output and caveat,
+# an interruption; and anywhere in the text, a background agent's notification or a sub-agent's
+# message (both arrive as user records).
+_NOT_PROMPTS = (
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "[Request interrupted by user",
+)
+_DELIVERED = (tasks.OPEN, agent_messages.OPEN + " ")
+
+
+def _from_the_client(text: str) -> bool:
+    """A user record's text that the client wrote, not the user: no prompt."""
+    head = text[:4096]
+    return text.startswith(_NOT_PROMPTS) or any(mark in head for mark in _DELIVERED)
+
+
 KNOWN_TYPES = frozenset(
     {
         "user",
@@ -63,6 +82,7 @@ KNOWN_TYPES = frozenset(
         "cost-state",
         "file-history-snapshot",
         "custom-title",
+        "mode",
     }
 )
 # Records never needed, recognised by their first bytes so they are not even parsed.
@@ -77,6 +97,7 @@ _SKIP_TYPES = frozenset(
         b"atis-latch",
         b"cost-state",
         b"file-history-snapshot",
+        b"mode",
     }
 )
 _SKIP_ATTACHMENTS = frozenset(
@@ -134,6 +155,9 @@ class _Orchestrator(Orchestrator):
         self.deliveries: set[str] = set()  # records that delivered agent messages
         self.own_records = 0  # messages of this conversation
         self.sidechain_records = 0  # messages of a sub-agent's (older clients mixed them in)
+        self.skill_calls: dict[str, str] = {}  # Skill tool_use id -> the skill it invokes
+        self.commands_seen: set[str] = set()  # uuids of /name records (a replay repeats them)
+        self.run_scripts: dict[str, str] = {}  # Workflow tool_use id -> its scriptPath
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
         kind = record_type(rec)
@@ -158,8 +182,11 @@ class _Orchestrator(Orchestrator):
                     self._estimate(prompt)
                     self.arrived(prompt)
                     self._delivered(prompt, stamp, att.get("origin"), rec.get("uuid"))
+                    if not _from_the_client(prompt):
+                        self.spans.ended()  # the user's words, queued while the model worked
         elif kind == "system" and rec.get("subtype") == "compact_boundary":
             self.compacted()
+            self.spans.ended()
 
     # --- records ------------------------------------------------------------------------------
 
@@ -170,6 +197,7 @@ class _Orchestrator(Orchestrator):
         content = msg.get("content")
         if not self.usage_seen:
             self._estimate(text_of(content))
+        self.record_tag = self.spans.tag(rec.get("attributionSkill"))
         self._point(msg, rec)
         if not isinstance(content, list):
             return
@@ -215,19 +243,31 @@ class _Orchestrator(Orchestrator):
         if name in AGENT_TOOLS:
             if tool_id in self.launches:
                 return  # the same call again: a resumed session replays its history
-            self.launches[tool_id] = Launch(
-                tool_id,
-                signals.label(args.get("description")),
-                when,
-                agent_type=signals.label(args.get("subagent_type")),
-                background=args.get("run_in_background") is True,
+            self.launch(
+                Launch(
+                    tool_id,
+                    signals.label(args.get("description")),
+                    when,
+                    agent_type=signals.label(args.get("subagent_type")),
+                    background=args.get("run_in_background") is True,
+                )
             )
         elif name == WORKFLOW_TOOL:
             if tool_id not in self.run_launches:
-                label = args.get("name") or posixpath.basename(string(args.get("scriptPath")))
+                script = string(args.get("scriptPath"))[:4096]
+                label = args.get("name") or posixpath.basename(script)
                 self.run_launches[tool_id] = Launch(
-                    tool_id, signals.label(label), when, background=True, kind="workflow"
+                    tool_id,
+                    signals.label(label),
+                    when,
+                    background=True,
+                    kind="workflow",
+                    mark=self.spans.mark(self.record_tag),
                 )
+                self.run_scripts[tool_id] = script
+        elif name == SKILL_TOOL:
+            if tool_id not in self.skill_calls:
+                self.skill_calls[tool_id] = string(args.get("skill"))
         elif name == "Read":
             path = args.get("file_path")
             if isinstance(path, str) and signals.is_report(path, cwd):
@@ -249,9 +289,14 @@ class _Orchestrator(Orchestrator):
             self._estimate(content)
             self.arrived(content)
             self._delivered(content, stamp, rec.get("origin"), rec.get("uuid"))
+            self._said(rec, content)
             return
         if not isinstance(content, list):
             return
+        kinds = [b.get("type") for b in content if isinstance(b, dict)]
+        if "text" in kinds and "tool_result" not in kinds:
+            first = next(b for b in content if isinstance(b, dict) and b.get("type") == "text")
+            self._said(rec, first.get("text") if isinstance(first.get("text"), str) else "")
         for block in content:
             if not isinstance(block, dict):
                 continue
@@ -264,6 +309,30 @@ class _Orchestrator(Orchestrator):
             elif block.get("type") == "tool_result":
                 self._tool_result(block, rec)
 
+    def _said(self, rec: dict[str, Any], text: str) -> None:
+        """A user record of text: the skill it invokes (``/name``), the folder the running skill
+        was loaded from, or a real prompt, which ends the running skill's span."""
+        if rec.get("isCompactSummary") is True:
+            return
+        if rec.get("isMeta") is True:
+            self.spans.located(skills.base_directory(text))
+            return
+        command = skills.command_name(text)
+        if command is not None:
+            key = rec.get("uuid")
+            if isinstance(key, str) and key:
+                if key in self.commands_seen:
+                    return  # a resumed session replays its history
+                self.commands_seen.add(key)
+            name = skills.clean_name(command)
+            if name and not skills.is_builtin(name):
+                self.spans.invoked(name)
+            else:
+                self.spans.ended()  # /clear, /compact…: the client's own, typed like a prompt
+            return
+        if not _from_the_client(text):
+            self.spans.ended()
+
     def _tool_result(self, block: dict[str, Any], rec: dict[str, Any]) -> None:
         tool_id = str(block.get("tool_use_id") or "")
         text = text_of(block.get("content"))
@@ -271,6 +340,9 @@ class _Orchestrator(Orchestrator):
         self.arrived(text)
         error = block.get("is_error") is True
         self.read_result(tool_id, text, refused=error)
+        skill = self.skill_calls.pop(tool_id, None)
+        if skill is not None and not error:
+            self.spans.invoked(skill)  # a failed call loads nothing: no span (as the client)
         result = rec.get("toolUseResult")
         run = self.run_launches.get(tool_id)
         if run is not None and not run.agent_id and isinstance(result, dict):
@@ -279,9 +351,10 @@ class _Orchestrator(Orchestrator):
                 run.agent_id = run_id[:80]
                 name = signals.label(result.get("workflowName")) or run.description
                 run.description = name
-                self._run(run_id).name = name
-                self._run(run_id).tool_use_id = tool_id
-                self._run(run_id).launched = run.launched
+                found = self._run(run_id)
+                found.name, found.tool_use_id, found.launched = name, tool_id, run.launched
+                found.script_path = self.run_scripts.get(tool_id, "")
+                self.spans.attach(found, run.mark)
             return
         launch = self.launches.get(tool_id)
         if launch is None or launch.done:
@@ -329,7 +402,7 @@ class _Orchestrator(Orchestrator):
             launch = self.by_agent.get(agent_id)
             estimate = tokens.estimate(message.body)
             self.s.messages.append(
-                Message(
+                found := Message(
                     sender=signals.label(message.sender),
                     tokens=estimate,
                     agent_id=agent_id[:80] if launch or sender_id else "",
@@ -342,6 +415,8 @@ class _Orchestrator(Orchestrator):
                     turn=self.gap(),
                 )
             )
+            # its sender's skill: the one its launch was made in (none when it is unknown)
+            self.spans.attach(found, launch.mark if launch else skills.Mark(None, None))
 
     def _notifications(self, text: str, stamp: Any) -> None:
         for note in sections(text, tasks.OPEN, tasks.CLOSE):

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from spawnkit.audit import analyze, claude, codex, copilot, gemini, qwen
+from spawnkit.audit.by_skill import SkillTotals
 from spawnkit.audit.discovery import Source, discover
 from spawnkit.audit.model import (
     CLAUDE_CODE,
@@ -54,6 +55,7 @@ def stream(
         protocol.max_parallel(),
         protocol.checkpoint_every(),
         roots=[str(r) for r in roots],
+        skills=SkillTotals(budget),
     )
 
     def sessions() -> Iterator[Session]:
@@ -68,6 +70,7 @@ def stream(
             _window(found, context_window)
             analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)
             run.totals.add(found)
+            run.skills.add(found)
             run.seconds = time.perf_counter() - started
             yield found
         run.seconds = time.perf_counter() - started

@@ -52,6 +52,7 @@ class Return:
     delivered_tokens: int | None = None  # the recorded growth's share of all of that
     kind: str = "agent"  # "agent", or "workflow" for a workflow's result
     status: str = "completed"  # or what the client's notification said: killed, failed...
+    skill: str | None = None  # the skill that launched it (``skills.Spans``), None: no skill
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Message:
     delivered_tokens: int | None = None
     received: float | None = None
     turn: int = 0  # index of the first context point that includes it
+    skill: str | None = None  # its sender's skill (the launch's), None: no skill
 
 
 @dataclass
@@ -137,6 +139,8 @@ class WorkflowRun:
     result: Return | None = None  # also among the session's returns (kind "workflow")
     peak_parallel: int = 0
     reported_agents: int | None = None  # agent_count the notification's <usage> gave
+    script_path: str = ""  # the script's path as the Workflow call named it ("" inline)
+    skill: str | None = None  # the skill it ran for: its script's folder, else its launch's
 
 
 @dataclass
@@ -146,6 +150,7 @@ class FileTouch:
     path: str
     time: float | None = None
     denied: bool = False  # a spawnkit hook refused it
+    skill: str | None = None  # the skill running when the orchestrator did it
 
 
 @dataclass
@@ -155,6 +160,20 @@ class Finding:
     severity: str
     message: str
     agent_id: str | None = None
+    skill: str | None = None  # the skill whose run broke the rule; None: outside any skill
+    agent: str = ""  # the sub-agent (its description) the finding is about, when one is
+    tokens: int | None = None  # what that sub-agent's return cost, when it is about one
+
+
+@dataclass
+class SkillRun:
+    """A skill (or custom command) a session invoked, or that its launches were tagged with."""
+
+    name: str  # as the client recorded it, without a leading slash
+    runs: int = 0  # invocations recorded (Skill tool, ``/name``, ``skill.invoked``…)
+    base_dir: str = ""  # the folder the client said it loaded the skill from
+    recorded_path: str = ""  # the SKILL.md path the client recorded (Codex, Copilot CLI)
+    path: str | None = None  # its SKILL.md (or command file), found on disk; None: not found
 
 
 @dataclass
@@ -177,6 +196,7 @@ class Session:
     messages: list[Message] = field(default_factory=list)  # what sub-agents sent it, not answers
     messages_held: int = 0  # messages to it a spawnkit hook refused, each saved on disk
     open_launches: list[float] = field(default_factory=list)  # launched, never returned
+    open_launch_skills: list[str | None] = field(default_factory=list)  # their skills, in order
     denied_launches: int = 0  # Agent calls a spawnkit hook refused (parallel cap)
     failed_launches: int = 0  # other Agent calls that never started
     report_reads: list[FileTouch] = field(default_factory=list)
@@ -184,6 +204,10 @@ class Session:
     subagent_transcripts: int = 0
     peak_parallel: int = 0
     findings: list[Finding] = field(default_factory=list)
+    skills: dict[str, SkillRun] = field(default_factory=dict)  # by name, in invocation order
+    skill_peaks: dict[str | None, int] = field(
+        default_factory=dict
+    )  # sub-agents at once, per skill
 
     @property
     def peak_context(self) -> int:
@@ -373,3 +397,4 @@ class Audit:
     checkpoint_every: int
     roots: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    skills: Any = None  # by_skill.SkillTotals: the per-skill view, filled like ``totals``

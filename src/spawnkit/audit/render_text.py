@@ -12,6 +12,7 @@ from datetime import datetime
 
 import click
 
+from spawnkit.audit.by_skill import SkillUsage
 from spawnkit.audit.model import FROM_ESTIMATE, FROM_SHARED_USAGE, Audit, Message, Return, Session
 
 WIDTH = 80
@@ -19,26 +20,101 @@ BAR = 18  # cells
 LABEL = 17
 
 
-def write(audit: Audit, out: Callable[[str], None], encoding: str | None = "utf-8") -> None:
-    """Write the report to ``out``: each session as it is read, then the summary."""
+def write(
+    audit: Audit, out: Callable[[str], None], encoding: str | None = "utf-8", by: str = "session"
+) -> None:
+    """Write the report to ``out``: each session as it is read (``by`` ``"session"``) or, by
+    ``"skill"``, a table of the skills once every session is read; then the summary."""
     fancy = _can_encode("█│→·×", encoding)
     out("\n".join([*_fit(_standard(audit, fancy)), ""]) + "\n")
-    for session in audit.sessions:
-        if session.returns or session.messages or session.findings:
-            out("\n".join(_session(session, audit, fancy)) + "\n\n")
-    totals = audit.totals.as_dict()
     lines = []
-    if audit.totals.quiet_sessions:
-        quiet = _count(audit.totals.quiet_sessions, "session")
-        lines += [f"{quiet} without sub-agents or findings not shown.", ""]
-    lines += _summary(audit, totals, fancy)
+    if by == "skill":
+        for _ in audit.sessions:
+            pass  # read them all: the table needs every session
+        lines += [*_skills(audit, fancy), ""]
+    else:
+        for session in audit.sessions:
+            if session.returns or session.messages or session.findings:
+                out("\n".join(_session(session, audit, fancy)) + "\n\n")
+        if audit.totals.quiet_sessions:
+            quiet = _count(audit.totals.quiet_sessions, "session")
+            lines += [f"{quiet} without sub-agents or findings not shown.", ""]
+    lines += _summary(audit, audit.totals.as_dict(), fancy)
     out("\n".join(lines) + "\n")
 
 
-def render(audit: Audit, encoding: str | None = "utf-8") -> str:
+def render(audit: Audit, encoding: str | None = "utf-8", by: str = "session") -> str:
     parts: list[str] = []
-    write(audit, parts.append, encoding)
+    write(audit, parts.append, encoding, by)
     return "".join(parts)
+
+
+SKILL_COLUMN = 20
+
+
+def _skills(audit: Audit, fancy: bool) -> list[str]:
+    """One row per skill, the costliest first, its file and its rules broken under it (with a
+    session as evidence); then a row for the returns launched outside any skill."""
+    totals = audit.skills
+    ranked = totals.ranked()
+    times, dot = ("×", "·") if fancy else ("x", "-")
+    head = (
+        f"  {'skill':<{SKILL_COLUMN}} {'runs':>4} {'returns':>7} {'tokens':>8} {'largest':>7} "
+        f"{'over':>4} {'peak':>4} {'wf':>3}"
+    )
+    lines = [click.style("by skill", bold=True), click.style(head, bold=True)]
+    if not ranked:
+        lines.append("  no skill ran in these sessions")
+    others = totals.kinds[1:]  # messages, and any kind counted beside the returns
+    for usage in ranked:
+        lines.append(_skill_row(usage, usage.name or "", str(usage.runs)))
+        lines.append(f"    {usage.path or '(its file was not found)'}")  # whole: to be copied
+        lines += _other_kinds(usage, others) + _evidence(usage, times, dot)
+    outside = totals.unattributed
+    lines.append(_skill_row(outside, "outside any skill", "-"))
+    lines += _other_kinds(outside, others) + _evidence(outside, times, dot)
+    if totals.over_limit:
+        lines.append(f"  {totals.over_limit:,} more skills counted together as '(more skills)'")
+    return lines
+
+
+def _skill_row(usage: SkillUsage, label: str, runs: str) -> str:
+    r = usage.returns
+    return (
+        f"  {_clip(label, SKILL_COLUMN):<{SKILL_COLUMN}} {runs:>4} {r.count:>7,} {r.tokens:>8,} "
+        f"{r.max_tokens:>7,} {r.over_budget:>4,} {usage.peak_parallel:>4} {usage.workflow_runs:>3}"
+    )
+
+
+def _other_kinds(usage: SkillUsage, kinds: list[str]) -> list[str]:
+    """``    messages 2, 1,234 tokens (largest 700), 2 over budget``: each other kind counted."""
+    lines = []
+    for kind in kinds:
+        tally = usage.tallies.get(kind)
+        if tally and tally.count:
+            lines += _fit(
+                f"    {kind} {tally.count:,}, {tally.tokens:,} tokens (largest "
+                f"{tally.max_tokens:,}), {tally.over_budget:,} over budget"
+            )
+    return lines
+
+
+def _evidence(usage: SkillUsage, times: str, dot: str) -> list[str]:
+    """Per rule broken: how often, in which sessions, and the first finding's own words."""
+    lines = []
+    for code, n in sorted(usage.findings.items()):
+        seen = [e for e in usage.evidence if e["code"] == code]
+        sessions = sorted({e["session"][:8] for e in seen})
+        where = ", ".join(sessions) + (" …" if n > len(seen) else "")
+        first = seen[0] if seen else None
+        when = ""
+        if first and first["started"] is not None:
+            when = " " + datetime.fromtimestamp(first["started"]).strftime("%Y-%m-%d")
+        text = f"    {code} {times}{n} (session {where}{when})"
+        if first:
+            text += f": {first['message']}"
+        lines += textwrap.wrap(text, WIDTH, subsequent_indent="      ", break_on_hyphens=False)
+    return lines
 
 
 def _standard(audit: Audit, fancy: bool) -> str:

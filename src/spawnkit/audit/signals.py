@@ -106,9 +106,9 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
-def shell_report_reads(command: str, cwd: str) -> list[str]:
-    """Reports a shell command prints (``cat .x-reports/a.md``), in order: the arguments of a
-    reading command that starts a pipeline stage."""
+def shell_reads(command: str) -> list[str]:
+    """The files a shell command prints (``cat a.md``, ``sed -n 1,80p b/SKILL.md``), in order:
+    the arguments of a reading command that starts a pipeline stage, options left out."""
     found: list[str] = []
     reading = False
     first = True
@@ -119,9 +119,14 @@ def shell_report_reads(command: str, cwd: str) -> list[str]:
         if first:
             reading, first = posixpath.basename(word) in _READERS, False
             continue
-        if reading and not word.startswith("-") and is_report(word, cwd):
+        if reading and word and not word.startswith("-"):
             found.append(word)
     return found
+
+
+def shell_report_reads(command: str, cwd: str) -> list[str]:
+    """Reports a shell command prints (``cat .x-reports/a.md``), in order."""
+    return [word for word in shell_reads(command) if is_report(word, cwd)]
 
 
 def shell_state_write(command: str) -> str | None:
