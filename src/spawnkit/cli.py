@@ -241,10 +241,11 @@ _LINT_HELP = f"""Check skills, commands, agents and workflow scripts against the
 )
 @click.option(
     "--profile",
-    type=click.Choice(["claude-code", "portable", "copilot"]),
+    type=click.Choice(["claude-code", "portable", "copilot", "gemini", "qwen"]),
     default=None,
     help="Which frontmatter keys are allowed: Claude Code's (default), the portable Agent Skills"
-    " spec's, or Copilot CLI's (the spec's and three more).",
+    " spec's, or Copilot CLI's, Gemini CLI's or Qwen Code's (the spec's and those the client"
+    " reads; agent files in the client's own format).",
 )
 @click.option(
     "--config",
@@ -598,6 +599,10 @@ Where it looks (without PATH):
                and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
   Copilot CLI  $COPILOT_HOME/session-state (or ~/.copilot/session-state): <id>/events.jsonl
+  Gemini CLI   ~/.gemini/tmp: <project>/chats/session-*.jsonl, a sub-agent's in
+               chats/<session id>/<agent id>.jsonl
+  Qwen Code    $QWEN_HOME/projects (or ~/.qwen/projects): <project>/chats/<session>.jsonl,
+               <project>/subagents/<session>/agent-<id>.jsonl
 
 \b
 Per session: every sub-agent return (what it cost the orchestrator: its share of the

@@ -35,6 +35,16 @@ return is the ``result.content`` of a successful ``tool.execution_complete`` of 
 call, or of a ``read_agent`` call whose ``agent_id`` is a background task's agent (started in a
 ``subagent.started`` naming the call) once it holds the agent's turns (``[Turn``).
 
+Gemini CLI (``chats/session-*.jsonl``): a response is a ``gemini`` message, counted once per
+``id`` (each is written again once its tool calls ran); the prompt is ``tokens.input``. A return
+is the ``output`` of an ``invoke_agent`` call's result in that second writing (an ``error`` is
+a refused launch); it goes into the next response's prompt.
+
+Qwen Code (``chats/<session>.jsonl``): a response is an ``assistant`` record of the main agent
+with ``usageMetadata``; the prompt is ``promptTokenCount``. A return is the ``output`` of a
+foreground ``agent`` call's ``tool_result``, or the inside of a ``<task-notification>`` naming
+the call (``<tool-use-id>``) in a ``user`` record, for a background one.
+
 ``python -m tests.audit.recompute FILE...`` prints the recomputation as JSON.
 """
 
@@ -331,10 +341,91 @@ def copilot(path: Path) -> Recomputed:
     return out
 
 
+def gemini(path: Path) -> Recomputed:
+    out = Recomputed()
+    seen: set[str] = set()
+    landed: set[str] = set()
+    for rec in _lines(path):
+        if rec.get("type") != "gemini":
+            continue
+        key = str(rec.get("id"))
+        tokens = rec.get("tokens") if isinstance(rec.get("tokens"), dict) else {}
+        if key not in seen and tokens.get("input"):
+            seen.add(key)
+            out.points.append(
+                Point(tokens["input"], tokens.get("output") or 0, rec.get("model", ""))
+            )
+        for call in rec.get("toolCalls") or []:
+            if not isinstance(call, dict) or call.get("name") != "invoke_agent":
+                continue
+            call_id = str(call.get("id")).removeprefix("invoke_agent__")
+            for part in call.get("result") or []:
+                body = (part.get("functionResponse") or {}).get("response") or {}
+                text = body.get("output")
+                if isinstance(text, str) and call_id not in landed:
+                    landed.add(call_id)
+                    out.landings.append(Landing(call_id, len(out.points), len(text)))
+    return out
+
+
+def qwen(path: Path) -> Recomputed:
+    out = Recomputed()
+    background: set[str] = set()
+    landed: set[str] = set()
+    for rec in _lines(path):
+        if rec.get("agentId") or rec.get("isSidechain"):
+            continue
+        kind = rec.get("type")
+        message = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+        parts = [p for p in message.get("parts") or [] if isinstance(p, dict)]
+        if kind == "system" and rec.get("subtype") == "chat_compression":
+            out.breaks.add(len(out.points))
+        elif kind == "assistant":
+            usage = rec.get("usageMetadata") if isinstance(rec.get("usageMetadata"), dict) else {}
+            if usage.get("promptTokenCount"):
+                out.points.append(
+                    Point(
+                        usage["promptTokenCount"],
+                        usage.get("candidatesTokenCount") or 0,
+                        rec.get("model") or "",
+                    )
+                )
+            for part in parts:
+                call = part.get("functionCall") or {}
+                args = call.get("args") if isinstance(call.get("args"), dict) else {}
+                if call.get("name") == "agent" and args.get("run_in_background") is not False:
+                    background.add(str(call.get("id")))
+        elif kind == "tool_result":
+            for part in parts:
+                response = part.get("functionResponse") or {}
+                call_id = str(response.get("id"))
+                text = (response.get("response") or {}).get("output")
+                if response.get("name") != "agent" or not isinstance(text, str):
+                    continue
+                display = (rec.get("toolCallResult") or {}).get("resultDisplay") or {}
+                if display.get("executionMode") == "background":
+                    background.add(call_id)
+                else:
+                    background.discard(call_id)
+                    landed.add(call_id)
+                    out.landings.append(Landing(call_id, len(out.points), len(text)))
+        elif kind == "user":
+            text = "\n".join(p["text"] for p in parts if isinstance(p.get("text"), str))
+            for note in _between(text, "<task-notification>", "</task-notification>"):
+                tool = _between(note, "<tool-use-id>", "</tool-use-id>")
+                call_id = tool[0].strip() if tool else ""
+                if call_id in background and call_id not in landed and "<result>" in note:
+                    landed.add(call_id)
+                    out.landings.append(Landing(call_id, len(out.points), len(note)))
+    return out
+
+
 def recompute(path: Path) -> Recomputed:
     """The recomputation of one orchestrator transcript, by its client's format."""
     if path.name == "events.jsonl":
         return copilot(path)
+    if path.parent.name == "chats":
+        return gemini(path) if path.name.startswith("session-") else qwen(path)
     return codex(path) if path.name.startswith("rollout-") else claude(path)
 
 

@@ -1,7 +1,8 @@
 """The audit of transcripts the real clients wrote agrees with what their fake API saw.
 
 Each fixture scenario (tests/fixtures/audit, made by its capture.py) holds the transcripts of a
-real Claude Code 2.1.330, Codex 0.169.0 or Copilot CLI 1.0.102 run and ``facts.json``: per
+real Claude Code 2.1.330, Codex 0.169.0, Copilot CLI 1.0.102, Gemini CLI 0.61.0 or Qwen Code
+0.24.4 run and ``facts.json``: per
 sub-agent, the estimated tokens of the words the orchestrator's requests carried, and the path spawnkit named when it
 held a longer answer back. Those come from the fake API's side, not from the transcripts. What
 the returns cost by the recorded usage is held to an independent recomputation in
@@ -35,7 +36,7 @@ def _only_session(name: str) -> dict:
 
 
 def test_every_scenario_of_every_client_is_there():
-    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex", "copilot"}
+    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex", "copilot", "gemini", "qwen"}
     assert len(SCENARIOS) >= 8
 
 
@@ -142,6 +143,37 @@ def test_copilot_with_enforce_blocks_refuses_and_finds_nothing():
     assert session["findings"] == []
     off = _only_session("copilot/off")
     assert session["return_tokens"] * 8 < off["return_tokens"]
+
+
+@pytest.mark.parametrize(("host", "reports"), [("gemini", ".gem-reports"), ("qwen", ".qw-reports")])
+def test_gemini_and_qwen_without_spawnkit_break_every_rule_the_run_can_show(host, reports):
+    session = _only_session(f"{host}/off")
+    assert session["project"] == "/home/user/project"
+    assert session["context_window"] is None  # neither client records its window
+    assert all(not r["background"] and r["deliveries"] == 1 for r in session["returns"])
+    assert sorted(f["code"] for f in session["findings"]) == [
+        "CM001", "CM001", "CM001", "CM002", "CM002", "CM002", "CM005", "CM006",
+    ]  # fmt: skip
+    (read,) = session["report_reads"]
+    assert read["path"] == f"/home/user/project/{reports}/part-1.md" and not read["denied"]
+    assert [w["path"] for w in session["state_writes"]] == [
+        f"/home/user/project/{reports}/state-20261124-001600.json"
+    ]
+    assert all(r["finished"] is not None for r in session["returns"])  # their own files read
+
+
+@pytest.mark.parametrize("host", ["gemini", "qwen"])
+def test_gemini_and_qwen_with_enforce_block_refuse_and_find_nothing(host):
+    session = _only_session(f"{host}/enforce")
+    assert session["denied_launches"] == 1 and len(session["returns"]) == 2
+    assert all(r["blocked"] and r["blocks"] == 1 for r in session["returns"])
+    assert all(r["full_tokens"] > 1500 for r in session["returns"])
+    assert [r["denied"] for r in session["report_reads"]] == [True]
+    assert session["findings"] == []
+    off = _only_session(f"{host}/off")
+    assert session["return_tokens"] * 8 < off["return_tokens"]
+    if host == "qwen":
+        assert session["client_version"] == "0.24.4"
 
 
 def test_the_summary_adds_up_across_sessions():

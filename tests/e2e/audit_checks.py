@@ -1,4 +1,4 @@
-"""What the e2e audit tests of both clients check: ``spawnkit audit`` against the fake API.
+"""What the e2e audit tests of every client check: ``spawnkit audit`` against the fake API.
 
 The fake API sees exactly what the orchestrator model was sent, so it is the independent truth:
 per sub-agent, the words the orchestrator received (estimated with ``spawnkit.tokens``, like the
@@ -18,6 +18,7 @@ import jsonschema
 from spawnkit import tokens
 from spawnkit.standard import protocol
 
+from . import fake_gemini as gem
 from .fake_server import Conversation
 from .sandbox import Sandbox
 from .scenarios import SAVED_COPY, received_tokens
@@ -58,7 +59,8 @@ def check_returns(
         got = returns[call_id]
         assert abs(got["estimated_tokens"] - expected) <= MARGIN * expected, (got, expected)
         assert got["tokens_source"] != "estimate" and got["tokens"] <= got["delivered_tokens"]
-        said = (SAVED_COPY.search(r.last_user_text) for r in sub.requests[1:])
+        # what the sub-agent was told after its answer (Gemini CLI: its denied complete_task)
+        said = (SAVED_COPY.search(told(r)) for r in sub.requests[1:])
         held = next((found for found in said if found), None)
         assert got["blocked"] is (held is not None), got
         if held is not None:
@@ -68,6 +70,14 @@ def check_returns(
             assert got["full_tokens"] == tokens.estimate(saved.read_text(encoding="utf-8"))
             assert got["estimated_tokens"] <= protocol.return_budget() < got["full_tokens"]
     return returns
+
+
+def told(req) -> str:
+    """The text a sub-agent's request carries after its previous answer."""
+    if isinstance(req, gem.Request):
+        responses = req.function_responses()
+        return responses[-1].text if responses else ""
+    return req.last_user_text
 
 
 def check_overlap(session: dict, returns: dict[str, dict], enforced: bool) -> None:

@@ -1,6 +1,7 @@
 """Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for every
 client: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent,
-``copilot_fan_out`` Copilot CLI's task.
+``copilot_fan_out`` Copilot CLI's task, ``gemini_fan_out`` Gemini CLI's invoke_agent (each
+sub-agent answering through complete_task), ``qwen_fan_out`` Qwen Code's agent.
 
 The answers are sized with spawnkit's own token estimate, so "about 3,000 tokens" stays true
 whatever the estimate's calibration.
@@ -19,6 +20,7 @@ from spawnkit import tokens
 from spawnkit.standard import protocol
 
 from . import fake_chat as chat
+from . import fake_gemini as gem
 from . import fake_responses as responses
 from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use
 
@@ -77,13 +79,16 @@ def compact_return(tag: str, report: str) -> str:
     return "\n".join(f"{name}: {values.get(name, '-')}" for name in fields)
 
 
-def obey_block(tag: str):
-    """The sub-agent's answer once a SubagentStop block asked it to shorten: a compact return
-    pointing at the copy the hook saved (named in the reason), as a compliant model would."""
+def obey_block(tag: str, finish: Callable[[str], object] = lambda words: words):
+    """The sub-agent's answer once a SubagentStop block (Gemini CLI: a denied complete_task)
+    asked it to shorten: a compact return pointing at the copy the hook saved (named in the
+    reason), as a compliant model would; ``finish`` turns the words into the step (Gemini:
+    a complete_task call)."""
 
-    def step(req: Request) -> str:
-        saved = SAVED_COPY.search(req.last_user_text)
-        return compact_return(tag, saved.group(0) if saved else f".audit-reports/{tag}.md")
+    def step(req) -> object:
+        told = req.text if isinstance(req, gem.Request) else req.last_user_text
+        found = SAVED_COPY.findall(told)
+        return finish(compact_return(tag, found[-1] if found else f".audit-reports/{tag}.md"))
 
     return step
 
@@ -118,10 +123,12 @@ def _sub_agents(
     with_contract: bool,
     launch: Callable[[str, int], Block],
     overlap: int = 0,
+    finish: Callable[[str], object] = lambda words: words,
 ) -> tuple[list[Block], list[Conversation], dict[str, str]]:
-    """The sub-agents of a fan-out, on either client: each one's launch (``launch(task, n)``),
+    """The sub-agents of a fan-out, on any client: each one's launch (``launch(task, n)``),
     its scripted conversation (~``answer_tokens`` first, once ``overlap`` of them have started,
-    then a compact return if blocked) and that first answer by launch id."""
+    then a compact return if blocked; ``finish`` makes the words a step) and that first answer
+    by launch id."""
     calls, subs, answers = [], [], {}
     for i in range(1, agents + 1):
         name = f"{tag}-SUB-{i:02d}"
@@ -131,7 +138,8 @@ def _sub_agents(
         call = launch(task, i)
         answer = long_answer(name, answer_tokens)
         first = once_started(api, subs, overlap, answer)
-        subs.append(api.conversation(name, first, obey_block(name), name=name))
+        steps = (lambda req, first=first: finish(first(req)), obey_block(name, finish))
+        subs.append(api.conversation(name, *steps, name=name))
         calls.append(call)
         answers[call.get("id") or call["call_id"]] = answer
     return calls, subs, answers
@@ -170,13 +178,14 @@ def _batched(
     answer_tokens: int,
     with_contract: bool,
     overlap: int = 0,
+    finish: Callable[[str], object] = lambda words: words,
 ) -> FanOut:
     """An orchestrator whose scripted turns each launch one batch of sub-agents (``launch``,
     after a line of ``say``), for a client that answers each launch with its sub-agent's result
     (Claude Code's foreground Agent, Copilot's sync task), then ends the audit."""
     per_message = per_message or protocol.max_parallel()
     calls, subs, answers = _sub_agents(
-        api, tag, agents, answer_tokens, with_contract, launch, overlap
+        api, tag, agents, answer_tokens, with_contract, launch, overlap, finish
     )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
     steps = [[say(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
@@ -251,6 +260,70 @@ def copilot_fan_out(
         with_contract,
         overlap,
     )
+
+
+def gemini_fan_out(
+    api: gem.FakeGemini,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+    overlap: int = 0,
+) -> FanOut:
+    """``fan_out`` for Gemini CLI: each batch is one response of ``invoke_agent`` calls (Gemini
+    runs them at once, in the foreground, and answers each with its sub-agent's result); each
+    sub-agent answers through ``complete_task``, ~``answer_tokens`` first, a compact return
+    once that call is denied."""
+    return _batched(
+        api,
+        tag,
+        lambda task, i: gem.invoke_agent(task),
+        gem.say,
+        agents,
+        per_message,
+        answer_tokens,
+        with_contract,
+        overlap,
+        gem.complete,
+    )
+
+
+def qwen_fan_out(
+    api: chat.FakeChat,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+    overlap: int = 0,
+    background: bool = False,
+) -> FanOut:
+    """``fan_out`` for Qwen Code: each batch is one response of ``agent`` calls (foreground:
+    each answered with its sub-agent's last words; ``background``: each answered with a launch
+    notice, the words arriving later as a ``<task-notification>``)."""
+    return _batched(
+        api,
+        tag,
+        lambda task, i: qwen_agent(task, f"audit part {i}", background),
+        chat.say,
+        agents,
+        per_message,
+        answer_tokens,
+        with_contract,
+        overlap,
+    )
+
+
+def qwen_agent(prompt: str, description: str, background: bool = False) -> Block:
+    """Qwen Code's ``agent`` call."""
+    args = {
+        "description": description,
+        "prompt": prompt,
+        "subagent_type": "general-purpose",
+        "run_in_background": background,
+    }
+    return chat.tool_call("agent", args)
 
 
 def not_returned(req: responses.Request, calls: list[Block]) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def run_hook_event(host: hosts.Host, project: Path) -> subprocess.CompletedProce
         for r in regs.registrations(host.name)
         if host.event_names.get(r.event, r.event) == "PreToolUse"
         and r.matcher
-        and host.spawn_tools[0] in r.matcher.split("|")
+        and re.fullmatch(f"(?:{r.matcher})", host.spawn_tools[0])  # Gemini's are anchored
     )
     command = regs.command_for(host.name)(reg)
     payload = {
@@ -82,7 +83,7 @@ def run_hook_event(host: hosts.Host, project: Path) -> subprocess.CompletedProce
         "cwd": str(project),
     }
     if host.event_field:
-        payload[host.event_field] = "PreToolUse"
+        payload[host.event_field] = host.own_event("PreToolUse")  # Gemini CLI: BeforeTool
     env = dict(os.environ)
     if host.project_env:
         env[host.project_env] = str(project)

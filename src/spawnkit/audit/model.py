@@ -15,6 +15,8 @@ from typing import Any
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
 COPILOT = "copilot"
+GEMINI = "gemini"
+QWEN = "qwen"
 
 # Where a return's ``tokens`` come from: the growth of the orchestrator's next prompt as the
 # client recorded it, that growth shared with what else arrived alongside, or the estimate.

@@ -64,8 +64,9 @@ def run(
     if not roots:
         click.echo(
             "spawnkit: nothing to audit: no transcripts folder found (looked in "
-            f"{discovery.claude_projects()}, {discovery.codex_sessions()} and"
-            f" {discovery.copilot_sessions()})",
+            f"{discovery.claude_projects()}, {discovery.codex_sessions()},"
+            f" {discovery.copilot_sessions()}, {discovery.gemini_chats()} and"
+            f" {discovery.qwen_projects()})",
             err=True,
         )
     progress = _Progress() if sys.stderr.isatty() else None

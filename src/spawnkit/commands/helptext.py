@@ -35,10 +35,12 @@ def host_help() -> str:
     others = ", ".join(
         f"{h.name} ({h.label})" for h in hosts.all_hosts() if h.name != hosts.DEFAULT
     )
+    optional = [h.label for h in hosts.all_hosts() if h.all_needs_folder]
+    where = f" ({' and '.join(optional)} only where their folder exists)" if optional else ""
     return (
         f"{hosts.DEFAULT} ({hosts.get(hosts.DEFAULT).label}, the default), {others}, or all:"
-        " every host. The default stays Claude Code, so a plain `spawnkit install` never writes"
-        " into another tool's config unasked."
+        f" every host{where}. The default stays Claude Code, so a plain `spawnkit install`"
+        " never writes into another tool's config unasked."
     )
 
 

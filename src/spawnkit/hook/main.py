@@ -81,6 +81,10 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         report_reads.before_read(call, answer)
     elif tool and tool == call.host.stop_tool:
         _settle(call, "task_stopped")
+    elif tool and tool == call.host.finish_tool:
+        from spawnkit.hook import return_budget
+
+        return_budget.on_finish(call, answer)
     elif tool == MESSAGE_TOOL:
         from spawnkit.hook import message_budget
 
@@ -88,21 +92,30 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
 
 
 def _settle(call: Call, signal: str) -> None:
-    """Let the parallel cap's table take in one client signal (``parallel_cap.<signal>``)."""
+    """Let the parallel cap's table take in one client signal (``parallel_cap.<signal>``).
+
+    Where no stop event follows a sub-agent (Gemini CLI), the launch's return is also where
+    it counts as a finished step (the checkpoint reminder)."""
     from spawnkit.hook import parallel_cap
 
-    if call.mode(parallel_cap.CODE) == "off":
+    counting = signal == "after_launch" and not call.host.agent_events
+    counting = counting and call.mode("CM007") != "off"
+    if not (parallel_cap.tracking(call) or counting):
         return
     with _LockedState(call) as data:
         if data is not None:
             getattr(parallel_cap, signal)(call, data)
+            if counting:
+                from spawnkit.hook.return_budget import count_completed
+
+                count_completed(call, data)
 
 
 def _before_agent(call: Call, answer: Answer) -> None:
     from spawnkit.hook import parallel_cap, return_block
 
     # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
-    if call.mode(parallel_cap.CODE) != "off" or call.mode("CM007") != "off":
+    if parallel_cap.tracking(call) or call.mode("CM007") != "off":
         with _LockedState(call) as data:
             if data is not None:
                 parallel_cap.before_launch(call, answer, data)
@@ -199,15 +212,18 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
 
 
 def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
-    """The orchestrator's turn ended: its ``background_tasks`` are all that still runs."""
+    """The orchestrator's turn ended: its ``background_tasks`` are all that still runs (on a
+    host whose sub-agents all run in the foreground, Gemini CLI's AfterAgent: nothing)."""
     listed = call.background_tasks()
+    if listed is None and not call.host.agent_events:
+        listed = []
     if listed is None or call.agent_id:
         return
     if not (listed or call.has_state):
         return  # nothing runs and nothing was counted: the usual end of a turn costs no lock
     from spawnkit.hook import parallel_cap
 
-    if call.mode(parallel_cap.CODE) == "off":
+    if not parallel_cap.tracking(call):
         return
     with _LockedState(call) as data:
         if data is not None:
@@ -303,10 +319,10 @@ def run(
         if data.strip():
             _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object", host)
         return ""
-    if host is None or host.event_field is not None:
-        event = payload.get("hook_event_name" if host is None else host.event_field)
+    if host is None:
+        event = payload.get("hook_event_name")
     else:
-        event = host.event_names.get(event or "")
+        event = host.event_of(payload, event)
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
     if handler is None or (event == "UserPromptSubmit" and not _notifies(payload)):
         return ""
@@ -372,30 +388,33 @@ def _internal_error(
 
 
 USAGE = """\
-usage: spawnkit-hook [--host claude-code|codex|copilot] [--event EVENT] < payload.json
+usage: spawnkit-hook [--host claude-code|codex|copilot|gemini|qwen] [--event EVENT] < payload.json
 
-Claude Code, Codex CLI or Copilot CLI runs this on its hook events with the event's JSON
-payload on stdin; it prints at most one JSON answer and always exits 0 (it fails open).
---host names the client that runs it (default claude-code); --event the event, for
-Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
+Claude Code, Codex CLI, Copilot CLI, Gemini CLI or Qwen Code runs this on its hook events with
+the event's JSON payload on stdin; it prints at most one JSON answer and always exits 0 (it
+fails open). --host names the client that runs it (default claude-code); --event the event,
+for Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
 subagentStop).
 Events: PreToolUse (Agent|Task, Read, TaskStop, SendMessage; Codex:
-spawn_agent|collaborationspawn_agent; Copilot: task, view), PostToolUse (Write|Edit|MultiEdit,
-Agent|Task|TaskStop|Workflow; Codex: apply_patch, spawn_agent; Copilot: create|edit),
-SubagentStart, SubagentStop, PostToolBatch,
-UserPromptSubmit (task notifications: a workflow's or background agent's result; agent
-messages: what a sub-agent sent with SendMessage), Stop; others are ignored.
+spawn_agent|collaborationspawn_agent; Copilot: task, view; Qwen: agent, read_file),
+PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex: apply_patch,
+spawn_agent; Copilot: create|edit, task; Qwen: write_file|edit, agent), SubagentStart,
+SubagentStop, PostToolBatch, UserPromptSubmit (task notifications: a workflow's or background
+agent's result; agent messages: what a sub-agent sent with SendMessage), Stop; Gemini CLI's own
+BeforeTool (invoke_agent, complete_task, read_file), AfterTool (invoke_agent,
+write_file|replace) and AfterAgent; others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
-<project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot), then
-SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
+<project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot, .gemini/ for Gemini,
+.qwen/ for Qwen), then SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
 e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
 "agents" caps the return budget per sub-agent type, e.g. {"Explore": "off", "x:*": "warn"};
 by default enforce binds general-purpose and your own agents, warns about Explore, Plan and
 plugin agents, and never touches a workflow's agents (`spawnkit doctor` shows the scope).
 <config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex,
-$COPILOT_HOME or ~/.copilot for Copilot); errors (and, on Copilot, the messages meant for
-the user) are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.
+$COPILOT_HOME or ~/.copilot for Copilot, ~/.gemini for Gemini, $QWEN_HOME or ~/.qwen for
+Qwen); errors (and, on Copilot, the messages meant for the user) are logged to
+<config>/.spawnkit/hook.log. Register it with `spawnkit install`.
 """
 
 

@@ -74,12 +74,19 @@ def shown(host: hosts.Host, pattern: str) -> tuple[str, str]:
     ``./.github/skills``) and the one naming the variable that moves it
     (``$CODEX_HOME/skills (or ~/.codex/skills)``)."""
     home = "~/" + host.config_default
+    variable = "$" + host.config_env
+    if host.config_env_is_home:  # Gemini CLI: the variable replaces the home above its folder
+        config, other_home = f"{variable}/{host.config_default}", variable
+    else:
+        config, other_home = variable, "~"
     if "{config}" in pattern:
         short = pattern.format(config=home, home="~")
-        return short, f"{pattern.format(config='$' + host.config_env, home='~')} (or {short})"
+        return short, f"{pattern.format(config=config, home=other_home)} (or {short})"
     if "{home}" in pattern:
         short = pattern.format(home="~", config=home)
-        return short, short
+        if other_home == "~":
+            return short, short
+        return short, f"{pattern.format(home=other_home, config=config)} (or {short})"
     return f"./{pattern}", f"./{pattern}"
 
 

@@ -34,7 +34,7 @@ from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
 from spawnkit.hosts import paths
-from spawnkit.install import codex_config, codex_trust, copilot_policy, guard, journal
+from spawnkit.install import codex_config, codex_trust, copilot_policy, gemini_qwen, guard, journal
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
@@ -479,6 +479,87 @@ def check_folder_trusted(ctx: Context) -> CheckResult:
     )
 
 
+def _project_of(ctx: Context) -> Path:
+    """The folder whose trust decides: the project of a project install, else where doctor
+    runs (a user install's hooks load, or not, wherever the client starts)."""
+    return ctx.target.config_dir.parent if ctx.target.scope != "user" else Path.cwd()
+
+
+def check_folder_trust(ctx: Context) -> CheckResult:
+    """Gemini CLI loads no hook in an untrusted folder; Qwen Code no project hook."""
+    name = "folder trusted"
+    desc = hosts.get(ctx.target.host)
+    folder = _project_of(ctx)
+    try:
+        trust = gemini_qwen.folder_trust(ctx.target.host, folder, folder)
+    except SpawnkitError as exc:
+        return CheckResult(name, WARN, f"{exc}; {desc.label} stops on it too", "fix that file")
+    which = "no hook (yours neither)" if ctx.target.host == "gemini" else "no project hook"
+    if trust.trusted:
+        return CheckResult(name, OK, trust.why)
+    fix = (
+        f"start `{desc.binary}` in {folder} and trust the folder when it asks (or add"
+        f' "{folder}": "TRUST_FOLDER" to trustedFolders.json)'
+    )
+    if trust.trusted is None:
+        return CheckResult(
+            name, WARN, f"{trust.why}: {desc.label} runs {which} there until it is trusted", fix
+        )
+    return CheckResult(name, BROKEN, f"{trust.why}: {desc.label} runs {which} there", fix)
+
+
+def check_hooks_enabled(ctx: Context) -> CheckResult:
+    """Gemini CLI's hooksConfig, Qwen Code's disableAllHooks (and its block cap)."""
+    name = "hooks enabled"
+    project = _project_of(ctx)
+    commands = regs.installed_commands(host=ctx.target.host)
+    off = gemini_qwen.hooks_turned_off(ctx.target.host, project, commands)
+    if off:
+        return CheckResult(name, BROKEN, off, "remove that setting (or that entry of the list)")
+    if ctx.target.host == "qwen":
+        from spawnkit.hook import config as hook_config
+        from spawnkit.standard import protocol
+
+        cap, where = gemini_qwen.qwen_block_cap(project)
+        aliases = {r["name"]: r["code"] for r in protocol.load()["rules"]}
+        user = hosts.QWEN.config_dir(os.environ)
+        retries = hook_config.load(os.environ, user, str(project), aliases, ".qwen").max_retries
+        if cap <= retries:
+            return CheckResult(
+                name,
+                WARN,
+                f"hooks on; Qwen Code honours {cap} SubagentStop block(s) in a row ({where}),"
+                f" no more than spawnkit's max_retries ({retries}): it lets a long answer"
+                " through before spawnkit would",
+                f"raise stopHookBlockingCap above {retries}",
+            )
+        return CheckResult(
+            name, OK, f"hooks on; Qwen Code honours {cap} SubagentStop blocks in a row ({where})"
+        )
+    return CheckResult(name, OK, "hooks on (hooksConfig and its disabled list allow spawnkit's)")
+
+
+def check_settings_version(ctx: Context) -> CheckResult:
+    """Qwen Code rewrites a settings.json that lacks its ``"$version"`` key when it starts."""
+    from spawnkit.install.install import version_missing
+
+    name = "settings version"
+    path = ctx.target.settings_path
+    try:
+        data = json.loads(ctx.settings_text) if ctx.settings_text else None
+    except ValueError:
+        data = None
+    if data is None:
+        return CheckResult(name, OK, f"{path.name} is absent or unreadable (see above)")
+    problem = version_missing(ctx.target.host, data)
+    if problem:
+        return CheckResult(
+            name, WARN, f"{path} {problem}", "start Qwen Code once, or add it yourself"
+        )
+    key, value = hosts.get(ctx.target.host).version_key or ("", "")
+    return CheckResult(name, OK, f"{path.name} has {json.dumps(key)}: {value}")
+
+
 def check_standard(ctx: Context) -> CheckResult:
     rel = ctx.target.rel(ctx.target.config_dir / STANDARD)
     return _bundled_file_check(ctx, "standard", rel, resources.standard_doc_path())
@@ -647,6 +728,8 @@ def check_transcripts(ctx: Context) -> CheckResult:
         "Claude Code session": _user_config(ctx) / "projects",
         "Codex rollout": discovery.codex_sessions(),
         "Copilot CLI session": discovery.copilot_sessions(),
+        "Gemini CLI chat": discovery.gemini_chats(),
+        "Qwen Code session": discovery.qwen_projects(),
     }
     found = {name: discovery.has_transcripts(root) for name, root in roots.items()}
     if not any(found.values()):
@@ -680,10 +763,14 @@ CHECKS: list[Check] = [
 
 # Per host, after "hooks registered": what else decides whether its hooks run, for every scope
 # and for the project scope. Codex: trust, and a trusted project. Copilot CLI: the device
-# policy, and a trusted folder.
+# policy, and a trusted folder. Gemini CLI and Qwen Code: see ``gemini_qwen``.
 HOST_CHECKS: dict[str, tuple[list[Check], list[Check]]] = {
     "codex": ([check_hooks_trusted], [check_project_trusted]),
     "copilot": ([check_hooks_policy], [check_folder_trusted]),
+    # Gemini CLI: hooks on, and (every scope: it loads no hook in an untrusted folder) trust
+    "gemini": ([check_hooks_enabled, check_folder_trust], []),
+    # Qwen Code: hooks on, its settings version, and trust for a project's hooks
+    "qwen": ([check_hooks_enabled, check_settings_version], [check_folder_trust]),
 }
 
 

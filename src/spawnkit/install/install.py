@@ -122,7 +122,9 @@ def resolve_target(
     """Claude Code: user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude.
     Codex: user: $CODEX_HOME or ~/.codex; project: ./.codex (hooks) and ./.agents/skills.
     Copilot CLI: user: $COPILOT_HOME or ~/.copilot; project: ./.github (hooks/spawnkit-hooks.json,
-    skills). --config-dir wins over the scope's folder."""
+    skills). Gemini CLI: user: ~/.gemini ($GEMINI_CLI_HOME/.gemini); project: ./.gemini
+    (settings.json, skills). Qwen Code: user: $QWEN_HOME or ~/.qwen; project: ./.qwen.
+    --config-dir wins over the scope's folder."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
     if host not in hosts.NAMES:
@@ -176,11 +178,23 @@ def not_a_folder(target: Target) -> str | None:
 def resolve_targets(
     scope: str = "user", config_dir: str | Path | None = None, host: str = hosts.DEFAULT
 ) -> list[Target]:
-    """One target per host asked for: ``host`` is a host's name or ``all``."""
-    if host == "all" and config_dir is not None:
+    """One target per host asked for: ``host`` is a host's name or ``all`` (every host that has
+    the scope; Gemini CLI and Qwen Code only where their folder already exists, so a machine
+    without them gets no ``~/.gemini`` or ``~/.qwen``)."""
+    if host != "all":
+        return [resolve_target(scope, config_dir, host=host)]
+    if config_dir is not None:
         raise SpawnkitError("--config-dir names one host's folder; use it with one --host")
-    names = hosts.NAMES if host == "all" else (host,)
-    return [resolve_target(scope, config_dir, host=name) for name in names]
+    targets = []
+    for name in hosts.NAMES:
+        desc = hosts.get(name)
+        if scope == "local" and desc.local_hooks_file is None and name != hosts.DEFAULT:
+            continue
+        target = resolve_target(scope, host=name)
+        if desc.all_needs_folder and not target.config_dir.is_dir():
+            continue
+        targets.append(target)
+    return targets
 
 
 def plan_install(
@@ -315,8 +329,10 @@ def _settings_change(
             name=str(path),
             force=force,
             client=target.label,
+            seed=hosts.get(target.host).version_key,
         )
         problems = sm.problems_of(result.value) if target.host == hosts.DEFAULT else []
+        unversioned = version_missing(target.host, result.value) if text is not None else None
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)
@@ -337,6 +353,8 @@ def _settings_change(
             + ("; spawnkit's hooks will not run either" if problem.fatal else "")
             + ": fix or remove that entry of yours, then start a new Claude Code session"
         )
+    if unversioned:
+        plan.notes.append(f"{path} {unversioned}")
     if target.scope == "project" and result.text != text:
         note = hosts.get(target.host).project_hooks_note
         plan.notes.append(note.format(name=path.name, path=path, trust=target.trust_path))
@@ -347,6 +365,22 @@ def _settings_change(
         "hook registrations",
         backup_stamp=stamp,
         personal_backup=not target.trusted,
+    )
+
+
+def version_missing(host: str, settings: object) -> str | None:
+    """What a host that rewrites a settings file lacking its format key (Qwen Code's
+    ``"$version": 4``) will do to this one, or None when the key is there (or not needed)."""
+    desc = hosts.get(host)
+    if desc.version_key is None or not isinstance(settings, dict):
+        return None
+    key, value = desc.version_key
+    if settings.get(key) == value:
+        return None
+    return (
+        f"has no {json.dumps(key)}: {value}, so {desc.label} rewrites it (adds the key and"
+        " re-indents it) the next time it starts; spawnkit's entries survive that, and"
+        " uninstall then takes them back out of the rewritten file"
     )
 
 

@@ -40,7 +40,8 @@ LOCAL_RELATIVE_PATH = Path(".spawnkit") / "install.local.json"
 INSTALL_ID_PATH = Path(".spawnkit") / "install-id"
 _ID = re.compile(r"[0-9a-f]{32}")
 _SHA = re.compile(r"[0-9a-f]{64}")
-_KEY = re.compile(r"hooks(\.[A-Za-z0-9_]{1,64})?")
+# containers install created, and the top-level key it seeded a new file with (Qwen Code's)
+_KEY = re.compile(r"hooks(\.[A-Za-z0-9_]{1,64})?|\$version")
 MAX_BLANK = 4096  # the blank text kept for an empty container (real ones hold a few spaces)
 MISSING_FILE = "missing"  # Original.sha256 of a file that did not exist before install
 MAX_BACKUP_NAMES = 64  # installs rotate their backups (5 kept); a longer list is not ours

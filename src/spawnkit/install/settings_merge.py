@@ -149,7 +149,10 @@ def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) ->
             " again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
+    settings_keys = _settings_keys(client)
     for member in hooks.members:
+        if member.key in settings_keys:
+            continue  # a setting of the hook system (Gemini CLI's "enabled"), not an event
         if member.value.kind != "array":
             raise SettingsError(
                 f"{name}: hooks.{member.key} must be a list of matcher groups, not"
@@ -157,6 +160,16 @@ def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) ->
                 " run the command again"
             )
     return root
+
+
+def _settings_keys(client: str) -> tuple[str, ...]:
+    """Keys under ``hooks`` that the client reads as settings, not events (by its label)."""
+    from spawnkit import hosts
+
+    for host in hosts.all_hosts():
+        if host.label == client:
+            return host.hooks_config_keys
+    return ()
 
 
 def managed_hooks(
@@ -256,19 +269,30 @@ def install(
     *,
     force: bool = False,
     client: str = CLAUDE,
+    seed: tuple[str, Any] | None = None,
 ) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
     ``command`` is the marked hook command, or a function giving each registration's (a
     host whose payloads name no event gets one command per event). A marked entry whose
     command spawnkit did not write is kept (and holds its slot, so the hook never runs twice) unless
-    ``force``. Running it again on its own output returns the same text.
+    ``force``. Running it again on its own output returns the same text. ``seed`` is a
+    top-level key and value a file this call creates starts with (Qwen Code's
+    ``"$version": 4``, without which the client rewrites the file); ``remove`` takes it out
+    again when nothing else is left.
     """
     table = list(regs.registrations() if table is None else table)
     original = load(text, name, client)
     created: list[str] = []
     if original is None:
-        text = "{}" + ("\r\n" if text and "\r\n" in text else "\n")
+        newline = "\r\n" if text and "\r\n" in text else "\n"
+        if seed is not None:
+            key, value = seed
+            text = "{" + newline + f"  {json.dumps(key)}: {json.dumps(value)}" + newline + "}"
+            text += newline
+            created.append(key)
+        else:
+            text = "{}" + newline
         created.append("hooks")
         original = parse(text)
     elif original.get("hooks") is None:
@@ -433,6 +457,8 @@ def _marked(root: Node | None):
     hooks = root.get("hooks") if root else None
     for ei, member in enumerate(hooks.members if hooks else []):
         array = member.value
+        if array.kind != "array":
+            continue  # a setting the client keeps under "hooks" (see ``load``)
         for gi in _groups_with_markers(array):
             group = array.items[gi]
             group_value = group.value
@@ -561,6 +587,14 @@ class _Edits:
                     append=appends,
                     empty=self.empty_inner.get("hooks", ""),
                 )
+        # a key install seeded a new file with ("$version") goes once nothing else is left
+        seeded = {
+            i
+            for i, m in enumerate(root.members)
+            if m.key in created and m.value.kind not in ("object", "array") and i not in root_remove
+        }
+        if seeded and len(root.members) == len(root_remove | seeded) and not root_append:
+            root_remove |= seeded
         self.root_left_empty = len(root.members) == len(root_remove) and not root_append
         if not (root_remove or root_replace or root_append):
             return text
