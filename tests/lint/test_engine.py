@@ -29,6 +29,8 @@ def test_diagnostic_fields_are_the_contract():
         "evidence",
         "looked_for",
         "family",
+        # added by issue 31: the runs behind a finding of the tier "observed"
+        "observed",
     ]
     diags = lint_text(BAD, "skills/demo-audit/SKILL.md")
     assert diags and all(d.fix and d.message and d.line >= 1 and d.col >= 1 for d in diags)

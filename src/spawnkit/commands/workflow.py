@@ -9,7 +9,7 @@ from typing import TextIO
 
 from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import bounded, reading
 from spawnkit.standard import protocol
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024
@@ -37,8 +37,8 @@ def check(
     args = None
     if args_json is not None:
         try:
-            args = json.loads(args_json)
-        except ValueError as exc:
+            args = bounded.json_loads(args_json, "--args")
+        except json.JSONDecodeError as exc:
             raise SpawnkitError(
                 f"--args is not JSON ({exc.msg}); e.g. --args '{{\"skip\": []}}'"
             ) from None
@@ -47,7 +47,7 @@ def check(
     tokens = estimate(run.result) if run.result is not None else 0
     problems = []
     if run.error:
-        problems.append(f"the script threw: {run.error}")
+        problems.append(f"the script threw: {run.error}" if run.threw else run.error)
     if run.peak > cap:
         problems.append(f"{run.peak} agents ran at once, over the cap of {cap}")
     if tokens > budget:

@@ -50,6 +50,7 @@ class Diagnostic(NamedTuple):  # a NamedTuple: importing dataclasses cost a one-
     evidence: tuple[Evidence, ...] = ()  # the places the finding rests on
     looked_for: str = ""  # what the rule searched for and did not find
     family: str = ""  # the way of reading that produced it (Rule.families)
+    observed: tuple = ()  # tier "observed": the runs that broke it (``lint.observed.Run``)
 
 
 class FileResult(NamedTuple):

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 DEFAULT = "default"
 PREVIEW = "preview"
+OBSERVED = "observed"  # seen at run time in the transcripts (``spawnkit lint --observed``)
 TIERS = (DEFAULT, PREVIEW)
 
 

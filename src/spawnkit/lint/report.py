@@ -11,7 +11,9 @@ from collections.abc import Iterable
 from spawnkit import __version__
 from spawnkit.base.shown import shown
 from spawnkit.lint.engine import Diagnostic, FileResult
-from spawnkit.lint.evidence import PREVIEW
+from spawnkit.lint.evidence import DEFAULT as DEFAULT_TIER
+from spawnkit.lint.evidence import OBSERVED, PREVIEW
+from spawnkit.lint.observed import describe
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -48,6 +50,9 @@ def grounds(d: Diagnostic) -> list[str]:
     out = [f"found: line {e.line}: {e.note}" for e in d.evidence[:_SHOWN_EVIDENCE]]
     if len(d.evidence) > _SHOWN_EVIDENCE:
         out.append(f"found: … and {len(d.evidence) - _SHOWN_EVIDENCE} more places")
+    out += [f"seen: {describe(run)}" for run in d.observed[:_SHOWN_EVIDENCE]]
+    if len(d.observed) > _SHOWN_EVIDENCE:
+        out.append(f"seen: … and {len(d.observed) - _SHOWN_EVIDENCE} more runs (--format json)")
     if d.looked_for:
         out.append(f"looked for: {d.looked_for}")
     out.append(f"fix: {d.fix}")
@@ -59,6 +64,7 @@ def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
     diags = _all(results)
     errors = sum(d.severity == "error" for d in diags)
     preview = sum(d.tier == PREVIEW for d in diags)
+    observed = sum(d.tier == OBSERVED for d in diags)
     files = len(results)
     spawning = sum(r.orchestrator for r in results)
     maybe = sum(r.spawn_tier == PREVIEW and not r.orchestrator for r in results)
@@ -69,6 +75,7 @@ def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
     lines = []
     if diags:
         tiers = f"; {preview} of them preview" if preview else ""
+        tiers += f"; {observed} seen at run time" if observed else ""
         lines.append(
             f"Found {_plural(len(diags), 'problem')} ({_plural(errors, 'error')}, "
             f"{_plural(len(diags) - errors, 'warning')}{tiers}) in {where}."
@@ -96,7 +103,7 @@ def as_text(results: list[FileResult], unreadable: int = 0) -> str:
     """
     lines = []
     for d in _all(results):
-        tier = ", preview" if d.tier == PREVIEW else ""
+        tier = f", {d.tier}" if d.tier != DEFAULT_TIER else ""
         lines.append(
             f"{d.path}:{d.line}:{d.col}: {d.code} {d.message} [{d.name}, {d.severity}{tier}]"
         )
@@ -132,6 +139,11 @@ def as_json(results: list[FileResult]) -> str:
                             "evidence": [_place(e) for e in d.evidence],
                             "looked_for": d.looked_for or None,
                             "fix": d.fix,
+                            **(
+                                {"observed": [_run(run) for run in d.observed]}
+                                if d.observed
+                                else {}
+                            ),
                         }
                         for d in r.diagnostics
                     ],
@@ -141,6 +153,11 @@ def as_json(results: list[FileResult]) -> str:
         },
         indent=2,
     )
+
+
+def _run(run: object) -> dict[str, object]:
+    """A run that broke a rule (tier observed), as JSON and SARIF give it."""
+    return dict(run._asdict())  # type: ignore[attr-defined]
 
 
 def _place(e: object) -> dict[str, object]:
@@ -201,6 +218,8 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
         text += " Found: " + "; ".join(f"line {e.line}: {e.note}" for e in d.evidence) + "."
     if d.looked_for:
         text += f" Looked for: {d.looked_for}."
+    if d.observed:
+        text += " Seen: " + "; ".join(describe(run) for run in d.observed) + "."
     result: dict[str, object] = {
         "ruleId": d.code,
         "ruleIndex": rule_index,
@@ -230,6 +249,8 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
         ]
     if d.looked_for:
         result["properties"] = {"tier": d.tier, "lookedFor": d.looked_for}
+    if d.observed:
+        result["properties"] = {"tier": d.tier, "observed": [_run(run) for run in d.observed]}
     return result
 
 
@@ -250,7 +271,8 @@ def as_github(results: list[FileResult]) -> str:
         why = "".join(f" Found: line {e.line}: {e.note}." for e in d.evidence[:_SHOWN_EVIDENCE])
         if d.looked_for:
             why += f" Looked for: {d.looked_for}."
-        tier = ", preview" if d.tier == PREVIEW else ""
+        why += "".join(f" Seen: {describe(run)}." for run in d.observed[:_SHOWN_EVIDENCE])
+        tier = f", {d.tier}" if d.tier != DEFAULT_TIER else ""
         message = _escape_data(shown(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}"))
         out.append(
             f"::{level} file={_escape_property(shown(d.path))},line={d.line},col={d.col},"

@@ -19,7 +19,7 @@ from spawnkit.lint.evidence import DEFAULT, PREVIEW, TIERS, Evidence, Family, qu
 from spawnkit.lint.memo import cached_property
 from spawnkit.standard import protocol
 
-PROFILES = ("claude-code", "portable", "copilot")
+PROFILES = ("claude-code", "portable", "copilot", "gemini", "qwen")
 DEFAULT_PROFILE = "claude-code"
 
 
