@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from .conftest import run_cli
 from .hostile import RAW_CONTROL, SECRET, SECRETS, outside_secrets
-from .test_24_alias_bombs import bomb
+from .test_32_alias_bombs import bomb
 
 NAMES = ["a", "b\x1b]0;T\x07", "c\nFORGED all good", "d\u202e", "e\rX", "f\x9b2J"]
 PLACES = {  # where a project's file goes, {n} a name
