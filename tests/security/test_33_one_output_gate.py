@@ -119,7 +119,6 @@ def test_audit_text_is_gated(evil_project):
 
 
 def test_workflow_check_is_gated(evil_project):
-    pytest.importorskip("quickjs")
     folder = evil_project / f"w{EVIL}".replace("/", "")
     folder.mkdir()
     script = folder / "x.js"
