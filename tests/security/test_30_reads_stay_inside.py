@@ -169,3 +169,59 @@ def test_a_config_file_linked_out_is_refused(project, tmp_path):
     clean(run)
     assert run.code == 2
     assert run.err.startswith(f"spawnkit: error: config file {project / '.spawnkit.toml'}: skipped")
+
+
+def _files(root: Path, bounds) -> tuple[list[Path], object]:
+    from spawnkit.files import walk
+
+    state = walk.Walk(bounds)
+    found = list(walk.files(root, root, state, lambda p: p.suffix == ".md"))
+    return found, state
+
+
+@pytest.mark.parametrize("limit", ["files", "entries", "size"])
+def test_a_walk_stops_at_its_bounds_and_says_so(tmp_path, limit):
+    """At the bound everything is found and nothing said; one beyond, the walk stops with
+    one line (small bounds here; the shipped ones are in files/walk.py)."""
+    from spawnkit.files import walk
+
+    for i in range(4):
+        (tmp_path / f"f{i}.md").write_text("x" * 10)
+    exact = {"files": {"files": 4}, "entries": {"entries": 4}, "size": {"size": 40}}[limit]
+    found, state = _files(tmp_path, walk.Bounds(**exact))
+    assert len(found) == 4 and state.stopped is None
+    under = {key: value - 1 for key, value in exact.items()}
+    found, state = _files(tmp_path, walk.Bounds(**under))
+    assert len(found) < 4 and state.halted
+    assert state.stopped.startswith("stopped looking after") and state.stopped.endswith(
+        "the rest was not checked (name a smaller folder)"
+    )
+
+
+def test_lint_looks_32_folders_deep_and_no_deeper(project):
+    """A skill 32 folders below the named folder is linted; one 33 deep is not, and lint
+    says it did not look that deep."""
+    from spawnkit.files.walk import MAX_DEPTH
+
+    root = project / "deep"
+    at = root.joinpath(*["d"] * (MAX_DEPTH - 1), "ok")  # the skill folder is level 32
+    beyond = root.joinpath(*["e"] * MAX_DEPTH, "no")  # level 33
+    for folder in (at, beyond):
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: {folder.name}\ndescription: X.\n---\n")
+    run = watched("lint", "--format", "json", "deep", cwd=project)
+    assert [Path(f["path"]).parent.name for f in json.loads(run.out)["files"]] == ["ok"]
+    assert f"spawnkit: warning: did not look more than {MAX_DEPTH} folders deep" in run.err
+
+
+def test_thousands_of_planted_links_are_one_screen(project, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("x")
+    folder = project / ".claude" / "commands"
+    folder.mkdir(parents=True)
+    for i in range(500):
+        (folder / f"c{i}.md").symlink_to(outside)
+    run = watched("lint", ".claude", cwd=project)
+    warnings = [line for line in run.err.splitlines() if "skipped: a link out of" in line]
+    assert len(warnings) == 20
+    assert "spawnkit: warning: … and 480 more files skipped" in run.err
