@@ -72,5 +72,5 @@ def test_github_escapes_properties_and_data():
     line = as_github([FileResult("x", "skill", True, [diag])])
     assert line == (
         "::warning file=skills/a%2Cb%3Ac\\x1b[8m/SKILL.md,line=3,col=1,title=CM005::"
-        "100%25 parallel\\nnow\\r\\x1b]0;t\\x07 (max-parallel). Fix: cap it"
+        "100%25 parallel\\x0anow\\x0d\\x1b]0;t\\x07 (max-parallel). Fix: cap it"
     )

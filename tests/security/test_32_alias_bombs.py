@@ -10,6 +10,7 @@ the same shape as a too deep file; up to it, aliases read as before.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -111,13 +112,18 @@ def test_the_hooks_reader_refuses_anchors_outright():
         frontmatter.parse(lines, reader="pyyaml")
 
 
-def test_doctor_counts_a_bomb_as_a_file_it_could_not_read(project):
+def test_doctor_names_the_bomb_like_a_deep_file(project):
     skills = Path(os.environ["HOME"]) / ".claude" / "skills" / "b"
     skills.mkdir(parents=True)
     (skills / "SKILL.md").write_text(bomb_skill())
-    run = watched("doctor", cwd=project, timeout=60)
+    run = watched("doctor", "--json", cwd=project, timeout=60)
     no_traceback(run)
-    assert "1 not a readable plain file" in run.out and run.seconds <= 30, run.out
+    checks = {c["name"]: c for c in json.loads(run.out)["checks"]}
+    assert checks["skills lint"]["status"] == "broken"
+    assert (
+        "b/SKILL.md's frontmatter has YAML aliases that expand" in checks["skills lint"]["detail"]
+    )
+    assert run.seconds <= 30
 
 
 def test_an_answers_file_bomb_is_one_line(project):

@@ -44,7 +44,9 @@ def evil_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_shown_escapes_every_control_character_visibly():
     from spawnkit.base.shown import shown
 
-    assert shown(EVIL) == ("\\x1b]0;PWNED\\x07\\x1b[2J\\rX\\nFORGED all good\\x9b31m\\x7f\\u202eZ")
+    assert shown(EVIL) == (
+        "\\x1b]0;PWNED\\x07\\x1b[2J\\x0dX\\x0aFORGED all good\\x9b31m\\x7f\\u202eZ"
+    )
     for code in [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, 0x202E, 0x2066]:
         out = shown(f"a{chr(code)}b")
         assert out.startswith("a\\") and out.endswith("b") and not RAW_CONTROL.search(out)

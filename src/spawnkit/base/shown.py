@@ -7,7 +7,7 @@ hide text, write to the clipboard), CR and a bare LF forge a line of spawnkit's 
 line read differently from what it holds. So every line of text output (``lint`` text and
 GitHub annotations, ``doctor``, ``audit`` text, ``workflow check``, ``update``, the error
 line at the CLI's edge and the log) passes ``shown`` once its values are in it: each such
-character is written visibly as an escape (``\\x1b``, ``\\n``, ``\\u202e``), so what reaches
+character is written visibly as an escape (``\\x1b``, ``\\x0a``, ``\\u202e``), so what reaches
 the screen is what the file holds, inert. JSON, SARIF and HTML are encoded by their own
 rules instead (``json.dumps`` escapes C0; ``html.escape``).
 
@@ -23,11 +23,7 @@ _BAD = frozenset(
     [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F]
     + [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
 )
-_NAMED = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
-_TABLE = {
-    code: _NAMED.get(code) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-    for code in _BAD
-}
+_TABLE = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in _BAD}
 
 
 def shown(text: str) -> str:

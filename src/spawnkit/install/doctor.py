@@ -605,14 +605,14 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     for path in found:
         try:
             raw = ctx.read(path, SKILL_LIMIT)
-            text = None if raw is None else raw.decode("utf-8", errors="replace")
-            diagnostics = None if text is None else lint_text(text, str(path), reader="pyyaml")
-        except SpawnkitError:  # not a plain file, a link out, too deep, an alias bomb
-            diagnostics = None
-        if diagnostics is None:
+        except SpawnkitError:  # not a plain file, a link out of the project
+            raw = None
+        if raw is None:
             unreadable += 1
             flagged.append(path.parent.name if path.name == "SKILL.md" else path.stem)
             continue
+        # too deep or an alias bomb: bounded.OverLimit, the check's one line names the file
+        diagnostics = lint_text(raw.decode("utf-8", errors="replace"), str(path), reader="pyyaml")
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity != "error" for d in diagnostics)
         if diagnostics:
