@@ -165,22 +165,21 @@ def _fuzz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, planted) -> None:
     check(project, SECRETS["netrc"].strip())
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(planted=plantings)
-def test_read_only_commands_over_a_hostile_project(tmp_path, monkeypatch, planted):
-    _fuzz(tmp_path, monkeypatch, planted)
+# the same test, run briefly in the default suite and at length with -m slow
+_RUNS = {"quick": (25, []), "long": (400, [pytest.mark.slow])}
 
 
-@pytest.mark.slow
-@settings(
-    max_examples=400,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+@pytest.mark.parametrize(
+    "size", [pytest.param(name, marks=marks) for name, (_, marks) in _RUNS.items()]
 )
-@given(planted=plantings)
-def test_read_only_commands_over_a_hostile_project_long(tmp_path, monkeypatch, planted):
-    _fuzz(tmp_path, monkeypatch, planted)
+def test_read_only_commands_over_a_hostile_project(tmp_path, monkeypatch, size):
+    @settings(
+        max_examples=_RUNS[size][0],
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(planted=plantings)
+    def run(planted):
+        _fuzz(tmp_path, monkeypatch, planted)
+
+    run()
