@@ -47,10 +47,22 @@ def grounds(d: Diagnostic) -> list[str]:
     out = [f"found: line {e.line}: {e.note}" for e in d.evidence[:_SHOWN_EVIDENCE]]
     if len(d.evidence) > _SHOWN_EVIDENCE:
         out.append(f"found: … and {len(d.evidence) - _SHOWN_EVIDENCE} more places")
+    if d.probability is not None:
+        out.append(f"calibrated: {calibrated(d)}")
     if d.looked_for:
         out.append(f"looked for: {d.looked_for}")
     out.append(f"fix: {d.fix}")
     return out
+
+
+def calibrated(d: Diagnostic) -> str:
+    """How sure a calibrated finding is: its probability of being right and the threshold
+    from which the default tier asserts it (spawnkit.lint.calibration)."""
+    from spawnkit.lint import calibration
+
+    t = calibration.threshold(d.code)
+    said = f"p = {d.probability:.2f} that this finding is right"
+    return said + (f" (asserted from {t:.2f})" if t is not None else " (never asserted: preview)")
 
 
 def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
@@ -114,6 +126,7 @@ def as_json(results: list[FileResult]) -> str:
                     "path": r.path,
                     "orchestrator": r.orchestrator,
                     "spawn_tier": r.spawn_tier or None,
+                    "spawn_probability": _rounded(r.spawn_probability),
                     "spawns": [_place(e) for e in r.spawns],
                     "suppressed": r.suppressed,
                     "diagnostics": [
@@ -128,6 +141,7 @@ def as_json(results: list[FileResult]) -> str:
                             "message": d.message,
                             "evidence": [_place(e) for e in d.evidence],
                             "looked_for": d.looked_for or None,
+                            "probability": d.probability,
                             "fix": d.fix,
                         }
                         for d in r.diagnostics
@@ -138,6 +152,10 @@ def as_json(results: list[FileResult]) -> str:
         },
         indent=2,
     )
+
+
+def _rounded(p: float | None) -> float | None:
+    return None if p is None else round(p, 3)
 
 
 def _place(e: object) -> dict[str, object]:
@@ -198,6 +216,8 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
         text += " Found: " + "; ".join(f"line {e.line}: {e.note}" for e in d.evidence) + "."
     if d.looked_for:
         text += f" Looked for: {d.looked_for}."
+    if d.probability is not None:
+        text += f" Calibrated: {calibrated(d)}."
     result: dict[str, object] = {
         "ruleId": d.code,
         "ruleIndex": rule_index,
@@ -211,7 +231,6 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
                 }
             }
         ],
-        "properties": {"tier": d.tier},
     }
     if d.evidence:
         result["relatedLocations"] = [
@@ -225,8 +244,12 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
             }
             for k, e in enumerate(d.evidence)
         ]
+    properties: dict[str, object] = {"tier": d.tier}
     if d.looked_for:
-        result["properties"] = {"tier": d.tier, "lookedFor": d.looked_for}
+        properties["lookedFor"] = d.looked_for
+    if d.probability is not None:
+        properties["probability"] = d.probability
+    result["properties"] = properties
     return result
 
 
@@ -246,6 +269,8 @@ def as_github(results: list[FileResult]) -> str:
         why = "".join(f" Found: line {e.line}: {e.note}." for e in d.evidence[:_SHOWN_EVIDENCE])
         if d.looked_for:
             why += f" Looked for: {d.looked_for}."
+        if d.probability is not None:
+            why += f" Calibrated: {calibrated(d)}."
         tier = ", preview" if d.tier == PREVIEW else ""
         message = _escape_data(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}")
         out.append(

@@ -14,8 +14,9 @@ SPAWN_TOOLS = ("Agent", "Task")
 # spawn tool names distinctive enough to count alone, without the word "tool" (Codex CLI:
 # "spawn_agent", multi-agent v2's "collaborationspawn_agent" / "collaboration.spawn_agent")
 SPAWN_TOOL_NAMES = ("spawn_agent", "collaborationspawn_agent")
-# names only a spawn call carries, in code sketches of one (any language)
-SPAWN_CALL_KEYS = ("subagent_type", "fork_context", *SPAWN_TOOL_NAMES)
+# names only a spawn call carries, in code sketches of one (any language); Claude Code's
+# Workflow tool takes a `scriptPath` to the workflow script that starts the agents
+SPAWN_CALL_KEYS = ("subagent_type", "fork_context", "scriptPath", *SPAWN_TOOL_NAMES)
 # frontmatter keys that grant tools (skills/commands) or list them (agents), and that deny them
 GRANT_KEYS = ("allowed-tools", "tools")
 DENY_KEYS = ("disallowed-tools", "disallowedTools")

@@ -9,7 +9,15 @@ from typing import NamedTuple
 from spawnkit.lint.analysis import Prompt, Sentence, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
-from spawnkit.lint.rules.base import DEFAULT, Context, Evidence, Family, Finding, Rule, quote
+from spawnkit.lint.rules.base import (
+    CALIBRATED,
+    Context,
+    Evidence,
+    Family,
+    Finding,
+    Rule,
+    quote,
+)
 from spawnkit.standard import protocol
 
 _TOKENS = folded(r"(?<![\w{])(\d[\d,]*)\s*(?:-\s*)?tokens?\b")
@@ -83,10 +91,11 @@ def prompt_evidence(prompt: Prompt) -> Evidence:
 class ReturnBudget(Rule):
     code = "CM001"
     protocol_rule = True
+    tier = CALIBRATED  # each finding's tier from its probability (spawnkit.lint.calibration)
     families = (
-        Family(OVER, DEFAULT, "a reply cap in tokens above the standard's budget"),
-        Family(PROMPT, DEFAULT, "a sub-agent prompt, found in the file, that caps nothing"),
-        Family(SPAWN, DEFAULT, "spawn steps with no prompt text and no cap for any sub-agent"),
+        Family(OVER, CALIBRATED, "a reply cap in tokens above the standard's budget"),
+        Family(PROMPT, CALIBRATED, "a sub-agent prompt, found in the file, that caps nothing"),
+        Family(SPAWN, CALIBRATED, "spawn steps with no prompt text and no cap for any sub-agent"),
     )
     what = """
 Finds every prompt the skill hands to a sub-agent (a fenced or quoted block
