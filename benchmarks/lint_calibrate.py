@@ -57,7 +57,8 @@ MODEL = calibration.MODEL_FILE
 RULES = calibration.CALIBRATED_RULES
 DETECTION = "detection"
 GRID = (0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98)
-BOOTSTRAP = 2000
+BOOTSTRAP = 2000  # resamples of repositories (--bootstrap)
+RESAMPLES = [BOOTSTRAP]  # this run's (a test asks for few)
 SEED = "issue-34"
 
 
@@ -379,7 +380,7 @@ def figure(rows: list[Row], got: dict[str, bool], want: dict[str, bool], seed: s
             per[index[r.repo], col] += 1
     tp, fp, fn = (int(v) for v in per.sum(axis=0))
     rng = np.random.default_rng(int(hashlib.sha256(seed.encode()).hexdigest()[:8], 16))
-    counts = rng.multinomial(len(repos), [1 / len(repos)] * len(repos), size=BOOTSTRAP)
+    counts = rng.multinomial(len(repos), [1 / len(repos)] * len(repos), size=RESAMPLES[0])
     sums = counts @ per
     with np.errstate(invalid="ignore", divide="ignore"):
         prec = sums[:, 0] / (sums[:, 0] + sums[:, 1])
@@ -659,8 +660,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help=f"write {MODEL.name}")
     parser.add_argument("--output", type=Path, default=MODEL, help="where --write writes")
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
+    parser.add_argument(
+        "--bootstrap", type=int, default=BOOTSTRAP, help="resamples of repositories (2,000)"
+    )
     args = parser.parse_args(argv)
-    if args.folds < 2 or args.inner < 2 or not 0 < args.target < 1:
+    RESAMPLES[0] = args.bootstrap
+    if args.folds < 2 or args.inner < 2 or not 0 < args.target < 1 or args.bootstrap < 10:
         print(
             "lint_calibrate.py: error: --folds and --inner need 2 or more, --target 0 to 1",
             file=sys.stderr,

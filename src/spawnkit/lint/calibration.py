@@ -127,6 +127,23 @@ def rule_probability(
     return logistic(fitted.get("weights", {}), rule_features(family, p_spawn, kind, findings))
 
 
+def rule_can_assert(code: str, p_spawn: float, kind: str) -> bool:
+    """Whether any finding of rule ``code`` could be asserted in a file of ``kind`` with
+    spawn probability ``p_spawn``: the engine skips the rule's reading (by default) when none
+    could. Exact where more findings cannot raise the probability (a "findings" weight of 0 or
+    less: one finding gives the most); otherwise, True."""
+    fitted = model().get(code)
+    t = threshold(code)
+    if t is None or not isinstance(fitted, dict):
+        return False
+    if fitted.get("weights", {}).get("findings", 0.0) > 0:
+        return True
+    return any(
+        (rule_probability(code, family, p_spawn, kind, 1) or 0.0) >= t
+        for family in fitted.get("readings", ())
+    )
+
+
 def reading_precision(what: str, family: str) -> float | None:
     """The cross-validated precision of files where reading ``family`` fires (for ``spawnkit
     rule`` and the docs), as fitted; None when not measured."""

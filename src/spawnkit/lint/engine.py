@@ -141,6 +141,8 @@ def _lint(
         shown = preview or rule.code in named  # the preview tier is on for this rule
         if rule.tier == PREVIEW and not shown:
             continue
+        if rule.tier == CALIBRATED and not shown and not _assertable(rule, spawn_tier, ctx):
+            continue  # none of its findings could show: not worth reading the file for
         if (
             frontmatter_broken
             and rule.code.startswith("SP")
@@ -175,6 +177,14 @@ def _lint(
     return FileResult(
         path, doc.kind, orchestrator, _dedupe(found), spawn_tier, spawns, silenced, p_spawn
     )
+
+
+def _assertable(rule: Rule, spawn_tier: str, ctx: Context) -> bool:
+    """Whether a finding of calibrated ``rule`` can be asserted in this file: the file is
+    asserted to spawn sub-agents and the rule's probability can reach its threshold here."""
+    if spawn_tier != DEFAULT:
+        return False
+    return calibration.rule_can_assert(rule.code, ctx.analysis.spawn_probability, ctx.doc.kind)
 
 
 def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
