@@ -2,6 +2,7 @@
 
     python benchmarks/audit.py                  # 1 GB set, 3 runs each, one core
     python benchmarks/audit.py --size-mb 200 --runs 1 --json
+    python benchmarks/audit.py --against /tmp/before/src   # this tree against another, same set
 
 The set is made of copies of the real-client fixtures (tests/fixtures/audit: Claude Code
 2.1.330 and Codex 0.169.0 transcripts, every scenario), each copy with its own session and
@@ -14,6 +15,11 @@ core (``taskset -c 0`` where available):
    pays at least), and a bare line read;
 3. memory: peak RSS of the audit on a tenth of the set, and on that tenth plus one 50 MB line,
    against the whole set: the line, not the total, moves it.
+
+``--against SRC`` (another tree's ``src`` folder, e.g. a ``git worktree`` of the commit before a
+change) also audits the same set with that tree, each of its runs right after one of this
+tree's (so both see the same load), and reports the ratio of the medians: what the change
+costs. Issue 31 (attribution of launches to skills) was held to at most 1.10 this way.
 
 Goal (issue 16): 1 GB in under 30 s on one core; memory bounded by the longest line.
 The fixtures carry little of what the audit skips unparsed (system-prompt copies are cut in
@@ -128,21 +134,33 @@ def _child(kind: str, root: str) -> None:
     )
 
 
-def measure(kind: str, root: Path) -> dict[str, float]:
+def measure(kind: str, root: Path, src: Path | None = None) -> dict[str, float]:
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     proc = subprocess.run(
         [*pin, sys.executable, __file__, "--child", kind, str(root)],
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+        env={**os.environ, "PYTHONPATH": str(src or REPO / "src")},
     )
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def median_of(kind: str, root: Path, runs: int) -> dict[str, float]:
-    results = [measure(kind, root) for _ in range(runs)]
+def _median(results: list[dict[str, float]]) -> dict[str, float]:
     return {key: statistics.median(r[key] for r in results) for key in results[0]}
+
+
+def median_of(kind: str, root: Path, runs: int) -> dict[str, float]:
+    return _median([measure(kind, root) for _ in range(runs)])
+
+
+def paired(root: Path, runs: int, other: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """The audit of ``root`` by this tree and by ``other``, run in turns: (this, other)."""
+    mine, theirs = [], []
+    for _ in range(runs):
+        mine.append(measure("audit", root))
+        theirs.append(measure("audit", root, other))
+    return _median(mine), _median(theirs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,8 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size-mb", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="SRC",
+        help="another tree's src folder: audit the same set with it too, in turns, and compare",
+    )
     parser.add_argument("--child", nargs=2, metavar=("KIND", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.against is not None and not (args.against / "spawnkit" / "cli.py").is_file():
+        parser.error(f"--against {args.against}: not a src folder holding spawnkit")
     if args.child:
         _child(*args.child)
         return 0
@@ -159,7 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         whole, tenth = Path(tmp) / "whole", Path(tmp) / "tenth"
         size, files = generate(whole, args.size_mb * 1_000_000)
         small_size, _ = generate(tenth, args.size_mb * 100_000)
-        audit = median_of("audit", whole, args.runs)
+        if args.against is not None:
+            audit, against = paired(whole, args.runs, args.against.resolve())
+        else:
+            audit, against = median_of("audit", whole, args.runs), None
         loads = median_of("json.loads", whole, args.runs)
         raw = median_of("read", whole, args.runs)
         small = median_of("audit", tenth, args.runs)
@@ -186,6 +215,14 @@ def main(argv: list[str] | None = None) -> int:
         "tenth_mb": round(small_size / 1e6, 1),
         "goal_met": audit["seconds"] / mb * 1000 < GOAL_SECONDS_PER_GB,
     }
+    if against is not None:
+        figures.update(
+            against=str(args.against),
+            against_seconds=round(against["seconds"], 2),
+            against_cpu_seconds=round(against["cpu"], 2),
+            ratio_to_against=round(audit["seconds"] / against["seconds"], 3),
+            cpu_ratio_to_against=round(audit["cpu"] / against["cpu"], 3),
+        )
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -201,6 +238,12 @@ def main(argv: list[str] | None = None) -> int:
         f"on a tenth ({figures['tenth_mb']} MB), {figures['rss_mb_tenth_plus_50mb_line']} MB on "
         "that tenth plus one 50 MB line"
     )
+    if against is not None:
+        print(
+            f"  against {args.against}, same set, in turns: {figures['against_seconds']} s wall "
+            f"({figures['against_cpu_seconds']} s CPU); this tree = {figures['ratio_to_against']}x "
+            f"wall, {figures['cpu_ratio_to_against']}x CPU"
+        )
     return 0
 
 

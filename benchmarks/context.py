@@ -1,5 +1,5 @@
-"""How much orchestrator context spawnkit saves, measured in the real Claude Code, Codex and
-Copilot CLIs.
+"""How much orchestrator context spawnkit saves, measured in the real Claude Code, Codex, Copilot,
+Gemini and Qwen CLIs.
 
     python benchmarks/context.py                 # measure, print, write docs/benchmarks.md
     python benchmarks/context.py --no-others     # only the context figures
@@ -12,9 +12,10 @@ Copilot CLIs.
 
 An orchestrator spawns 6 sub-agents (the standard's cap per batch), each of which answers ~3,000
 tokens first. The real ``claude -p`` (Agent tool, foreground), ``codex exec`` (spawn_agent and
-wait_agent, multi-agent v1) and ``copilot -p`` (sync ``task`` calls) run against the scripted
-fake APIs of the e2e tests, once with no hooks ("off") and once after ``spawnkit install --mode
-enforce`` (``--host codex`` for Codex, ``--host copilot`` for Copilot). The
+wait_agent, multi-agent v1), ``copilot -p`` (sync ``task`` calls), ``gemini -p`` (``invoke_agent``,
+each sub-agent answering through ``complete_task``) and ``qwen`` (foreground ``agent`` calls) run
+against the scripted fake APIs of the e2e tests, once with no hooks ("off") and once after
+``spawnkit install --mode enforce`` (``--host codex``, ``copilot``, ``gemini``, ``qwen``). The
 fake server sees exactly what the orchestrator model is sent, so the figures are the request that
 follows the last sub-agent return: its size in bytes, its estimated tokens (spawnkit.tokens), the
 growth since the orchestrator's first request, and the tokens of each sub-agent return as the
@@ -66,14 +67,19 @@ from tests.e2e.codex_sandbox import CODEX_HINT, CodexSandbox, find_codex  # noqa
 from tests.e2e.copilot_sandbox import COPILOT_HINT, CopilotSandbox, find_copilot  # noqa: E402
 from tests.e2e.fake_api import FakeAnthropic, tool_use  # noqa: E402
 from tests.e2e.fake_chat import FakeChat  # noqa: E402
+from tests.e2e.fake_gemini import FakeGemini  # noqa: E402
 from tests.e2e.fake_responses import FakeResponses  # noqa: E402
+from tests.e2e.gemini_sandbox import GEMINI_HINT, GeminiSandbox, find_gemini  # noqa: E402
+from tests.e2e.qwen_sandbox import QWEN_HINT, QwenSandbox, find_qwen  # noqa: E402
 from tests.e2e.sandbox import INSTALL_HINT, ClaudeSandbox, find_claude  # noqa: E402
 from tests.e2e.scenarios import (  # noqa: E402
     FanOut,
     codex_fan_out,
     copilot_fan_out,
     fan_out,
+    gemini_fan_out,
     long_answer,
+    qwen_fan_out,
 )
 from tests.e2e.workflow_scenarios import (  # noqa: E402
     WIDE_OPEN,
@@ -90,8 +96,16 @@ CLIENTS = {
     "claude": ("Claude Code", find_claude, INSTALL_HINT),
     "codex": ("Codex CLI", find_codex, CODEX_HINT),
     "copilot": ("Copilot CLI", find_copilot, COPILOT_HINT),
+    "gemini": ("Gemini CLI", find_gemini, GEMINI_HINT),
+    "qwen": ("Qwen Code", find_qwen, QWEN_HINT),
 }
-FAKES = {"claude": FakeAnthropic, "codex": FakeResponses, "copilot": FakeChat}
+FAKES = {
+    "claude": FakeAnthropic,
+    "codex": FakeResponses,
+    "copilot": FakeChat,
+    "gemini": FakeGemini,
+    "qwen": FakeChat,
+}
 # Copilot CLI unpacks itself into its cache folder on first use (~8 s): once per benchmark run.
 COPILOT_CACHE = Path(tempfile.gettempdir()) / f"spawnkit-bench-copilot-cache-{os.getpid()}"
 
@@ -116,6 +130,15 @@ def measure(
             if mode != "off":
                 box.spawnkit("install", "--host", "copilot", "--mode", mode, "--yes")
             fan = copilot_fan_out(api, "BENCH", agents=agents, answer_tokens=answer_tokens)
+            run = box.run(fan.prompt)
+            last = fan.after_last_return()
+        elif client in ("gemini", "qwen"):
+            sandbox = GeminiSandbox if client == "gemini" else QwenSandbox
+            box = sandbox(Path(tmp), binary, api)
+            if mode != "off":
+                box.spawnkit("install", "--host", client, "--mode", mode, "--yes")
+            spread = gemini_fan_out if client == "gemini" else qwen_fan_out
+            fan = spread(api, "BENCH", agents=agents, answer_tokens=answer_tokens)
             run = box.run(fan.prompt)
             last = fan.after_last_return()
         elif client == "codex":
@@ -510,14 +533,18 @@ def render(
         f"An orchestrator spawns {first['agents']} sub-agents, {protocol.max_parallel()} at a "
         f'time; each first answers ~{first["off"]["answer_tokens"]:,.0f} tokens. "off": no '
         'hooks. "enforce": after `spawnkit install --mode enforce` (`--host codex` for Codex, '
-        "`--host copilot` for Copilot), whose SubagentStop hook saves the long answer under "
+        "`--host copilot`, `gemini`, `qwen` for the others), whose SubagentStop hook (Gemini "
+        "CLI's: BeforeTool on complete_task) saves the long answer under "
         "`.spawnkit/returns/` and has the sub-agent reply again within the "
         f"{first['budget']}-token budget. Claude Code runs the sub-agents in the foreground with "
         "its Agent tool; Codex with spawn_agent and wait_agent (multi-agent v1), and hands each "
         "result to the orchestrator twice (wait_agent's output and a notification), so its "
         "per-return figure counts both copies; Copilot CLI with sync `task` calls, a batch per "
         "response, each result handed over once (its enforce run also gets the return block in "
-        "each launch and the budget before each sub-agent's first turn). Sizes are what the "
+        "each launch and the budget before each sub-agent's first turn); Gemini CLI with "
+        "`invoke_agent` calls (its enforce run gets the return block in each launch too); Qwen "
+        "Code with foreground `agent` calls (no return block: it ignores a rewritten launch). "
+        "Sizes are what the "
         "scripted fake API received from the client; tokens by `spawnkit.tokens.estimate`. "
         f"Medians of {first['repeats']} runs.",
         100,
@@ -543,8 +570,8 @@ def render(
             [
                 "# Benchmarks",
                 machine_line,
-                f"Rerun everything: `{COMMAND}` (needs the Claude Code, Codex and Copilot CLIs: "
-                "tests/e2e/README.md).",
+                f"Rerun everything: `{COMMAND}` (needs the Claude Code, Codex, Copilot, Gemini "
+                "and Qwen CLIs: tests/e2e/README.md).",
                 "## Orchestrator context with and without spawnkit (real clients)",
                 setup,
                 "\n".join(table),

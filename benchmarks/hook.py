@@ -6,10 +6,16 @@ Measures the median wall time of:
   * the same on the real PreToolUse Agent payload
   * the same on a real workflow's ``<task-notification>`` (UserPromptSubmit), its result grown
     to ~2,000 tokens so the notification is parsed, measured and reported (issue 20)
+  * the same on a sub-agent's real PreToolUse ``SendMessage`` to main (a short note: the usual
+    path, measured and let through) and on the orchestrator's real UserPromptSubmit carrying a
+    ~21,000-character ``<agent-message>`` (parsed, measured and reported; issue 35)
   * ``… __main__.py --host codex`` on Codex CLI's real SubagentStop and PreToolUse
     ``spawn_agent`` payloads
   * ``… __main__.py --host copilot --event …`` on Copilot CLI's real subagentStop and
     preToolUse ``task`` payloads
+  * ``… __main__.py --host gemini`` on Gemini CLI's real BeforeTool ``complete_task`` (a short
+    answer: the usual path) and ``invoke_agent`` payloads, and ``--host qwen`` on Qwen Code's
+    real SubagentStop
   * ``spawnkit-hook`` (the pip console script, for comparison) on the SubagentStop payload
 interleaved round by round so machine load hits all of them alike, and prints the
 ratios hook / baseline (goal: <= 1.6), of the wall time and, beside it, of the CPU time the
@@ -48,6 +54,8 @@ SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
 COPILOT_PAYLOADS = REPO / "tests" / "fixtures" / "copilot-payloads"
+GEMINI_PAYLOADS = REPO / "tests" / "fixtures" / "gemini-payloads"
+QWEN_PAYLOADS = REPO / "tests" / "fixtures" / "qwen-payloads"
 GOAL = 1.6
 
 
@@ -97,6 +105,9 @@ def main() -> int:
             "CODEX_HOME": str(Path(tmp, "codex")),
             "COPILOT_HOME": str(Path(tmp, "copilot")),
             "COPILOT_PROJECT_DIR": str(project),
+            "GEMINI_PROJECT_DIR": str(project),
+            "QWEN_HOME": str(Path(tmp, "qwen")),
+            "QWEN_PROJECT_DIR": str(project),
         }
 
         def stdin(name: str, folder: Path = PAYLOADS) -> bytes:
@@ -107,12 +118,18 @@ def main() -> int:
         hook = [args.python, "-I", "-S", str(SCRIPT)]
         codex = [*hook, "--host", "codex"]
         copilot = [*hook, "--host", "copilot", "--event"]
+        gemini, qwen = [*hook, "--host", "gemini"], [*hook, "--host", "qwen"]
         console = shutil.which("spawnkit-hook", path=str(Path(args.python).parent))
         cases = {
             "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
             "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
             "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
             "hook UserPromptSubmit notification": (hook, notification(stdin)),
+            "hook PreToolUse SendMessage": (hook, stdin("PreToolUse_SendMessage_main_short")),
+            "hook UserPromptSubmit agent message": (
+                hook,
+                stdin("UserPromptSubmit_agent_message_long_busy"),
+            ),
             "hook --host codex SubagentStop": (
                 codex,
                 stdin("block__SubagentStop_01", CODEX_PAYLOADS),
@@ -129,11 +146,25 @@ def main() -> int:
                 [*copilot, "preToolUse"],
                 stdin("preToolUse_task_main", COPILOT_PAYLOADS),
             ),
+            "hook --host gemini BeforeTool complete_task": (
+                gemini,
+                stdin("BeforeTool_complete_task_short", GEMINI_PAYLOADS),
+            ),
+            "hook --host gemini BeforeTool invoke_agent": (
+                gemini,
+                stdin("BeforeTool_invoke_agent", GEMINI_PAYLOADS),
+            ),
+            "hook --host qwen SubagentStop": (
+                qwen,
+                stdin("SubagentStop_a_after_block", QWEN_PAYLOADS),
+            ),
         }
         if args.against:
             other = str(args.against.resolve() / "spawnkit" / "hook" / "__main__.py")
             for name, (argv, data) in list(cases.items()):
-                if name.startswith("hook "):
+                # a tree from before issue 33 knows no --host gemini or qwen
+                new_host = "--host gemini" in name or "--host qwen" in name
+                if name.startswith("hook ") and not new_host:
                     swapped = [other if part == str(SCRIPT) else part for part in argv]
                     cases["against " + name] = (swapped, data)
         if console:
@@ -149,11 +180,15 @@ def main() -> int:
         # Copilot CLI names no call id, so every benchmark launch would take a slot of its own
         # and the session file would grow by one per round (200 launches with no stop): its
         # cases start from no session state, as a session's first launch and stop do.
+        # (Gemini CLI names none either, and no stop follows its launches.)
         copilot_sessions = Path(env["COPILOT_HOME"], ".spawnkit", "sessions")
+        gemini_sessions = Path(tmp, ".gemini", ".spawnkit", "sessions")
         for _ in range(args.rounds):
             for name, (argv, data) in cases.items():
                 if "--host copilot" in name:
                     shutil.rmtree(copilot_sessions, ignore_errors=True)
+                if "--host gemini" in name:
+                    shutil.rmtree(gemini_sessions, ignore_errors=True)
                 wall, used = cpu_timed(argv, data, env)
                 samples[name].append(wall)
                 cpu[name].append(used)

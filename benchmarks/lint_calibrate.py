@@ -10,7 +10,8 @@ Whether a file starts sub-agents is one probability: a logistic model over what 
 the file's kind, its frontmatter tools, its mood). Each finding of CM001, CM002, CM003 and CM005
 gets one too, from that probability, the reading that made it, the file's kind and how many
 findings the rule has there. The default tier asserts a decision only at or above the threshold
-whose cross-validated precision is at least ``--target`` (0.95).
+whose cross-validated precision is at least ``--target`` (0.95). A rule's reading seen on fewer
+than ``--min-files`` (10) labelled files is not calibrated: its findings are always offered.
 
 **How it is measured.** The corpus's repositories are dealt into ``--folds`` groups (10, seeded,
 balanced by files). Each group in turn is held out: the models are fitted on the other groups,
@@ -223,9 +224,18 @@ def fit_rule(rows: list[Row], code: str, p_spawn: dict[str, float], l2: float) -
     )
 
 
-def rule_score(row: Row, code: str, weights: dict[str, float], p: float) -> float:
-    """A file's score for a rule: its surest finding's probability (0 with no finding)."""
-    fams = set(row.findings.get(code, ()))
+def calibrated_readings(rows: list[Row], code: str, min_files: int) -> set[str]:
+    """The readings of rule ``code`` seen on at least ``min_files`` of ``rows``: only these are
+    calibrated (a reading seen on fewer files is too little evidence to assert: offered)."""
+    seen = Counter(f for r in rows for f in set(r.findings.get(code, ())))
+    return {f for f, n in seen.items() if n >= min_files}
+
+
+def rule_score(
+    row: Row, code: str, weights: dict[str, float], p: float, readings: set[str]
+) -> float:
+    """A file's score for a rule: its surest calibrated finding's probability (0 with none)."""
+    fams = set(row.findings.get(code, ())) & readings
     if not fams or not weights:
         return 0.0
     return max(predict(weights, rule_x(row, f, code, p)) for f in fams)
@@ -273,30 +283,34 @@ def decide_rules(
     seed: str,
     target: float,
     l2: float,
-) -> tuple[dict[str, dict[str, float]], dict[str, float | None]]:
+    min_files: int,
+) -> tuple[dict[str, dict[str, float]], dict[str, float | None], dict[str, set[str]]]:
     """Rule models fitted on ``train`` (with held-out detection probabilities ``p_train`` as
-    input) and their thresholds, chosen by a grouped CV over ``train`` among the files the
-    detection decision (``gate``) asserts."""
-    models, thresholds = {}, {}
+    input), their thresholds, chosen by a grouped CV over ``train`` among the files the
+    detection decision (``gate``) asserts, and the readings they calibrate."""
+    models, thresholds, readings = {}, {}, {}
     cand = [r for r in train if r.key in p_train]
     folds = grouped_folds(cand, k, seed)
     for code in RULES:
         models[code] = fit_rule(cand, code, p_train, l2)
+        readings[code] = calibrated_readings(cand, code, min_files)
         scores, labels = [], []
         for j in range(k):
             w = fit_rule([r for r in cand if folds[r.repo] != j], code, p_train, l2)
             for r in cand:
                 if folds[r.repo] != j or gate is None or p_train[r.key] < gate:
                     continue
-                s = rule_score(r, code, w, p_train[r.key])
+                s = rule_score(r, code, w, p_train[r.key], readings[code])
                 if s > 0:
                     scores.append(s)
                     labels.append(r.rules[code])
         thresholds[code] = choose_threshold(scores, labels, target) if scores else None
-    return models, thresholds
+    return models, thresholds, readings
 
 
-def cross_validate(rows: list[Row], k: int, inner: int, target: float, l2: float) -> CV:
+def cross_validate(
+    rows: list[Row], k: int, inner: int, target: float, l2: float, min_files: int = 10
+) -> CV:
     cv = CV(rule_score={c: {} for c in RULES}, rule={c: {} for c in RULES})
     folds = grouped_folds(rows, k, SEED)
     for i in range(k):
@@ -306,7 +320,9 @@ def cross_validate(rows: list[Row], k: int, inner: int, target: float, l2: float
         cand = [r for r in train if r.candidate]
         t = choose_threshold([p_train[r.key] for r in cand], [r.label for r in cand], target)
         w = fit([r.x for r in cand], [r.label for r in cand], l2)
-        models, rule_t = decide_rules(train, p_train, t, inner, f"{SEED}:rules:{i}", target, l2)
+        models, rule_t, readings = decide_rules(
+            train, p_train, t, inner, f"{SEED}:rules:{i}", target, l2, min_files
+        )
         cv.folds.append(Fold(t, rule_t))
         for r in test:
             p = predict(w, r.x) if r.candidate else 0.0
@@ -315,7 +331,7 @@ def cross_validate(rows: list[Row], k: int, inner: int, target: float, l2: float
             asserted = r.candidate and t is not None and p >= t
             cv.spawn[r.key] = asserted
             for code in RULES:
-                s = rule_score(r, code, models[code], p) if asserted else 0.0
+                s = rule_score(r, code, models[code], p, readings[code]) if asserted else 0.0
                 cv.rule_score[code][r.key] = s
                 cv.rule[code][r.key] = s > 0 and rule_t[code] is not None and s >= rule_t[code]
     return cv
@@ -434,6 +450,7 @@ class Report:
     min_recall: float
     l2: float
     folds: int
+    min_files: int = 10
     shipped: dict = field(default_factory=dict)
     sections: list[str] = field(default_factory=list)
     figures: dict = field(default_factory=dict)
@@ -486,7 +503,8 @@ def build(report: Report) -> None:
         f"{len(rows)} labelled files from {len({r.repo for r in rows})} repositories "
         f"({sum(r.label for r in rows)} orchestrators; {len(cand)} that some reading finds "
         f"spawning); {report.folds} folds by repository, thresholds chosen inside each by a "
-        f"5-fold CV over its own repositories; target precision {report.target}; L2 {report.l2}."
+        f"5-fold CV over its own repositories; target precision {report.target}; L2 {report.l2}; "
+        f"a rule's reading calibrated if seen on {report.min_files} files or more."
     )
     # detection
     nested = figure(rows, cv.spawn, want, f"{SEED}:nested")
@@ -610,6 +628,7 @@ def ship(report: Report) -> dict:
         "corpus_files": len(rows),
         "target_precision": report.target,
         "min_recall": report.min_recall,
+        "min_files": report.min_files,
         "l2": l2,
         "folds": report.folds,
         DETECTION: {
@@ -638,7 +657,7 @@ def ship(report: Report) -> dict:
                 "nested_precision": fig["nested"]["precision"],
                 "nested_recall": fig["nested"]["recall"],
             },
-            "readings": sorted(fig["readings"]),
+            "readings": sorted(calibrated_readings(cand, code, report.min_files)),
             "weights": weights,
             "reading_precision": {n: v["precision"] for n, v in fig["readings"].items()},
             "reading_files": {n: v["files"] for n, v in fig["readings"].items()},
@@ -657,6 +676,12 @@ def main(argv: list[str] | None = None) -> int:
         "--min-recall", type=float, default=0.6, help="below it: structural readings only (0.6)"
     )
     parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty on the weights (1.0)")
+    parser.add_argument(
+        "--min-files",
+        type=int,
+        default=10,
+        help="a rule's reading is calibrated only if seen on this many files (10)",
+    )
     parser.add_argument("--write", action="store_true", help=f"write {MODEL.name}")
     parser.add_argument("--output", type=Path, default=MODEL, help="where --write writes")
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
@@ -689,8 +714,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     print(f"{len(rows)} files read, {skipped} skipped; cross-validating …", file=sys.stderr)
-    cv = cross_validate(rows, args.folds, args.inner, args.target, args.l2)
-    report = Report(rows, cv, args.target, args.min_recall, args.l2, args.folds)
+    cv = cross_validate(rows, args.folds, args.inner, args.target, args.l2, args.min_files)
+    report = Report(rows, cv, args.target, args.min_recall, args.l2, args.folds, args.min_files)
     build(report)
     if args.write:
         data = ship(report)

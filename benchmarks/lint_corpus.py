@@ -5,7 +5,8 @@
 The corpus (tests/lint/corpus/) holds hand-written skills, commands and agents;
 manifest.json lists the codes each file should get under the claude-code
 profile (``expected``) and, where it differs, under another one
-(``expected_portable``, ``expected_copilot``). Every file is linted under every profile, with
+(``expected_portable``, ``expected_copilot``, ``expected_gemini``, ``expected_qwen``). Every
+file is linted under every profile, with
 the preview tier on: the corpus tests what each reading can find; which readings are trusted by
 default is decided on real skills (docs/lint-accuracy.md), not on files written for the tests.
 

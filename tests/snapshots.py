@@ -22,3 +22,28 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
         else:
             found[rel] = path.read_bytes()
     return found
+
+
+def tree(root: Path) -> dict[str, tuple[int, bytes | str]]:
+    """``snapshot`` with each entry's permission bits: names, bytes and modes, links unfollowed.
+
+    Equal only when nothing under ``root`` was written, created, removed or chmodded."""
+    found: dict[str, tuple[int, bytes | str]] = {}
+    for rel, content in snapshot(root).items():
+        found[rel] = ((root / rel).lstat().st_mode, content)
+    return found
+
+
+def differences(before: dict, after: dict, besides: tuple[str, ...] = ()) -> list[str]:
+    """Paths added, removed or changed between two snapshots (or trees), leaving out those
+    matching or under a pattern of ``besides`` (``fnmatch``: what a real client writes for
+    itself while it runs, such as ``sessions`` or ``*.sqlite-wal``)."""
+    import fnmatch
+
+    def ours(key: str) -> bool:
+        parts = key.split("/")
+        heads = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+        return not any(fnmatch.fnmatchcase(h, p) for p in besides for h in heads)
+
+    keys = {k for k in set(before) | set(after) if ours(k)}
+    return sorted(k for k in keys if before.get(k) != after.get(k))

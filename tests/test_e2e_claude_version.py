@@ -19,7 +19,9 @@ echo "$@" >> "$NPM_LOG"
 if [ "$1" = view ]; then echo 9.9.9; exit 0; fi
 if [ "$1" = install ]; then
   bin="$3/node_modules/.bin"; mkdir -p "$bin"
-  printf '#!/bin/sh\\necho "9.9.9 (Claude Code)"\\n' > "$bin/claude"; chmod +x "$bin/claude"
+  for name in claude qwen; do
+    printf '#!/bin/sh\\necho "9.9.9"\\n' > "$bin/$name"; chmod +x "$bin/$name"
+  done
   exit 0
 fi
 exit 1
@@ -53,7 +55,7 @@ def test_latest_is_installed_once_then_the_tests_run_with_it(tmp_path: Path):
     first = run(tmp_path, *args)
     assert first.returncode == 0, first.stderr
     binary = tmp_path / "cache" / "claude-code-9.9.9" / "node_modules" / ".bin" / "claude"
-    assert f"running tests/e2e against Claude Code 9.9.9 (Claude Code) ({binary})" in first.stdout
+    assert f"running tests/e2e against Claude Code 9.9.9 ({binary})" in first.stdout
     assert "test_smoke.py::test_plain_answer_round_trips" in first.stdout
     assert "test_background_tasks.py" not in first.stdout  # only the file named after --
     second = run(tmp_path, *args)
@@ -81,3 +83,15 @@ def test_a_failing_npm_is_one_line(tmp_path: Path):
     assert last.startswith("e2e_claude_version: error: npm install --prefix ")
     assert last.endswith("failed: E404 not found")
     assert not (tmp_path / "cache" / "claude-code-9.9.8").exists()  # nothing left behind
+
+
+def test_another_client_is_fetched_by_its_package_and_runs_its_own_tests(tmp_path: Path):
+    proc = run(tmp_path, "--client", "qwen", "latest", "--", "--collect-only", "-q")
+    assert proc.returncode == 0, proc.stderr
+    binary = tmp_path / "cache" / "qwen-code-9.9.9" / "node_modules" / ".bin" / "qwen"
+    assert f"running tests/e2e against Qwen Code 9.9.9 ({binary})" in proc.stdout
+    assert "test_qwen.py::" in proc.stdout and "test_gemini.py::" not in proc.stdout
+    assert "test_smoke.py" not in proc.stdout
+    log = (tmp_path / "npm.log").read_text().splitlines()
+    assert log[0] == "view @qwen-code/qwen-code version"
+    assert log[1].endswith("@qwen-code/qwen-code@9.9.9")

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from spawnkit import __version__
-from spawnkit.commands import edge
+from spawnkit.commands import edge, helptext
 from spawnkit.errors import EXIT_USAGE
 from spawnkit.standard import protocol
 from spawnkit.tokens import CALIBRATED_MODEL
@@ -43,18 +43,19 @@ class _Group(click.Group):
     cls=_Group,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
-)
-@click.version_option(__version__, prog_name="spawnkit")
-@click.pass_context
-def cli(ctx: click.Context) -> None:
-    """Scaffold, lint and guard Claude Code skills that spawn sub-agents.
+    help=f"""Scaffold, lint and guard agent skills that spawn sub-agents, for
+    {helptext.labels()}.
 
     Every sub-agent's final answer lands in the orchestrator's context window;
     spawnkit keeps those answers short and the full results on disk.
 
     Exit codes: 0 done, 1 problems found, 2 refused (usage error, unreadable
     input, nothing written), 130 aborted (Ctrl-C, SIGTERM, or no at a prompt).
-    """
+    """,
+)
+@click.version_option(__version__, prog_name="spawnkit")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
@@ -79,17 +80,8 @@ Template questions (answer with -d/--data KEY=VALUE):
 )
 
 _NEW_EPILOG = (
-    """\b
-Where the skill goes:
-  --dest DIR        DIR itself; its folder name must equal NAME
-  --scope project   ./.claude/skills/NAME (the default)
-  --scope user      $CLAUDE_CONFIG_DIR/skills/NAME, or ~/.claude/skills/NAME
-  --host codex      Codex's folders instead: ./.agents/skills/NAME (project),
-                    $CODEX_HOME/skills/NAME or ~/.codex/skills/NAME (user)
-  --host copilot    Copilot CLI's: ./.github/skills/NAME (project),
-                    $COPILOT_HOME/skills/NAME or ~/.copilot/skills/NAME (user)
-
-"""
+    helptext.new_where()
+    + "\n"
     + _QUESTIONS
     + """
 \b
@@ -121,7 +113,7 @@ terminal, the defaults are used. Nothing is written when an answer is refused.
 )
 @click.option(
     "--host",
-    type=click.Choice(["claude-code", "codex", "copilot"]),
+    type=click.Choice(helptext.host_choices()),
     help="Whose skills folder --scope means (default: claude-code). The skill works on all.",
 )
 @click.option(
@@ -209,7 +201,23 @@ def tokens_command(
 # --- lint, rule (issue 4) ----------------------------------------------------
 
 
-@cli.command("lint")
+_LINT_HELP = f"""Check skills, commands, agents and workflow scripts against the protocol and the spec.
+
+    PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
+    SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
+    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
+    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
+    PATHS, the folders {helptext.labels()} read them from, those present:
+    {helptext.lint_folders()}. Each protocol finding shows what it
+    found (with lines) and what it looked for; findings the linter cannot judge reliably are in
+    the preview tier, shown with --preview. With --observed, the rules a skill broke in its
+    runs (read from the transcripts) are findings of the tier observed. FIFOs and devices are
+    never read; files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems
+    found, 2 usage or I/O error (also when no file could be checked).
+    """
+
+
+@cli.command("lint", help=_LINT_HELP)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 @click.option(
     "--format",
@@ -233,10 +241,11 @@ def tokens_command(
 )
 @click.option(
     "--profile",
-    type=click.Choice(["claude-code", "portable", "copilot"]),
+    type=click.Choice(["claude-code", "portable", "copilot", "gemini", "qwen"]),
     default=None,
     help="Which frontmatter keys are allowed: Claude Code's (default), the portable Agent Skills"
-    " spec's, or Copilot CLI's (the spec's and three more).",
+    " spec's, or Copilot CLI's, Gemini CLI's or Qwen Code's (the spec's and those the client"
+    " reads; agent files in the client's own format).",
 )
 @click.option(
     "--config",
@@ -266,6 +275,18 @@ def tokens_command(
     help="The pre-commit hook's mode: skip named files Claude Code would not load; nothing to "
     "check passes.",
 )
+@click.option(
+    "--observed",
+    is_flag=True,
+    help="Also report the rules each skill broke when it ran (tier 'observed'), read from this "
+    "user's Claude Code, Codex and Copilot CLI transcripts as `spawnkit audit` reads them, with "
+    "the runs (session, date, sub-agent, tokens) as evidence.",
+)
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help="With --observed: only runs since then (7d, 12h, 2w, or a date such as 2026-11-01).",
+)
 def lint_command(
     paths: tuple[Path, ...],
     fmt: str,
@@ -276,19 +297,9 @@ def lint_command(
     max_file_size: str | None,
     pre_commit: bool,
     preview: bool | None,
+    observed: bool,
+    since: str | None,
 ) -> None:
-    """Check skills, commands, agents and workflow scripts against the protocol and the spec.
-
-    PATHS are files or folders (skill folders, plugin folders, .claude/); folders are searched for
-    SKILL.md, commands/*.md and agents/*.md (agents only under .claude/, a plugin or the Claude
-    config dir), and for Claude Code workflow scripts: workflows/*.js there and a skill's
-    workflow.js (WF rules; a .js file named on the command line is linted as one). Without
-    PATHS: $CLAUDE_CONFIG_DIR (or ~/.claude) and ./.claude. Each protocol finding shows what it
-    found (with lines) and what it looked for; findings the linter cannot judge reliably are in
-    the preview tier, shown with --preview. FIFOs and devices are never read; files over
-    --max-file-size are skipped with a warning. Exit 0 clean, 1 problems found, 2 usage or I/O
-    error (also when no file could be checked).
-    """
     from spawnkit.commands import lint as command
 
     code = command.run(
@@ -301,6 +312,8 @@ def lint_command(
         max_file_size=command.size_option(max_file_size),
         pre_commit=pre_commit,
         preview=preview,
+        observed=observed,
+        since=since,
     )
     sys.exit(code)
 
@@ -331,18 +344,22 @@ def workflow_group() -> None:
     "--seconds",
     type=click.FloatRange(min=0.1, max=600),
     default=None,
-    help="Stop the run after this long (default 10).",
+    help="Stop the run after this long, reading and serialising included (default 10; exit 2).",
 )
 def workflow_check_command(
     script: Path, args_json: str | None, as_json: bool, seconds: float | None
 ) -> None:
     """Run SCRIPT with stubbed agent() calls and print how many agents it starts, the most at
     once, and the size of its result with the largest answers the schemas allow — before any
-    token is spent. Runs in an embedded JavaScript engine (QuickJS) with no file or network
-    access, under time and memory limits. The limits are the standard's, or the skill's own
-    (max_parallel, return_budget) when SCRIPT sits beside a skill's .copier-answers.yml. Exit 0
-    within the cap and the return budget, 1 over either or when the script throws, 2 when it
-    cannot run.
+    token is spent. The script runs in an embedded JavaScript engine (quickjs-ng) with no file
+    or network access, in a child process under hard limits: --seconds for the whole run
+    (reading and serialising included), 256 MiB of address space, a result nested at most 64
+    levels, 1,000 agents. The cap and budget are the standard's, or the skill's own
+    (max_parallel, return_budget) when SCRIPT sits beside a skill's .copier-answers.yml.
+
+    Exit 0 within the cap and the return budget; 1 over either, or when the script throws, runs
+    out of memory or returns a result nested too deeply; 2 when it cannot be run to its end (not
+    plain JavaScript, or still running after --seconds).
     """
     from spawnkit.commands import workflow as command
 
@@ -351,30 +368,21 @@ def workflow_check_command(
 
 # --- install, uninstall, doctor (issue 6) ------------------------------------
 
-_SCOPE_HELP = (
-    "user: $CLAUDE_CONFIG_DIR or ~/.claude (default); project: ./.claude/settings.json;"
-    " local: ./.claude/settings.local.json (this machine only, not committed)."
-    " With --host codex: user: $CODEX_HOME or ~/.codex; project: ./.codex/hooks.json and"
-    " ./.agents/skills. With --host copilot: user: $COPILOT_HOME or ~/.copilot (hooks in"
-    " hooks/spawnkit-hooks.json); project: ./.github/hooks/spawnkit-hooks.json and ./.github/skills."
-)
+_SCOPE_HELP = helptext.scope_help()
 _SCOPES = ("user", "project", "local")
-_HOST_HELP = (
-    "claude-code (default), codex, copilot, or all: every host. The default stays Claude Code,"
-    " so a plain `spawnkit install` never writes into another tool's config unasked."
-)
+_HOST_HELP = helptext.host_help()
 
 
 def _scope_options(func):
     func = click.option(
         "--config-dir",
         type=click.Path(file_okay=False),
-        help="Use this folder (Claude Code's, or Codex's or Copilot's with --host) instead of the"
-        " scope's default.",
+        help="Use this folder (the host's own: Claude Code's, or the one --host names) instead of"
+        " the scope's default.",
     )(func)
     func = click.option(
         "--host",
-        type=click.Choice(("claude-code", "codex", "copilot", "all")),
+        type=click.Choice(helptext.host_choices(with_all=True)),
         default="claude-code",
         show_default=True,
         help=_HOST_HELP,
@@ -423,7 +431,16 @@ def _targets(scope: str, config_dir: str | None, host: str):
     return resolve_targets(scope, config_dir, host)
 
 
-@cli.command("install")
+@cli.command(
+    "install",
+    help=f"""Install the standard, hooks, spawnkit skill and mode into
+    {helptext.labels("or")} (--host; Claude Code by default).
+
+    Merges hook registrations into the host's hooks file ({helptext.hooks_files()}) without
+    touching anything of yours: your keys, hooks and formatting stay as they are, the previous
+    file is backed up (last 5 kept), and running it again changes nothing.
+    """,
+)
 @_scope_options
 @click.option(
     "--mode",
@@ -442,13 +459,6 @@ def install_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Install the standard, hooks, spawnkit skill and mode into Claude Code or Codex.
-
-    Merges hook registrations into settings.json (Codex: hooks.json, plus their
-    trust entries in config.toml) without touching anything of yours: your keys,
-    hooks and formatting stay as they are, the previous file is backed up (last 5
-    kept), and running it again changes nothing.
-    """
     from spawnkit.commands import install as command
 
     code = command.run(
@@ -463,7 +473,18 @@ def install_command(
     sys.exit(code)
 
 
-@cli.command("uninstall")
+@cli.command(
+    "uninstall",
+    help=f"""Remove exactly what `spawnkit install` added to {helptext.labels("or")} (--host).
+
+    Files you edited since the install are kept (and named); your own skills and settings are
+    never touched. A hooks file that comes back byte for byte as before the install takes
+    install's backups of it along; one you edited since keeps them, and gets a backup first.
+    The user scope also removes spawnkit's runtime state in the host's folder (the hook's
+    session files, its log); it keeps, and names, backups of your skills and the replies the
+    hook saved in your projects (<project>/.spawnkit/returns).
+    """,
+)
 @_scope_options
 @_change_options("remove")
 def uninstall_command(
@@ -475,18 +496,21 @@ def uninstall_command(
     as_json: bool,
     force: bool,
 ) -> None:
-    """Remove exactly what `spawnkit install` added.
-
-    Files you edited since the install are kept (and named); your own skills
-    and settings are never touched. settings.json (Codex: hooks.json and
-    config.toml) is backed up first.
-    """
     from spawnkit.commands import uninstall as command
 
     sys.exit(command.run(_targets(scope, config_dir, host), dry_run, yes, as_json, force))
 
 
-@cli.command("doctor")
+@cli.command(
+    "doctor",
+    help=f"""Check the installation in {helptext.labels("or")} (--host): hooks registered, trusted
+    (Codex CLI) and running, standard, mode, skills, and what uninstall would take back.
+
+    Reads the settings, never runs a command from them: only this installation's
+    own hook, and only when the registered command is byte for byte what spawnkit
+    writes. Exits 1 when anything is broken; each broken item names its fix.
+    """,
+)
 @_scope_options
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
 @click.option(
@@ -500,13 +524,6 @@ def uninstall_command(
 def doctor_command(
     scope: str, host: str, config_dir: str | None, as_json: bool, run_hook: bool
 ) -> None:
-    """Check the installation: hooks registered, trusted (Codex) and running, standard, mode,
-    skills.
-
-    Reads the settings, never runs a command from them: only this installation's
-    own hook, and only when the registered command is byte for byte what spawnkit
-    writes. Exits 1 when anything is broken; each broken item names its fix.
-    """
     from spawnkit.commands import doctor as command
 
     sys.exit(command.run(_targets(scope, config_dir, host), as_json, run_hook))
@@ -582,6 +599,10 @@ Where it looks (without PATH):
                and workflow runs in <session>/subagents/workflows/<runId>/
   Codex        $CODEX_HOME/sessions (or ~/.codex/sessions): YYYY/MM/DD/rollout-*.jsonl
   Copilot CLI  $COPILOT_HOME/session-state (or ~/.copilot/session-state): <id>/events.jsonl
+  Gemini CLI   ~/.gemini/tmp: <project>/chats/session-*.jsonl, a sub-agent's in
+               chats/<session id>/<agent id>.jsonl
+  Qwen Code    $QWEN_HOME/projects (or ~/.qwen/projects): <project>/chats/<session>.jsonl,
+               <project>/subagents/<session>/agent-<id>.jsonl
 
 \b
 Per session: every sub-agent return (what it cost the orchestrator: its share of the
@@ -593,6 +614,15 @@ broken (CM001 budget, CM002 results on disk, CM003/CM007 state file and checkpoi
 CM005 parallel cap, CM006 report read-back).
 
 \b
+Per skill (--by skill): each launch goes to the skill it ran in (Claude Code's own
+attributionSkill tag where it writes one; else the last skill or custom command invoked
+in the same turn, until the next prompt, a compaction or another skill; a workflow whose
+script lies in a skill's folder is that skill's), then one row per skill: its SKILL.md
+(found from what the session recorded, never from this folder), runs, returns, tokens
+(total and largest), over budget, peak at once, workflow runs, rules broken with the
+sessions as evidence; then the returns outside any skill. docs/audit.md has the rules.
+
+\b
 Unreadable input (binary files, truncated or malformed lines, unknown record types),
 sub-agents without their session and duplicate sessions are counted and reported on
 stderr, never fatal. Symlinks under a root are not followed.
@@ -602,6 +632,7 @@ Exit 0 no findings, 1 findings, 2 usage error (nothing written).
 Examples:
   spawnkit audit --since 7d
   spawnkit audit --project . --format html -o audit.html
+  spawnkit audit --by skill --since 30d
   spawnkit audit ~/.claude/projects/-home-me-app/1b2c....jsonl --format json
 """
 
@@ -626,7 +657,8 @@ Examples:
     type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="text: a table per session; json: version 2 (standards/schemas/audit.schema.json); "
+    help="text: a table per session (or per skill, --by skill); json: version 3 "
+    "(standards/schemas/audit.schema.json); "
     "html: one self-contained page with charts.",
 )
 @click.option(
@@ -635,6 +667,15 @@ Examples:
     type=click.Path(path_type=Path, dir_okay=False),
     metavar="FILE",
     help="Write the report to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["session", "skill"]),
+    default="session",
+    show_default=True,
+    help="session: a table per session; skill: one row per skill (what its runs cost, the "
+    "rules they broke, its SKILL.md) and one for the returns outside any skill. JSON holds "
+    "both views either way.",
 )
 @click.option(
     "--context-window",

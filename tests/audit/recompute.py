@@ -17,7 +17,10 @@ response streamed into several records keeps the usage of its last one; sub-agen
 (``isSidechain``), ``<synthetic>`` messages and all-zero usage are not responses; the prompt is
 ``input_tokens + cache_creation_input_tokens + cache_read_input_tokens``. A return is the
 ``tool_result`` of an ``Agent``/``Task`` call that is not ``async_launched``, or the
-``<task-notification>`` naming the call (background agents, workflows).
+``<task-notification>`` naming the call (background agents, workflows). A message a sub-agent
+sent the orchestrator (SendMessage) is each ``<agent-message from="…">`` block of a ``user``
+record or a ``queued_command`` attachment (``messages``: the sender for a call id, the body's
+characters).
 
 Codex (``rollout-*.jsonl``): a response is a ``token_count`` event whose running totals
 changed; the prompt is ``input_tokens`` (the cached part is inside it). An item the model wrote
@@ -31,6 +34,16 @@ before the results of the tools that response called, so they go into the next p
 return is the ``result.content`` of a successful ``tool.execution_complete`` of a sync ``task``
 call, or of a ``read_agent`` call whose ``agent_id`` is a background task's agent (started in a
 ``subagent.started`` naming the call) once it holds the agent's turns (``[Turn``).
+
+Gemini CLI (``chats/session-*.jsonl``): a response is a ``gemini`` message, counted once per
+``id`` (each is written again once its tool calls ran); the prompt is ``tokens.input``. A return
+is the ``output`` of an ``invoke_agent`` call's result in that second writing (an ``error`` is
+a refused launch); it goes into the next response's prompt.
+
+Qwen Code (``chats/<session>.jsonl``): a response is an ``assistant`` record of the main agent
+with ``usageMetadata``; the prompt is ``promptTokenCount``. A return is the ``output`` of a
+foreground ``agent`` call's ``tool_result``, or the inside of a ``<task-notification>`` naming
+the call (``<tool-use-id>``) in a ``user`` record, for a background one.
 
 ``python -m tests.audit.recompute FILE...`` prints the recomputation as JSON.
 """
@@ -66,6 +79,7 @@ class Landing:
 class Recomputed:
     points: list[Point] = field(default_factory=list)
     landings: list[Landing] = field(default_factory=list)
+    messages: list[Landing] = field(default_factory=list)  # call_id: the sender
     breaks: set[int] = field(default_factory=set)
 
     def growth(self, gap: int) -> int | None:
@@ -121,6 +135,12 @@ def _between(text: str, start: str, end: str) -> list[str]:
             return found
         found.append(text[i + len(start) : j])
         at = j + len(end)
+
+
+def _agent_messages(out: Recomputed, text: str) -> None:
+    for block in _between(text, '<agent-message from="', "\n</agent-message>"):
+        sender, _, body = block.partition('">\n')
+        out.messages.append(Landing(sender, len(out.points), len(body)))
 
 
 def claude(path: Path) -> Recomputed:
@@ -186,6 +206,7 @@ def claude(path: Path) -> Recomputed:
                     text = _text(block.get("content"))
                     out.landings.append(Landing(call, len(out.points), len(text)))
             for text in texts:
+                _agent_messages(out, text)
                 for note in _between(text, "<task-notification>", "</task-notification>"):
                     call = next(iter(_between(note, "<tool-use-id>", "</tool-use-id>")), "")
                     if call in calls and call not in landed:
@@ -194,6 +215,7 @@ def claude(path: Path) -> Recomputed:
         elif kind == "attachment":
             att = rec.get("attachment") if isinstance(rec.get("attachment"), dict) else {}
             prompt = att.get("prompt") if att.get("type") == "queued_command" else None
+            _agent_messages(out, prompt or "")
             for note in _between(prompt or "", "<task-notification>", "</task-notification>"):
                 call = next(iter(_between(note, "<tool-use-id>", "</tool-use-id>")), "")
                 if call in calls and call not in landed:
@@ -319,10 +341,91 @@ def copilot(path: Path) -> Recomputed:
     return out
 
 
+def gemini(path: Path) -> Recomputed:
+    out = Recomputed()
+    seen: set[str] = set()
+    landed: set[str] = set()
+    for rec in _lines(path):
+        if rec.get("type") != "gemini":
+            continue
+        key = str(rec.get("id"))
+        tokens = rec.get("tokens") if isinstance(rec.get("tokens"), dict) else {}
+        if key not in seen and tokens.get("input"):
+            seen.add(key)
+            out.points.append(
+                Point(tokens["input"], tokens.get("output") or 0, rec.get("model", ""))
+            )
+        for call in rec.get("toolCalls") or []:
+            if not isinstance(call, dict) or call.get("name") != "invoke_agent":
+                continue
+            call_id = str(call.get("id")).removeprefix("invoke_agent__")
+            for part in call.get("result") or []:
+                body = (part.get("functionResponse") or {}).get("response") or {}
+                text = body.get("output")
+                if isinstance(text, str) and call_id not in landed:
+                    landed.add(call_id)
+                    out.landings.append(Landing(call_id, len(out.points), len(text)))
+    return out
+
+
+def qwen(path: Path) -> Recomputed:
+    out = Recomputed()
+    background: set[str] = set()
+    landed: set[str] = set()
+    for rec in _lines(path):
+        if rec.get("agentId") or rec.get("isSidechain"):
+            continue
+        kind = rec.get("type")
+        message = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+        parts = [p for p in message.get("parts") or [] if isinstance(p, dict)]
+        if kind == "system" and rec.get("subtype") == "chat_compression":
+            out.breaks.add(len(out.points))
+        elif kind == "assistant":
+            usage = rec.get("usageMetadata") if isinstance(rec.get("usageMetadata"), dict) else {}
+            if usage.get("promptTokenCount"):
+                out.points.append(
+                    Point(
+                        usage["promptTokenCount"],
+                        usage.get("candidatesTokenCount") or 0,
+                        rec.get("model") or "",
+                    )
+                )
+            for part in parts:
+                call = part.get("functionCall") or {}
+                args = call.get("args") if isinstance(call.get("args"), dict) else {}
+                if call.get("name") == "agent" and args.get("run_in_background") is not False:
+                    background.add(str(call.get("id")))
+        elif kind == "tool_result":
+            for part in parts:
+                response = part.get("functionResponse") or {}
+                call_id = str(response.get("id"))
+                text = (response.get("response") or {}).get("output")
+                if response.get("name") != "agent" or not isinstance(text, str):
+                    continue
+                display = (rec.get("toolCallResult") or {}).get("resultDisplay") or {}
+                if display.get("executionMode") == "background":
+                    background.add(call_id)
+                else:
+                    background.discard(call_id)
+                    landed.add(call_id)
+                    out.landings.append(Landing(call_id, len(out.points), len(text)))
+        elif kind == "user":
+            text = "\n".join(p["text"] for p in parts if isinstance(p.get("text"), str))
+            for note in _between(text, "<task-notification>", "</task-notification>"):
+                tool = _between(note, "<tool-use-id>", "</tool-use-id>")
+                call_id = tool[0].strip() if tool else ""
+                if call_id in background and call_id not in landed and "<result>" in note:
+                    landed.add(call_id)
+                    out.landings.append(Landing(call_id, len(out.points), len(note)))
+    return out
+
+
 def recompute(path: Path) -> Recomputed:
     """The recomputation of one orchestrator transcript, by its client's format."""
     if path.name == "events.jsonl":
         return copilot(path)
+    if path.parent.name == "chats":
+        return gemini(path) if path.name.startswith("session-") else qwen(path)
     return codex(path) if path.name.startswith("rollout-") else claude(path)
 
 

@@ -61,7 +61,7 @@ def test_exit_codes_follow_the_findings():
 def test_json_validates_against_the_documented_schema():
     doc = audit_json(str(FIXTURES))
     validate(doc)
-    assert doc["version"] == 2 and doc["standard"]["return_budget_tokens"] == 500
+    assert doc["version"] == 3 and doc["standard"]["return_budget_tokens"] == 500
     # the minimum shape
     for session in doc["sessions"]:
         assert {"id", "host", "returns", "peak_parallel", "findings"} <= set(session)
@@ -211,7 +211,7 @@ def test_the_installed_command_runs_out_of_process(tmp_path):
 def test_a_failure_midway_leaves_no_report_and_no_temporary_file(tmp_path, monkeypatch):
     from spawnkit.audit import render_json
 
-    def broken(audit, out):
+    def broken(audit, out, by="session"):
         out('{"version": 1, "sessions": [')
         for _ in audit.sessions:
             raise OSError(28, "No space left on device")
@@ -225,7 +225,7 @@ def test_a_failure_midway_leaves_no_report_and_no_temporary_file(tmp_path, monke
     assert result.exit_code == 2 and "No space left on device" in result.stderr
     assert target.read_text() == "the previous report\n"  # untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
-    assert render_json.VERSION == 2
+    assert render_json.VERSION == 3
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):

@@ -1,7 +1,8 @@
 """The audit of transcripts the real clients wrote agrees with what their fake API saw.
 
 Each fixture scenario (tests/fixtures/audit, made by its capture.py) holds the transcripts of a
-real Claude Code 2.1.330, Codex 0.169.0 or Copilot CLI 1.0.102 run and ``facts.json``: per
+real Claude Code 2.1.330, Codex 0.169.0, Copilot CLI 1.0.102, Gemini CLI 0.61.0 or Qwen Code
+0.24.4 run and ``facts.json``: per
 sub-agent, the estimated tokens of the words the orchestrator's requests carried, and the path spawnkit named when it
 held a longer answer back. Those come from the fake API's side, not from the transcripts. What
 the returns cost by the recorded usage is held to an independent recomputation in
@@ -18,6 +19,8 @@ from spawnkit.standard import protocol
 
 from .conftest import FIXTURES, SCENARIOS, audit_json
 
+SKILL = "fan-two"
+
 BUDGET = protocol.return_budget()
 
 
@@ -33,7 +36,7 @@ def _only_session(name: str) -> dict:
 
 
 def test_every_scenario_of_every_client_is_there():
-    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex", "copilot"}
+    assert {s.split("/")[0] for s in SCENARIOS} == {"claude", "codex", "copilot", "gemini", "qwen"}
     assert len(SCENARIOS) >= 8
 
 
@@ -142,6 +145,37 @@ def test_copilot_with_enforce_blocks_refuses_and_finds_nothing():
     assert session["return_tokens"] * 8 < off["return_tokens"]
 
 
+@pytest.mark.parametrize(("host", "reports"), [("gemini", ".gem-reports"), ("qwen", ".qw-reports")])
+def test_gemini_and_qwen_without_spawnkit_break_every_rule_the_run_can_show(host, reports):
+    session = _only_session(f"{host}/off")
+    assert session["project"] == "/home/user/project"
+    assert session["context_window"] is None  # neither client records its window
+    assert all(not r["background"] and r["deliveries"] == 1 for r in session["returns"])
+    assert sorted(f["code"] for f in session["findings"]) == [
+        "CM001", "CM001", "CM001", "CM002", "CM002", "CM002", "CM005", "CM006",
+    ]  # fmt: skip
+    (read,) = session["report_reads"]
+    assert read["path"] == f"/home/user/project/{reports}/part-1.md" and not read["denied"]
+    assert [w["path"] for w in session["state_writes"]] == [
+        f"/home/user/project/{reports}/state-20261124-001600.json"
+    ]
+    assert all(r["finished"] is not None for r in session["returns"])  # their own files read
+
+
+@pytest.mark.parametrize("host", ["gemini", "qwen"])
+def test_gemini_and_qwen_with_enforce_block_refuse_and_find_nothing(host):
+    session = _only_session(f"{host}/enforce")
+    assert session["denied_launches"] == 1 and len(session["returns"]) == 2
+    assert all(r["blocked"] and r["blocks"] == 1 for r in session["returns"])
+    assert all(r["full_tokens"] > 1500 for r in session["returns"])
+    assert [r["denied"] for r in session["report_reads"]] == [True]
+    assert session["findings"] == []
+    off = _only_session(f"{host}/off")
+    assert session["return_tokens"] * 8 < off["return_tokens"]
+    if host == "qwen":
+        assert session["client_version"] == "0.24.4"
+
+
 def test_the_summary_adds_up_across_sessions():
     doc = audit_json(str(FIXTURES))
     summary = doc["summary"]
@@ -189,3 +223,76 @@ def test_a_lean_workflow_keeps_to_the_standard():
     wrote = {a["label"]: a["wrote_files"] for a in run["agents"]}
     assert wrote == {"modules": True, "findings": False}
     assert [a["phase"] for a in run["agents"]] == ["modules", "findings"]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_messages_match_what_the_fake_api_received(name):
+    """Issue 35: what sub-agents sent the orchestrator with SendMessage, counted apart."""
+    expected = [(f["from"], f["tokens"]) for f in _facts(name).get("messages", [])]
+    session = _only_session(name)
+    assert [(m["sender"], m["estimated_tokens"]) for m in session["messages"]] == expected
+    assert all(m["tokens_source"] in ("usage", "usage-shared") for m in session["messages"])
+    assert session["message_tokens"] == sum(m["tokens"] for m in session["messages"])
+
+
+def test_a_long_message_without_spawnkit_is_counted_and_breaks_the_budget():
+    """The orchestrator was busy in a Bash call: the message came as a queued command."""
+    session = _only_session("claude/messages-off")
+    (message,) = session["messages"]
+    assert message["sender"] == "msg-mate" and message["description"] == "audit retry loops"
+    assert message["agent_id"] and message["agent_type"] == "general-purpose"
+    assert message["chars"] > 21_000 and message["over_budget"]
+    assert session["return_tokens"] < BUDGET < session["message_tokens"]  # the message cost it
+    (finding,) = session["findings"]
+    assert finding["code"] == "CM001" and finding["agent_id"] == message["agent_id"]
+    assert finding["message"].startswith(
+        "'msg-mate' (audit retry loops) sent the orchestrator a message of "
+    )
+    doc = audit_json(str(FIXTURES / "claude/messages-off"))
+    assert doc["summary"]["messages"] == doc["summary"]["messages_over_budget"] == 1
+    assert doc["summary"]["message_tokens"] == message["tokens"]
+    assert doc["summary"]["returns"] == 1  # a message is no return
+
+
+def test_a_long_message_under_enforce_is_held_back():
+    session = _only_session("claude/messages-enforce")
+    assert session["messages_held"] == 1
+    (message,) = session["messages"]  # the short note sent instead
+    assert not message["over_budget"] and ".spawnkit/returns/" in _facts_note()
+    assert session["findings"] == []
+
+
+def _facts_note() -> str:
+    """The note the enforce scenario's agent sent: it names the copy spawnkit saved."""
+    path = next((FIXTURES / "claude/messages-enforce/projects").rglob("*.jsonl"))
+    return next(line for line in path.read_text().splitlines() if "MSG note:" in line)
+
+
+def test_text_and_html_show_answers_and_messages_apart():
+    from .conftest import run_cli
+
+    text = run_cli("audit", str(FIXTURES / "claude/messages-off")).stdout
+    assert "sub-agent text received: answers 6 tokens · messages 5,711 tokens" in text
+    assert "message from" in text and "msg-mate" in text
+    assert "1 message from sub-agents (SendMessage), 1 over budget, 5,711 tokens" in text
+    held = run_cli("audit", str(FIXTURES / "claude/messages-enforce")).stdout
+    assert "1 message(s) to the orchestrator refused by spawnkit" in held
+    page = run_cli("audit", str(FIXTURES / "claude/messages-off"), "--format", "html").stdout
+    assert '<table class="messages">' in page and 'data-sender="msg-mate"' in page
+    assert "messages brought 5,711" in page
+
+
+def test_the_skill_the_client_tagged_owns_its_launches_the_ad_hoc_one_none():
+    """Issue 31: Claude Code 2.1.330 tagged the skill's two launches (attributionSkill); the
+    launch after the next prompt (``--continue``) is untagged and no skill's."""
+    facts = _facts("claude/skill")
+    session = _only_session("claude/skill")
+    by_skill = {r["description"]: r["skill"] for r in session["returns"]}
+    for name, skill in facts["skills"].items():
+        assert {d: by_skill[d] for d in skill["returns"]} == dict.fromkeys(skill["returns"], name)
+        (run,) = [k for k in session["skills"] if k["name"] == name]
+        assert run["runs"] == skill["runs"] and run["base_dir"] == skill["base_dir"]
+        assert run["path"] is None  # /home/user/project is not on this machine
+    assert [by_skill[d] for d in facts["outside"]] == [None]
+    codes = {(f["code"], f["skill"]) for f in session["findings"]}
+    assert ("CM001", SKILL) in codes and ("CM001", None) in codes

@@ -250,3 +250,54 @@ def test_what_has_nothing_to_say_is_left_out(browser, tmp_path):
         assert "blocked by spawnkit" in cards and "tokens kept on disk instead" in cards
     finally:
         page.close()
+
+
+def test_the_per_skill_section_reads_at_a_glance(browser, tmp_path):
+    """``--by skill``: one bar per skill and one for the returns outside any skill, the longest
+    first, each as long as its tokens, labelled inside the chart; a table row each with the
+    same counters as the JSON; transcript text escaped; nothing fetched."""
+    from .skill_transcripts import Claude
+
+    root = copy_scenario("claude/skill", tmp_path)
+    evil = '<img src=x onerror="alert(1)">'
+    t = Claude(session="s-second").prompt("go").skill("second-skill")
+    t.launch(evil)
+    t.write(root / "projects")
+    page_path = tmp_path / "skills.html"
+    run_cli("audit", str(root), "--by", "skill", "--format", "html", "-o", str(page_path))
+    doc = json.loads(run_cli("audit", str(root), "--by", "skill", "--format", "json").stdout)
+    page, seen = _open(browser, page_path)
+    try:
+        assert page.locator("article[data-session]").count() == 0  # the skills, not sessions
+        section = page.locator("section#skills")
+        rows = [*doc["skills"], doc["unattributed"]]
+        bars = section.locator(".skill-bar").all()
+        assert len(bars) == len(rows) == section.locator("table.skills tbody tr").count()
+        widths = [bar.bounding_box()["width"] for bar in bars]
+        tokens = [row["tokens"] for row in rows]
+        assert widths[:-1] == sorted(widths[:-1], reverse=True)  # the costliest first
+        for width, count in zip(widths, tokens, strict=True):  # in proportion to the tokens
+            assert abs(width / widths[0] - count / tokens[0]) < 0.02
+        assert "outside" in bars[-1].get_attribute("class")
+        chart = section.locator("svg.skills-chart").bounding_box()
+        for label in section.locator("svg.skills-chart text").all():
+            box = label.bounding_box()
+            assert chart["x"] <= box["x"] and box["x"] + box["width"] <= chart["x"] + chart["width"]
+        for row, tr in zip(rows, section.locator("table.skills tbody tr").all(), strict=True):
+            cells = tr.locator("td").all_inner_texts()
+            assert cells[2:5] == [
+                f"{row['returns']:,}",
+                f"{row['tokens']:,}",
+                f"{row['max_tokens']:,}",
+            ]
+            assert tr.locator("details").count() == len(row["findings"])
+        skill_row = section.locator('tr[data-skill="fan-two"]')
+        assert "its file was not found" in skill_row.inner_text()
+        section.locator('tr[data-skill="second-skill"] details[data-code="CM001"] summary').click()
+        assert evil in section.locator('tr[data-skill="second-skill"]').inner_text()
+        assert page.locator("main img").count() == 0 and page.locator("script").count() == 0
+    finally:
+        page.close()
+    assert seen["dialogs"] == [] and seen["errors"] == []
+    assert [c for c in seen["console"] if c[0] in ("error", "warning")] == []
+    assert seen["requests"] == [page_path.as_uri()]

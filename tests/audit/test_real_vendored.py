@@ -107,10 +107,10 @@ def test_the_vendored_subset_keeps_what_matters(real):
         problems.update(doc["input"]["problems"])
         codex.update(s["context_source"] for s in doc["sessions"] if s["host"] == "codex")
     assert dict(totals) == {
-        "sessions": 22,
-        "points": 206,
-        "returns": 18,
-        "from usage": 12,
+        "sessions": 25,
+        "points": 365,
+        "returns": 20,
+        "from usage": 14,
         "shared": 6,
     }
     assert codex == {"usage": 4, "none": 4}

@@ -61,6 +61,12 @@ def check(doc: dict) -> dict[str, int]:
                 assert 0 <= ret["tokens"] <= growth + 1, (ret, growth)
                 shared[land.gap].append(ret)
                 seen["shared"] += 1
+        got = [(m["sender"], m["turn"], m["chars"]) for m in session.get("messages", [])]
+        assert got == [(m.call_id, m.gap, m.chars) for m in again.messages], session["path"]
+        for message in session.get("messages", []):  # sub-agent text sharing a gap too
+            seen["messages"] += 1
+            if message["tokens_source"] == "usage-shared":
+                shared[message["turn"]].append(message)
         for gap, rets in shared.items():
             assert sum(r["tokens"] for r in rets) <= again.growth(gap) + len(rets)
         assert len(landings) == len(session["returns"]), session["path"]  # none missed

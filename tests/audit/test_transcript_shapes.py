@@ -280,3 +280,37 @@ def test_a_killed_background_agent_is_a_return_with_its_status(tmp_path):
     assert statuses == ["completed", "completed", "killed"]
     killed = next(r for r in session["returns"] if r["status"] == "killed")
     assert killed["chars"] == 0 and killed["estimated_tokens"] == 0 and killed["background"]
+
+
+# --- issue 35: agent messages, delivered idle (a user record) or busy (a queued command) -------
+
+
+def _delivering(rec: dict) -> bool:
+    origin = rec.get("origin") or (rec.get("attachment") or {}).get("origin")
+    return isinstance(origin, dict) and origin.get("kind") == "peer"
+
+
+@pytest.mark.parametrize("scenario", ["claude/messages-off", "claude/messages-enforce"])
+def test_a_replayed_delivery_is_one_message(tmp_path, scenario):
+    root = copy_scenario(scenario, tmp_path)
+    _rewrite(_main(root), lambda rec: [rec, rec] if _delivering(rec) else rec)
+    (session,) = audit_json(str(root))["sessions"]
+    assert len(session["messages"]) == 1
+
+
+def test_a_delivery_of_two_messages_is_two(tmp_path):
+    """Messages queued together arrive in one record; each is its own."""
+    root = copy_scenario("claude/messages-enforce", tmp_path)
+
+    def twice(rec: dict) -> dict:
+        if _delivering(rec) and rec.get("type") == "user":
+            content = rec["message"]["content"]
+            start = content.index("<agent-message ")
+            end = content.index("</agent-message>") + len("</agent-message>")
+            rec["message"]["content"] = content[:end] + "\n" + content[start:end] + content[end:]
+        return rec
+
+    _rewrite(_main(root), twice)
+    (session,) = audit_json(str(root))["sessions"]
+    assert [m["sender"] for m in session["messages"]] == ["msg-mate", "msg-mate"]
+    assert session["messages"][0]["chars"] == session["messages"][1]["chars"]

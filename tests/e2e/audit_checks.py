@@ -1,4 +1,4 @@
-"""What the e2e audit tests of both clients check: ``spawnkit audit`` against the fake API.
+"""What the e2e audit tests of every client check: ``spawnkit audit`` against the fake API.
 
 The fake API sees exactly what the orchestrator model was sent, so it is the independent truth:
 per sub-agent, the words the orchestrator received (estimated with ``spawnkit.tokens``, like the
@@ -18,6 +18,7 @@ import jsonschema
 from spawnkit import tokens
 from spawnkit.standard import protocol
 
+from . import fake_gemini as gem
 from .fake_server import Conversation
 from .sandbox import Sandbox
 from .scenarios import SAVED_COPY, received_tokens
@@ -58,7 +59,8 @@ def check_returns(
         got = returns[call_id]
         assert abs(got["estimated_tokens"] - expected) <= MARGIN * expected, (got, expected)
         assert got["tokens_source"] != "estimate" and got["tokens"] <= got["delivered_tokens"]
-        said = (SAVED_COPY.search(r.last_user_text) for r in sub.requests[1:])
+        # what the sub-agent was told after its answer (Gemini CLI: its denied complete_task)
+        said = (SAVED_COPY.search(told(r)) for r in sub.requests[1:])
         held = next((found for found in said if found), None)
         assert got["blocked"] is (held is not None), got
         if held is not None:
@@ -68,6 +70,14 @@ def check_returns(
             assert got["full_tokens"] == tokens.estimate(saved.read_text(encoding="utf-8"))
             assert got["estimated_tokens"] <= protocol.return_budget() < got["full_tokens"]
     return returns
+
+
+def told(req) -> str:
+    """The text a sub-agent's request carries after its previous answer."""
+    if isinstance(req, gem.Request):
+        responses = req.function_responses()
+        return responses[-1].text if responses else ""
+    return req.last_user_text
 
 
 def check_overlap(session: dict, returns: dict[str, dict], enforced: bool) -> None:
@@ -84,3 +94,42 @@ def check_overlap(session: dict, returns: dict[str, dict], enforced: bool) -> No
         assert session["peak_parallel"] == cap + 1
         assert codes.count("CM001") == cap + 1 and codes.count("CM005") == 1
         assert session["denied_launches"] == 0
+
+
+def audit_by_skill(sandbox: Sandbox, *paths: str) -> dict:
+    """``spawnkit audit --by skill --format json`` run from a folder that is not the project (a
+    skill's file must be found from what the session recorded, never from where the audit
+    runs), HOME the sandbox's: valid against the schema, read cleanly."""
+    elsewhere = sandbox.root / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    args = ("audit", *paths, "--by", "skill", "--format", "json")
+    proc = sandbox.spawnkit(*args, check=False, cwd=elsewhere)
+    assert proc.returncode in (0, 1), proc.stderr
+    doc = json.loads(proc.stdout)
+    jsonschema.Draft202012Validator(SCHEMA).validate(doc)
+    assert doc["by"] == "skill" and doc["input"]["problems"] == {}, doc["input"]
+    assert doc["input"]["unknown_records"] == {}
+    return doc
+
+
+def check_skill(doc: dict, name: str, path: Path, returns: int, outside: int) -> dict:
+    """The one skill of the audit: its name as recorded, its file, ``returns`` returns all over
+    the budget (CM001 each, the sessions named as evidence); ``outside`` returns outside any
+    skill. The skill's entry."""
+    (skill,) = doc["skills"]
+    assert skill["name"] == name and skill["path"] == str(path), skill
+    assert skill["returns"] == returns == skill["over_budget"], skill
+    assert skill["findings"].get("CM001") == returns, skill
+    sessions = {s["id"] for s in doc["sessions"]}
+    assert {e["session"] for e in skill["evidence"]} <= sessions
+    assert all(
+        e["tokens"] > protocol.return_budget() for e in skill["evidence"] if e["code"] == "CM001"
+    )
+    assert doc["unattributed"]["returns"] == outside, doc["unattributed"]
+    assert skill["tokens"] == sum(
+        r["tokens"] * r["deliveries"]
+        for s in doc["sessions"]
+        for r in s["returns"]
+        if r["skill"] == name
+    )
+    return skill

@@ -1,5 +1,5 @@
 """Fixtures for the end-to-end tests: the fake APIs and sandboxes running the real Claude Code,
-Codex and Copilot CLIs.
+Codex, Copilot, Gemini and Qwen CLIs.
 
 See tests/e2e/README.md for the harness API.
 """
@@ -17,7 +17,10 @@ from .codex_sandbox import CODEX_HINT, CodexSandbox, find_codex
 from .copilot_sandbox import COPILOT_HINT, CopilotSandbox, find_copilot
 from .fake_api import FakeAnthropic
 from .fake_chat import FakeChat
+from .fake_gemini import FakeGemini
 from .fake_responses import FakeResponses
+from .gemini_sandbox import GEMINI_HINT, GeminiSandbox, find_gemini
+from .qwen_sandbox import QWEN_HINT, QwenSandbox, find_qwen
 from .sandbox import INSTALL_HINT, ClaudeSandbox, ClientMisconfigured, find_claude
 
 
@@ -86,3 +89,29 @@ def copilot(
     tmp_path: Path, copilot_bin: str, fake_chat: FakeChat, copilot_cache: Path
 ) -> CopilotSandbox:
     return CopilotSandbox(tmp_path, copilot_bin, fake_chat, copilot_cache)
+
+
+@pytest.fixture(scope="session")
+def gemini_bin() -> str:
+    return _client(find_gemini, f"Gemini CLI not found; {GEMINI_HINT}")
+
+
+@pytest.fixture
+def fake_gemini() -> Iterator[FakeGemini]:
+    with FakeGemini() as server:
+        yield server
+
+
+@pytest.fixture
+def gemini(tmp_path: Path, gemini_bin: str, fake_gemini: FakeGemini) -> GeminiSandbox:
+    return GeminiSandbox(tmp_path, gemini_bin, fake_gemini)
+
+
+@pytest.fixture(scope="session")
+def qwen_bin() -> str:
+    return _client(find_qwen, f"Qwen Code not found; {QWEN_HINT}")
+
+
+@pytest.fixture
+def qwen(tmp_path: Path, qwen_bin: str, fake_chat: FakeChat) -> QwenSandbox:
+    return QwenSandbox(tmp_path, qwen_bin, fake_chat)

@@ -10,12 +10,8 @@ that outlives its timeout is killed with everything it started.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 import textwrap
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,27 +146,10 @@ class CopilotSandbox(Sandbox):
         """``copilot -p PROMPT --allow-all-tools -s`` in the project, stdin closed."""
         before = set(self.sessions())
         args = [self.binary, "-p", prompt, "--allow-all-tools", "-s", *extra_args]
-        started = time.monotonic()
-        proc = subprocess.Popen(
-            args,
-            cwd=self.project,
-            env={**self.env, **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
+        code, stdout, stderr, seconds = self.run_group(
+            "copilot", args, {**self.env, **(env or {})}, timeout
         )
-        try:
-            stdout, stderr = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            # the native client is the loader's child: kill the run's whole group
-            os.killpg(proc.pid, signal.SIGKILL)
-            stdout, stderr = proc.communicate()
-            raise AssertionError(
-                f"copilot ran past {timeout:.0f} s and was killed\nstderr:\n{stderr[-3000:]}"
-            ) from None
-        run = CopilotRun(args, proc.returncode, stdout, stderr, time.monotonic() - started)
+        run = CopilotRun(args, code, stdout, stderr, seconds)
         for path in [p for p in self.sessions() if p not in before]:
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
@@ -178,5 +157,5 @@ class CopilotSandbox(Sandbox):
                 except ValueError:
                     continue
         if check:
-            self.assert_ran("copilot", proc.returncode, stdout, stderr)
+            self.assert_ran("copilot", code, stdout, stderr)
         return run

@@ -185,6 +185,13 @@ class Request(BaseRequest):
         res = self.tool_result(tool_use_id)
         return res is not None and res.is_error
 
+    def agent_messages(self) -> list[tuple[str, str]]:
+        """Every ``<agent-message from="…">`` the model is shown (a sub-agent's SendMessage,
+        delivered as a user block or a system message): (sender, text), in order."""
+        return re.findall(
+            r'<agent-message from="([^"]*)">\n(.*?)\n</agent-message>', self.text, re.DOTALL
+        )
+
     def agent_result(self, tool_use_id: str) -> str | None:
         """The sub-agent's words the parent got for Agent call ``tool_use_id``, or None if not yet.
 

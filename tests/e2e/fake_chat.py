@@ -172,9 +172,15 @@ class Request(BaseRequest):
         return next((r for r in self.tool_results() if r.call_id == call_id), None)
 
     def launch_refused(self, call_id: str) -> bool:
-        """``task`` call ``call_id`` came back refused by a hook: the sub-agent never started."""
+        """A launch (Copilot's ``task``, Qwen Code's ``agent``) came back refused by a hook: the
+        sub-agent never started. Copilot CLI says "Denied by preToolUse hook: <reason>"; Qwen
+        Code hands the model the reason alone (spawnkit's names its rule)."""
         res = self.tool_result(call_id)
-        return res is not None and res.text.startswith("Denied by preToolUse hook")
+        if res is None:
+            return False
+        return res.text.startswith("Denied by preToolUse hook") or res.text.startswith(
+            "spawnkit max-parallel (CM005)"
+        )
 
     def agent_result(self, call_id: str) -> str | None:
         """The sub-agent's words the parent got for a sync ``task`` call, or None if not yet."""

@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -177,11 +178,41 @@ class Sandbox:
         api = getattr(self, "api", None)
         assert api is None or not api.errors, f"fake API script errors: {api.errors}"
 
-    def spawnkit(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox."""
+    def run_group(
+        self, name: str, args: list[str], env: dict[str, str], timeout: float
+    ) -> tuple[int, str, str, float]:
+        """``args`` in the project, stdin closed, in a process group of its own (a Node loader's
+        child clients go with it): (exit code, stdout, stderr, seconds). A run past ``timeout``
+        is killed with its whole group and fails the test."""
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            args,
+            cwd=self.project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, stderr = proc.communicate()
+            raise AssertionError(
+                f"{name} ran past {timeout:.0f} s and was killed\nstderr:\n{stderr[-3000:]}"
+            ) from None
+        return proc.returncode, stdout, stderr, time.monotonic() - started
+
+    def spawnkit(
+        self, *args: str, check: bool = True, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the spawnkit CLI of this checkout with HOME pointing at the sandbox, in the project
+        (or in ``cwd``)."""
         proc = subprocess.run(
             [sys.executable, "-m", "spawnkit", *args],
-            cwd=self.project,
+            cwd=cwd or self.project,
             env=self.env,
             check=False,
             capture_output=True,

@@ -1,6 +1,7 @@
 """Scripted orchestrations shared by the e2e scenarios and benchmarks/context.py, for every
 client: ``fan_out`` drives Claude Code's Agent tool, ``codex_fan_out`` Codex's spawn_agent,
-``copilot_fan_out`` Copilot CLI's task.
+``copilot_fan_out`` Copilot CLI's task, ``gemini_fan_out`` Gemini CLI's invoke_agent (each
+sub-agent answering through complete_task), ``qwen_fan_out`` Qwen Code's agent.
 
 The answers are sized with spawnkit's own token estimate, so "about 3,000 tokens" stays true
 whatever the estimate's calibration.
@@ -19,6 +20,7 @@ from spawnkit import tokens
 from spawnkit.standard import protocol
 
 from . import fake_chat as chat
+from . import fake_gemini as gem
 from . import fake_responses as responses
 from .fake_api import Block, Conversation, FakeAnthropic, Request, agent, text, tool_use
 
@@ -77,13 +79,16 @@ def compact_return(tag: str, report: str) -> str:
     return "\n".join(f"{name}: {values.get(name, '-')}" for name in fields)
 
 
-def obey_block(tag: str):
-    """The sub-agent's answer once a SubagentStop block asked it to shorten: a compact return
-    pointing at the copy the hook saved (named in the reason), as a compliant model would."""
+def obey_block(tag: str, finish: Callable[[str], object] = lambda words: words):
+    """The sub-agent's answer once a SubagentStop block (Gemini CLI: a denied complete_task)
+    asked it to shorten: a compact return pointing at the copy the hook saved (named in the
+    reason), as a compliant model would; ``finish`` turns the words into the step (Gemini:
+    a complete_task call)."""
 
-    def step(req: Request) -> str:
-        saved = SAVED_COPY.search(req.last_user_text)
-        return compact_return(tag, saved.group(0) if saved else f".audit-reports/{tag}.md")
+    def step(req) -> object:
+        told = req.text if isinstance(req, gem.Request) else req.last_user_text
+        found = SAVED_COPY.findall(told)
+        return finish(compact_return(tag, found[-1] if found else f".audit-reports/{tag}.md"))
 
     return step
 
@@ -118,10 +123,12 @@ def _sub_agents(
     with_contract: bool,
     launch: Callable[[str, int], Block],
     overlap: int = 0,
+    finish: Callable[[str], object] = lambda words: words,
 ) -> tuple[list[Block], list[Conversation], dict[str, str]]:
-    """The sub-agents of a fan-out, on either client: each one's launch (``launch(task, n)``),
+    """The sub-agents of a fan-out, on any client: each one's launch (``launch(task, n)``),
     its scripted conversation (~``answer_tokens`` first, once ``overlap`` of them have started,
-    then a compact return if blocked) and that first answer by launch id."""
+    then a compact return if blocked; ``finish`` makes the words a step) and that first answer
+    by launch id."""
     calls, subs, answers = [], [], {}
     for i in range(1, agents + 1):
         name = f"{tag}-SUB-{i:02d}"
@@ -131,7 +138,8 @@ def _sub_agents(
         call = launch(task, i)
         answer = long_answer(name, answer_tokens)
         first = once_started(api, subs, overlap, answer)
-        subs.append(api.conversation(name, first, obey_block(name), name=name))
+        steps = (lambda req, first=first: finish(first(req)), obey_block(name, finish))
+        subs.append(api.conversation(name, *steps, name=name))
         calls.append(call)
         answers[call.get("id") or call["call_id"]] = answer
     return calls, subs, answers
@@ -170,13 +178,14 @@ def _batched(
     answer_tokens: int,
     with_contract: bool,
     overlap: int = 0,
+    finish: Callable[[str], object] = lambda words: words,
 ) -> FanOut:
     """An orchestrator whose scripted turns each launch one batch of sub-agents (``launch``,
     after a line of ``say``), for a client that answers each launch with its sub-agent's result
     (Claude Code's foreground Agent, Copilot's sync task), then ends the audit."""
     per_message = per_message or protocol.max_parallel()
     calls, subs, answers = _sub_agents(
-        api, tag, agents, answer_tokens, with_contract, launch, overlap
+        api, tag, agents, answer_tokens, with_contract, launch, overlap, finish
     )
     batches = [calls[i : i + per_message] for i in range(0, len(calls), per_message)]
     steps = [[say(f"Dispatching batch {n + 1}."), *batch] for n, batch in enumerate(batches)]
@@ -251,6 +260,70 @@ def copilot_fan_out(
         with_contract,
         overlap,
     )
+
+
+def gemini_fan_out(
+    api: gem.FakeGemini,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+    overlap: int = 0,
+) -> FanOut:
+    """``fan_out`` for Gemini CLI: each batch is one response of ``invoke_agent`` calls (Gemini
+    runs them at once, in the foreground, and answers each with its sub-agent's result); each
+    sub-agent answers through ``complete_task``, ~``answer_tokens`` first, a compact return
+    once that call is denied."""
+    return _batched(
+        api,
+        tag,
+        lambda task, i: gem.invoke_agent(task),
+        gem.say,
+        agents,
+        per_message,
+        answer_tokens,
+        with_contract,
+        overlap,
+        gem.complete,
+    )
+
+
+def qwen_fan_out(
+    api: chat.FakeChat,
+    tag: str,
+    agents: int = 2,
+    per_message: int | None = None,
+    answer_tokens: int = 3000,
+    with_contract: bool = True,
+    overlap: int = 0,
+    background: bool = False,
+) -> FanOut:
+    """``fan_out`` for Qwen Code: each batch is one response of ``agent`` calls (foreground:
+    each answered with its sub-agent's last words; ``background``: each answered with a launch
+    notice, the words arriving later as a ``<task-notification>``)."""
+    return _batched(
+        api,
+        tag,
+        lambda task, i: qwen_agent(task, f"audit part {i}", background),
+        chat.say,
+        agents,
+        per_message,
+        answer_tokens,
+        with_contract,
+        overlap,
+    )
+
+
+def qwen_agent(prompt: str, description: str, background: bool = False) -> Block:
+    """Qwen Code's ``agent`` call."""
+    args = {
+        "description": description,
+        "prompt": prompt,
+        "subagent_type": "general-purpose",
+        "run_in_background": background,
+    }
+    return chat.tool_call("agent", args)
 
 
 def not_returned(req: responses.Request, calls: list[Block]) -> list[str]:
@@ -445,3 +518,173 @@ def workflow_orchestrator(api: FakeAnthropic, script: str) -> tuple[Conversation
 
     main = api.conversation("WF-ORCH", name="WF-ORCH").when(lambda r: True, orchestrate)
     return main, call
+
+
+# --- skills (issue 31): a hand-written skill's launches, then one ad hoc --------------------------
+
+SKILL = "fan-two"
+
+
+def hand_written_skill(folder: Path, name: str = SKILL, body: str = "") -> Path:
+    """A skill of a SKILL.md and nothing else, in ``folder/<name>/``; its path."""
+    skill_md = folder / name / "SKILL.md"
+    skill_md.parent.mkdir(parents=True)
+    body = body or "FT-BODY: launch two reviewers, one per part, and wait for both."
+    skill_md.write_text(
+        f"---\nname: {name}\ndescription: Reviews the code with two sub-agents. Use to review."
+        f"\n---\n\n# {name}\n\n{body}\n",
+        encoding="utf-8",
+    )
+    return skill_md
+
+
+def reviewers(
+    api: FakeAnthropic, tag: str, answer_tokens: int = 3000, overlap: bool = False
+) -> list[Block]:
+    """Two foreground launches whose sub-agents answer at length (~``answer_tokens``); with
+    ``overlap``, only once both have started (so they surely run at once)."""
+    calls, subs = [], []
+    for i in (1, 2):
+        name = f"{tag}-SUB-{i}"
+        calls.append(agent(f"{name}: review part {i}.", f"review part {i}", background=False))
+        answer = long_answer(name, answer_tokens)
+        step = once_started(api, subs, 2, answer) if overlap else answer
+        subs.append(api.conversation(name, step, name=name))
+    return calls
+
+
+def ad_hoc(
+    api: FakeAnthropic, conversations: list[Conversation], tag: str, answer_tokens: int = 3000
+) -> tuple[str, Block]:
+    """The second prompt of the session: one sub-agent launched outside any skill. Its rule goes
+    first in each conversation the main thread may be matched by (the first prompt's, or a
+    compaction's summary). The prompt and the launch."""
+    prompt = f"{tag}-ADHOC: one more look at the README."
+    call = agent(f"{tag}-LOOK: read the README.", "one more look", background=False)
+    api.conversation(f"{tag}-LOOK", long_answer(f"{tag}-LOOK", answer_tokens), name=f"{tag}-LOOK")
+
+    def step(req: Request) -> list[Block] | str:
+        return "Looked." if req.tool_result(call["id"]) is not None else [text("Looking."), call]
+
+    for conv in conversations:
+        conv.rules.insert(0, (lambda req: prompt in req.last_user_text, step))
+    return prompt, call
+
+
+# --- issue 35: the message channel (SendMessage to the orchestrator) ----------------------------
+
+SAVED_MESSAGE = re.compile(r"\S*\.spawnkit/returns/\S+?-message(?:-\d+)?\.md")
+
+
+def long_message(tag: str, chars: int = 21_000) -> str:
+    """A sub-agent's whole report as one message of at least ``chars`` characters."""
+    lines = [f"MSGMARK {tag}: every finding of the audit, as a message to the orchestrator."]
+    n = 0
+    while sum(len(line) + 1 for line in lines) < chars:
+        n += 1
+        lines.append(
+            f"- src/pkg_{n % 23}/module_{n}.py:{n * 7}: finding {n}: an OSError is swallowed in "
+            "the retry loop, so the caller never learns that the write failed."
+        )
+    return "\n".join(lines)
+
+
+def send_message(to: str, message: str) -> Block:
+    return tool_use("SendMessage", {"to": to, "summary": "findings", "message": message})
+
+
+def named_agent(prompt: str, name: str, description: str) -> Block:
+    """A background Agent call with a ``name``: the agent is addressable and its messages say
+    ``from="<name>"``."""
+    call = agent(prompt, description, background=True)
+    call["input"]["name"] = name
+    return call
+
+
+@dataclass
+class Messaging:
+    """An orchestrator waiting on named background agents, one of which messages it."""
+
+    prompt: str
+    main: Conversation
+    sender: Conversation
+    name: str  # the sender's agent name
+    sends: list[Block] = field(default_factory=list)  # its SendMessage calls, in order
+    peer: Conversation | None = None  # the agent it messages instead, when not the orchestrator
+
+    def results(self) -> list[tuple[bool, str]]:
+        """(is_error, text) of each SendMessage call, as the sender was told."""
+        out = []
+        for call in self.sends:
+            res = self.sender.request_with_result(call["id"]).tool_result(call["id"])
+            out.append((res.is_error, res.text))
+        return out
+
+    def received(self) -> list[tuple[str, str]]:
+        """The agent messages the orchestrator was shown, over the whole session."""
+        return self.main.last.agent_messages()
+
+
+def messaging(
+    api: FakeAnthropic,
+    tag: str,
+    message: str,
+    to: str = "main",
+    *,
+    stubborn: bool = False,
+    busy: bool = False,
+) -> Messaging:
+    """The orchestrator starts the named background agent ``<tag>-mate`` (and ``<tag>-peer``,
+    which sits in a Bash call long enough to be messaged, when ``to`` names it) and waits for
+    their final answers. The agent loads SendMessage (a deferred tool) and sends ``message`` to
+    ``to``. Refused (an error result naming the copy spawnkit saved), it sends a short note with
+    that path, as a compliant model would, or, when ``stubborn``, the same message again, until
+    one goes through; then it answers briefly. ``busy``: the orchestrator sits in a Bash call
+    while the message arrives (the client then delivers it as a system message after that
+    tool round, not as a user turn)."""
+    name = f"{tag.lower()}-mate"
+    peer_name = f"{tag.lower()}-peer"
+    finals = [f"{tag}-MATE-FINAL"]
+    launches = [named_agent(f"{tag}-MATE: audit the retry loops.", name, "audit retry loops")]
+    peer = None
+    if to == peer_name:
+        finals.append(f"{tag}-PEER-FINAL")
+        launches.append(named_agent(f"{tag}-PEER: wait for a note.", peer_name, "wait for a note"))
+        peer = api.conversation(
+            f"{tag}-PEER",
+            tool_use("Bash", {"command": "sleep 4", "description": "wait for a note"}),
+            f"{finals[-1]}: noted.",
+        )
+
+    def wait(req: Request) -> str:
+        if all(final in req.text for final in finals):
+            return f"{tag}: all agents are done."
+        api.wait_for(lambda: False, timeout=0.3)  # nothing to do until the next delivery
+        return "WAITING"
+
+    steps: list = [launches]
+    if busy:
+        steps.append(tool_use("Bash", {"command": "sleep 4", "description": "busy meanwhile"}))
+    main = api.conversation(f"{tag}-ORCH", *steps, *[wait] * 80, name=f"{tag}-ORCH")
+    plan = Messaging(f"{tag}-ORCH: start the agents.", main, None, name, peer=peer)  # type: ignore[arg-type]
+
+    def act(req: Request) -> Block | str:
+        if req.assistant_turns == 0:
+            return tool_use("ToolSearch", {"query": "select:SendMessage", "max_results": 1})
+        last = plan.sends[-1] if plan.sends else None
+        result = req.tool_result(last["id"]) if last else None
+        if last is None or (result is not None and result.is_error):
+            saved = SAVED_MESSAGE.search(result.text) if result else None
+            text = message
+            if saved and not stubborn:
+                text = (
+                    f"{tag} note: 180 findings, 23 packages; the retry loops swallow OSError. "
+                    f"Full list: {saved.group(0)}"
+                )
+            call = send_message(to, text)
+            plan.sends.append(call)
+            return call
+        return f"{finals[0]}: done."
+
+    plan.sender = api.conversation(f"{tag}-MATE", name=f"{tag}-MATE").when(lambda req: True, act)
+    return plan

@@ -1,5 +1,7 @@
 """Codex 5: install then uninstall leaves hooks.json and config.toml byte-identical, and the
-user's own trusted hook working alongside spawnkit's and after it."""
+user's own trusted hook working alongside spawnkit's and after it; after a session ran with
+spawnkit's hooks, nothing of spawnkit's stays in $CODEX_HOME (issue 30: no backup, no hook
+state)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 
 from spawnkit.install.codex_trust import expected_entries
 from spawnkit.standard import protocol
+from tests.snapshots import differences, tree
 
 from .fake_responses import spawn_agent, wait_agent
 
@@ -76,3 +79,32 @@ def test_install_into_an_empty_codex_home_and_out_again_leaves_it_as_it_was(code
     assert not codex.hooks_path.exists()
     assert codex.config_path.read_bytes() == config_before
     assert not (codex.codex_home / "skills").exists()
+
+
+# What Codex writes for itself in $CODEX_HOME while it runs.
+CODEX_OWN = (
+    "sessions",
+    "log",
+    "logs",
+    "history.jsonl",
+    "version.json",
+    "tmp",
+    "cache",
+    "*.sqlite",  # its databases (state, thread history, queue), with their journals
+    "*.sqlite-*",
+)
+
+
+def test_install_a_session_and_uninstall_leave_codex_home_as_it_was(codex, fake_responses):
+    _user_hooks(codex)
+    _delegate(codex, fake_responses, "Z")  # Codex writes its own files first
+    before = tree(codex.codex_home)
+
+    codex.spawnkit("install", "--host", "codex", "--mode", "enforce", "--yes")
+    _delegate(codex, fake_responses, "Y")  # spawnkit's hook runs: it keeps its session state
+    assert list((codex.codex_home / ".spawnkit" / "sessions").glob("*.json"))
+    assert list(codex.codex_home.glob("*.spawnkit-*.bak"))
+    removed = codex.spawnkit("uninstall", "--host", "codex", "--yes")
+
+    assert differences(before, tree(codex.codex_home), CODEX_OWN) == []
+    assert "runtime state" in removed.stdout  # what went is said

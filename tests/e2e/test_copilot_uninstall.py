@@ -1,10 +1,11 @@
 """Copilot 5: install then uninstall leaves ~/.copilot byte-identical, the user's own hook file
-included, and the user's hook working alongside spawnkit's and after it."""
+included, and the user's hook working alongside spawnkit's and after it; after a session ran
+with spawnkit's hooks, nothing of spawnkit's stays either (issue 30: its hook state went)."""
 
 from __future__ import annotations
 
 from spawnkit.standard import protocol
-from tests.snapshots import snapshot
+from tests.snapshots import differences, snapshot, tree
 
 from .fake_chat import task
 
@@ -13,13 +14,11 @@ CONTRACT_HEAD = protocol.load()["return_block"][0]
 COPILOT_OWN = (
     "session-state",
     "logs",
-    "session-store.db",
+    "session-store.db*",  # its database and SQLite's journals beside it
     "config.json",
     "settings.json.lock",
     "installed-plugins",
 )
-# What spawnkit's hook writes while it runs (per-session counters, its log): runtime state.
-HOOK_STATE = (".spawnkit/sessions", ".spawnkit/hook.log")
 
 
 def _user_hooks(copilot) -> bytes:
@@ -67,10 +66,11 @@ def test_install_then_uninstall_leaves_copilot_home_byte_identical(copilot, fake
 
 def test_user_hook_fires_alongside_spawnkit_and_after_its_uninstall(copilot, fake_chat):
     original = _user_hooks(copilot)
-    before = snapshot(copilot.copilot_home)
+    before = tree(copilot.copilot_home)
 
     copilot.spawnkit("install", "--host", "copilot", "--mode", "enforce", "--yes")
     installed = _delegate(copilot, fake_chat, "A")
+    assert list((copilot.copilot_home / ".spawnkit" / "sessions").glob("*.json"))  # hook state
     assert CONTRACT_HEAD in installed.first.last_user_text  # spawnkit's hooks ran ...
     events = [p.stem.rsplit("-", 1)[1] for p in sorted((copilot.hooklog / "user").glob("*"))]
     assert events.count("preToolUse") == 1 and "subagentStop" in events  # ... and the user's
@@ -79,13 +79,9 @@ def test_user_hook_fires_alongside_spawnkit_and_after_its_uninstall(copilot, fak
     copilot.spawnkit("uninstall", "--host", "copilot", "--yes")
     assert (copilot.hooks_dir / "mine.json").read_bytes() == original
     assert sorted(p.name for p in copilot.hooks_dir.iterdir()) == ["mine.json"]
-    after = snapshot(copilot.copilot_home)
-    spawnkit_left = {
-        k for k in set(after) - set(before) if not k.startswith(COPILOT_OWN + HOOK_STATE)
-    }
-    assert spawnkit_left <= {".spawnkit"}  # the folder of the hook's runtime state only
-    kept = {k: v for k, v in before.items() if not k.startswith(COPILOT_OWN)}
-    assert {k: after.get(k) for k in kept} == kept  # every byte the user had, as it was
+    # nothing of spawnkit's left (its hook state included), every byte and mode of the
+    # user's as it was; Copilot's own files are its own
+    assert differences(before, tree(copilot.copilot_home), COPILOT_OWN) == []
 
     seen = len(list((copilot.hooklog / "user").glob("*")))
     removed = _delegate(copilot, fake_chat, "B")

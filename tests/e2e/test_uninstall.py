@@ -1,10 +1,12 @@
-"""Scenario 7: install then uninstall leaves the user's own hooks working, byte for byte."""
+"""Scenario 7: install then uninstall leaves the user's own hooks working, byte for byte, and
+the Claude Code folder as it was (issue 30: no backup or hook state of spawnkit's left)."""
 
 from __future__ import annotations
 
 import json
 
 from spawnkit.standard import protocol
+from tests.snapshots import differences, tree
 
 from .fake_api import agent
 
@@ -57,3 +59,36 @@ def test_user_hook_fires_alongside_spawnkit_and_after_its_uninstall(claude, fake
     assert (
         after.count("PreToolUse") == 1 and "SubagentStop" in after and "Stop" in after
     )  # ...the user's hook is not
+
+
+# What Claude Code writes for itself in its folder and HOME while it runs.
+CLAUDE_OWN = (
+    ".claude/projects",
+    ".claude/todos",
+    ".claude/statsig",
+    ".claude/shell-snapshots",
+    ".claude/session-env",
+    ".claude/file-history",
+    ".claude/plans",
+    ".claude/debug",
+    ".claude/sessions",
+    ".claude/.claude.json",
+    ".claude/backups",
+    ".claude/plugins",
+    ".claude.json",
+)
+
+
+def test_install_a_session_and_uninstall_leave_the_claude_folder_as_it_was(claude, fake_api):
+    _user_settings(claude)
+    _delegate(claude, fake_api, "C0")  # Claude Code writes its own files first
+    before = tree(claude.home)
+
+    claude.spawnkit("install", "--mode", "enforce", "--yes")
+    _delegate(claude, fake_api, "C1")  # spawnkit's hook runs: it keeps its session state
+    assert list((claude.config_dir / ".spawnkit" / "sessions").glob("*.json"))
+    assert list(claude.config_dir.glob("settings.json.spawnkit-*.bak"))
+    removed = claude.spawnkit("uninstall", "--yes")
+
+    assert differences(before, tree(claude.home), CLAUDE_OWN) == []
+    assert "runtime state" in removed.stdout  # what went is said

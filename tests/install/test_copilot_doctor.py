@@ -45,7 +45,7 @@ def test_a_clean_install_is_healthy(installed, tmp_path, monkeypatch):
     code, checks = _checks()
     assert code == 0, checks
     assert checks["hooks registered"]["status"] == "ok"
-    assert checks["hooks registered"]["detail"].startswith("5 of 5 in ")
+    assert checks["hooks registered"]["detail"].startswith("6 of 6 in ")
     assert checks["hooks run"]["status"] == "ok"
     assert checks["policy"]["status"] == "ok" and "does not exist" in checks["policy"]["detail"]
     assert "folder trusted" not in checks  # a user scope needs none

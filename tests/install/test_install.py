@@ -116,12 +116,16 @@ def test_backups_are_taken_before_each_change_and_only_five_kept(cfg: Path):
     (first,) = atomic.list_backups(cfg / "settings.json")
     assert first.read_bytes() == original
     assert stat.S_IMODE(first.stat().st_mode) == 0o600
-    for _ in range(4):
-        assert run_cli("uninstall", "--config-dir", str(cfg)).exit_code == 0
-        _install(cfg)
+    target = resolve_target("user", cfg)
+    for n in range(5):  # newer spawnkits (another interpreter each) rewrite their entries
+        apply(plan_install(target, python=f"/opt/spawnkit-{n}/bin/python3"))
     backups = atomic.list_backups(cfg / "settings.json")
     assert len(backups) == 5
     assert first not in backups  # the oldest went
+    # the file comes back as it was: every backup install made of it goes with the uninstall
+    assert run_cli("uninstall", "--config-dir", str(cfg)).exit_code == 0
+    assert (cfg / "settings.json").read_bytes() == original
+    assert atomic.list_backups(cfg / "settings.json") == []
 
 
 def test_a_newer_spawnkit_replaces_its_entries_in_place(cfg: Path):

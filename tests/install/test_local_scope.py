@@ -85,7 +85,13 @@ def test_local_scope_never_touches_a_committed_file(project: Path):
 
 
 def test_a_projects_backups_go_to_the_users_folder(project: Path):
-    """Uninstall and install back up the project's settings.json into the user's folder."""
+    """Uninstall and install back up the project's settings.json into the user's folder.
+
+    (A teammate's edit since the install keeps them both: the file is not as it was before the
+    install, so they may matter; a file given back byte for byte takes them along, see
+    tests/security/test_22_uninstall_leaves_nothing_of_its_own.py.)"""
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace("{", '{\n  "env": {"TEAM": "1"},', 1))
     result = run_cli("uninstall", "--scope", "project")
     assert result.exit_code == 0, result.output
     dot = project / ".claude"

@@ -80,6 +80,7 @@ def _claude() -> str:
     return found
 
 
+@pytest.mark.slow  # runs the real Claude Code: the fast tests run no client
 @pytest.mark.parametrize("manifest", ["plugin.json", "marketplace.json"])
 def test_claude_code_validates_the_manifests(manifest: str, tmp_path: Path):
     proc = subprocess.run(

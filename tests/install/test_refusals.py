@@ -57,7 +57,7 @@ def test_malformed_json_is_refused_and_left_untouched(cfg: Path, name: str):
     (cfg / "settings.json").write_bytes(MALFORMED[name])
     message = _refused(cfg)
     assert "settings.json is not valid JSON" in message
-    assert "fix it or move it aside" in message
+    assert "correct the JSON there, or move the file aside" in message
 
 
 @pytest.mark.parametrize("name", list(WRONG_SHAPE))

@@ -1,8 +1,9 @@
-"""An install made before the hook followed background tasks (issue 20) has six registrations.
+"""An install made before the hook followed background tasks (issue 20) has six registrations;
+one made before it followed sub-agents' messages (issue 35), every one but SendMessage's.
 
-doctor must say that four are missing and how to add them; running ``spawnkit install`` again
-must add exactly those, leave the user's own hooks and the six in place, and uninstall must
-still take everything back.
+doctor must say which are missing and how to add them; running ``spawnkit install`` again
+must add exactly those, leave the user's own hooks and the older ones in place, and uninstall
+must still take everything back.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ OLD = [
 ]
 NEW = [
     "PreToolUse TaskStop",
+    "PreToolUse SendMessage",
     "PostToolUse Agent|Task|TaskStop|Workflow",
     "UserPromptSubmit",
     "Stop",
@@ -38,8 +40,8 @@ USERS = (
 )
 
 
-def _old_install(cfg: Path, monkeypatch) -> None:
-    old = [regs.Registration(event, matcher, 10) for event, matcher in OLD]
+def _old_install(cfg: Path, monkeypatch, table: list | None = None) -> None:
+    old = [regs.Registration(event, matcher, 10) for event, matcher in table or OLD]
     with monkeypatch.context() as patch:
         patch.setattr(regs, "registrations", lambda host="claude-code": old)
         apply(plan_install(resolve_target("user", cfg)))
@@ -100,3 +102,20 @@ def test_doctor_shows_the_scope_in_force(cfg: Path, tmp_path: Path, monkeypatch)
     assert f"leaves alone reviewer ({project / '.claude' / 'spawnkit.json'})," in check["detail"]
     assert "warns about Explore, Plan, plugin agents (*:*)" in check["detail"]
     assert "never a workflow's agents" in check["detail"]
+
+
+def test_an_install_from_before_messages_gains_the_sendmessage_registration(cfg: Path, monkeypatch):
+    settings = cfg / "settings.json"
+    before = [(r.event, r.matcher) for r in regs.registrations() if r.matcher != "SendMessage"]
+    assert len(before) == len(regs.registrations()) - 1
+    _old_install(cfg, monkeypatch, before)
+
+    check = _doctor(cfg)["hooks registered"]
+    assert check["status"] == "broken"
+    assert check["detail"].startswith(f"1 of {len(regs.registrations())} missing in {settings}")
+    assert check["detail"].endswith(": PreToolUse SendMessage")
+
+    assert run_cli("install", "--config-dir", str(cfg), "--yes").exit_code == 0
+    found = sorted(((h.event, h.matcher) for h in managed_hooks(settings.read_text())), key=str)
+    assert found == sorted(((r.event, r.matcher) for r in regs.registrations()), key=str)
+    assert _doctor(cfg)["hooks registered"]["status"] == "ok"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from samples import GOOD_HOUSEKEEPING, HEAD
 
 from spawnkit.standard import protocol
@@ -94,3 +95,69 @@ def test_a_sibling_brief_is_the_prompt(tmp_path):
         "Audit {package}; write the findings to .x-reports/a.md.\n"
     )
     assert {d.code for d in lint_text(text, str(path))} == {"CM001"}
+
+
+# --- issue 35: findings messaged to the orchestrator ------------------------------------------
+
+CAPPED = "Reply with at most 300 tokens: STATUS and the report path.\n"
+
+
+def _messaged(lint, text: str, preview: bool = True) -> list:
+    return [
+        d
+        for d in lint(text, preview=preview).diagnostics
+        if d.code == "CM001" and "message its findings" in d.message
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Report findings via SendMessage to team-lead.",  # seen in a public skill
+        "Send all your findings to main with SendMessage as soon as you have them.",
+        "Message the lead with your full analysis before you reply.",
+        "When done, use SendMessage to main with your whole report.",
+        "Then send everything you found to the orchestrator.",
+    ],
+)
+def test_a_prompt_that_messages_its_findings_to_the_lead_is_read_as_the_whole_report(lint, said):
+    found = _messaged(lint, _skill(CAPPED + said))
+    assert len(found) == 1, said
+    assert found[0].message.startswith("this sub-agent prompt tells a sub-agent to message")
+    assert found[0].severity == "warning" and found[0].tier == "preview"
+    assert said[:20] in found[0].evidence[0].note
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        'Notify completion: SendMessage to team-lead "review complete".',  # a status
+        "Signal READY via SendMessage to team-lead with a content summary.",
+        "Send the report's path to main with SendMessage.",
+        "Never send your findings to main; they belong in the report.",
+        "Your messages to main with SendMessage stay under 200 tokens, findings included.",
+        "Send your findings to the database with the CLI.",  # not the lead
+        "Message the lead if you are blocked.",  # nothing sent but a question
+    ],
+)
+def test_a_note_a_cap_or_another_recipient_is_not(lint, said):
+    assert _messaged(lint, _skill(CAPPED + said)) == [], said
+
+
+def test_the_standards_own_contract_is_not(lint):
+    block = protocol.return_block(report=".demo-audit-reports/{package}.md")
+    assert "SendMessage" in block
+    assert _messaged(lint, _skill(block)) == []
+
+
+def test_a_rule_for_every_sub_agent_counts_the_orchestrators_own_messages_do_not(lint):
+    rule = "\n## Rules\n- Each sub-agent reports its findings via SendMessage to team-lead.\n\n"
+    (found,) = _messaged(lint, _skill(CAPPED, extra=rule))
+    assert found.message.startswith("the skill tells a sub-agent")
+    own = "\nWhen all are done, send the findings to the lead of the review team.\n\n"
+    assert _messaged(lint, _skill(CAPPED, extra=own)) == []
+
+
+def test_the_reading_is_preview(lint):
+    text = _skill(CAPPED + "Report findings via SendMessage to team-lead.")
+    assert _messaged(lint, text, preview=False) == []

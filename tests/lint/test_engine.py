@@ -31,6 +31,8 @@ def test_diagnostic_fields_are_the_contract():
         "evidence",
         "looked_for",
         "family",
+        # added by issue 31: the runs behind a finding of the tier "observed"
+        "observed",
         # added by issue 34: a calibrated finding's probability of being right
         "probability",
     ]

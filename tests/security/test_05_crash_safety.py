@@ -17,6 +17,7 @@ half-made folder is left anywhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -103,6 +104,14 @@ def test_killed_mid_write_leaves_no_temporary_file_behind(cfg: Path):
     assert "notify" in (cfg / "settings.json").read_text()
 
 
+def _unstamped(content: bytes | str) -> bytes | str:
+    """An install record names the backups it made, by their time stamp: a run killed and
+    done again makes them at another time."""
+    if isinstance(content, str):
+        return content
+    return re.sub(rb"\.spawnkit-\d{8}-\d{6}-\d{6}\.bak", b".spawnkit-<stamp>.bak", content)
+
+
 def _state(world: World) -> dict[str, bytes | str]:
     """The project and HOME, minus what legitimately differs between runs: the user's own
     backups (stamped, and the folder that keeps a project's) and the template store's objects
@@ -110,7 +119,7 @@ def _state(world: World) -> dict[str, bytes | str]:
 
     A project keeps no backup at all: one left there is a leftover of a killed run."""
     found: dict[str, bytes | str] = {
-        k: v
+        k: _unstamped(v)
         for k, v in snapshot(world.work).items()
         if not (k.startswith("home/") and (BACKUP_TAG in k or "template-store" in k))
         and not k.startswith("home/.claude/.spawnkit/backups")
@@ -238,3 +247,47 @@ def test_copilot_install_and_uninstall_killed_at_every_write(tmp_path: Path, sco
     # the user's own hook file is part of every state compared above, so never touched
     world.restore(installed_snap)
     assert (copilot_home / "hooks" / "mine.json").read_bytes() == COPILOT_HOOKS
+
+
+GEMINI_SETTINGS = (
+    b'{\n  "security": {"auth": {"selectedType": "gemini-api-key"}},\n  "hooks": {\n'
+    b'    "enabled": true,\n    "BeforeTool": [{"matcher": "run_shell_command", "hooks":'
+    b' [{"name": "mine", "type": "command", "command": "true"}]}]\n  }\n}\n'
+)
+QWEN_SETTINGS = (
+    b'{\r\n  "$version": 4,\r\n  "ui": {"theme": "Dracula"},\r\n  "hooks": {"SubagentStop":'
+    b' [{"hooks": [{"type": "command", "command": "notify"}]}]}\r\n}'
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("host", "scope"),
+    [("gemini", "user"), ("gemini", "project"), ("qwen", "user"), ("qwen", "fresh user")],
+)
+def test_gemini_and_qwen_install_and_uninstall_killed_at_every_write(
+    tmp_path: Path, host: str, scope: str
+):
+    """Gemini CLI and Qwen Code: spawnkit's entries in the settings.json that holds the user's
+    own hook and keys (a "fresh user" Qwen Code folder has none: install creates the file with
+    the "$version" Qwen Code needs, uninstall takes the file away again). A kill after any
+    write, then any run, ends in a clean state."""
+    world = World(tmp_path, host)
+    fresh = scope.startswith("fresh")
+    scope = scope.split()[-1]
+    folder = (world.home if scope == "user" else world.project) / f".{host}"
+    folder.mkdir()
+    if not fresh:
+        (folder / "settings.json").write_bytes(
+            GEMINI_SETTINGS if host == "gemini" else QWEN_SETTINGS
+        )
+    original, base = _state(world), world.save("base")
+    assert world.run("install", scope=scope)[0] == 0
+    installed, installed_snap = _state(world), world.save("installed")
+    assert b"spawnkit-managed" in (folder / "settings.json").read_bytes()
+    ends = {"install": installed, "uninstall": original}
+    for verb, start, done in (
+        ("install", base, installed),
+        ("uninstall", installed_snap, original),
+    ):
+        assert _kill_at_every_write(world, verb, start, done, ends, scope=scope) >= 5

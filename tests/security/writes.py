@@ -101,10 +101,12 @@ class World:
             "HOME": str(self.home),
             "CODEX_HOME": str(self.home / ".codex"),
             "COPILOT_HOME": str(self.home / ".copilot"),
+            "QWEN_HOME": str(self.home / ".qwen"),
             "WRITES_LOG": str(self.log),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
         env.pop("CLAUDE_CONFIG_DIR", None)
+        env.pop("GEMINI_CLI_HOME", None)
         env.pop(ABORT_ENV, None)
         if abort:
             env[ABORT_ENV] = str(abort)

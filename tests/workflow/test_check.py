@@ -1,4 +1,4 @@
-"""``spawnkit workflow check``: run a script with stubbed agents (QuickJS), count and measure."""
+"""``spawnkit workflow check``: run a script with stubbed agents (quickjs-ng), count and measure."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from spawnkit.cli import cli
 from spawnkit.errors import SpawnkitError
 from spawnkit.standard import protocol
 from spawnkit.workflow.check import FREE_TEXT_CHARS, run
-
-pytest.importorskip("quickjs")
 
 CORPUS = Path(__file__).resolve().parents[1] / "lint" / "workflow-corpus"
 META = "export const meta = { name: 'demo', description: 'A demo workflow' }\n"
@@ -185,3 +183,63 @@ def test_without_answers_or_with_unusable_ones_the_standard_holds(tmp_path):
         (tmp_path / ".copier-answers.yml").write_text(answers)
         data = json.loads(cli_run(["workflow", "check", "--json", str(script)], tmp_path).output)
         assert (data["return_budget"], data["limits_from"]) == (500, "standard"), answers
+
+
+def test_the_peak_counts_the_whole_run_not_only_until_the_first_agent_ends():
+    """2 agents at once, then 6: the peak is 6 (a count that stopped at the first agent's end
+    would say 2; planted in a scratch copy, this test failed on it)."""
+    body = (
+        "await parallel([1, 2].map((i) => () => agent('first ' + i)))\n"
+        "await parallel([1, 2, 3, 4, 5, 6].map((i) => () => agent('then ' + i)))\n"
+        "return 'done'\n"
+    )
+    result = run(js(body))
+    assert (result.agents, result.peak, result.error) == (8, 6, None)
+
+
+def test_without_the_engine_the_refusal_names_the_install_commands(tmp_path, monkeypatch):
+    from importlib import metadata
+
+    real = metadata.distribution
+
+    def missing(name):
+        if name in ("quickjs-ng", "quickjs"):
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "distribution", missing)
+    script = tmp_path / "w.js"
+    script.write_text(js("return 1\n"))
+    refused = cli_run(["workflow", "check", str(script)], tmp_path)
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1, refused.output
+    for command in ("pip install quickjs-ng", "pipx inject spawnkit quickjs-ng", "uv tool install"):
+        assert command in refused.output
+
+
+def test_control_characters_from_the_script_are_shown_escaped(tmp_path):
+    script = tmp_path / "w.js"
+    script.write_text(
+        js("await workflow('\\x1b]0;owned\\x07')\nthrow new Error('\\x1b[2Jgone\\rforged')\n")
+    )
+    done = cli_run(["workflow", "check", str(script)], tmp_path)
+    assert done.exit_code == 1
+    assert "\x1b" not in done.output and "\r" not in done.output and "\x07" not in done.output
+    assert "problem: the script threw: \\x1b[2Jgone\\x0dforged" in done.output
+
+
+def test_args_nested_too_deep_are_refused_in_one_line(tmp_path):
+    script = tmp_path / "w.js"
+    script.write_text(js("return 1\n"))
+    deep = "[" * 5000 + "]" * 5000
+    refused = cli_run(["workflow", "check", str(script), "--args", deep], tmp_path)
+    assert refused.exit_code == 2 and "--args is nested more than 64 levels" in refused.output
+
+
+def test_a_long_script_is_run_and_its_meta_still_required(tmp_path):
+    from spawnkit.workflow.check import HEAD_CHARS
+
+    pad = "// " + "x" * 60 + "\n"
+    long_body = pad * (HEAD_CHARS // len(pad) + 10) + "return 'ran'\n"
+    assert run(js(long_body)).result == '"ran"'
+    with pytest.raises(SpawnkitError, match="does not start with `export const meta"):
+        run(long_body)

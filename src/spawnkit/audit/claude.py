@@ -10,7 +10,12 @@ real client). ``<config>/projects/<project>/<session>.jsonl`` holds the orchestr
   ``toolUseResult.content`` (the sub-agent's final words) and ``agentId``; a background launch
   answers ``status: async_launched``; a launch a hook refused is an ``is_error`` result;
 - background returns arrive later as ``<task-notification>`` text in a ``queued_command``
-  attachment (or a user message): ``<tool-use-id>`` and ``<result>``.
+  attachment (or a user message): ``<tool-use-id>`` and ``<result>``;
+- what a sub-agent sent the orchestrator with ``SendMessage`` arrives the same two ways: a
+  ``user`` message (``Another Claude session sent a message: <agent-message from="…">…``,
+  the orchestrator idle) or a ``queued_command`` attachment (busy), both with ``origin``
+  ``{kind: "peer", from, senderTaskId}``; the ``queue-operation`` records that queue it are
+  copies, never read.
 
 ``<session>/subagents/agent-<agentId>.jsonl`` holds a sub-agent (2.0.x: ``agent-<id>.jsonl``
 beside the session); a SubagentStop block shows there as a ``hook_blocking_error`` attachment
@@ -31,15 +36,34 @@ import re
 from typing import Any
 
 from spawnkit import tokens
-from spawnkit.audit import signals, workflows
+from spawnkit.audit import signals, skills, workflows
 from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
-from spawnkit.audit.model import ContextPoint, InputStats, Session, WorkflowRun
+from spawnkit.audit.model import ContextPoint, InputStats, Message, Session, WorkflowRun
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
-from spawnkit.hook import tasks
+from spawnkit.hook import agent_messages, tasks
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 WORKFLOW_TOOL = "Workflow"
+SKILL_TOOL = "Skill"  # the model invoking a skill (or, 2.1.x, a custom command): input.skill
+# User records that are the client's, not a prompt: a built-in command's output and caveat,
+# an interruption; and anywhere in the text, a background agent's notification or a sub-agent's
+# message (both arrive as user records).
+_NOT_PROMPTS = (
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "[Request interrupted by user",
+)
+_DELIVERED = (tasks.OPEN, agent_messages.OPEN + " ")
+
+
+def _from_the_client(text: str) -> bool:
+    """A user record's text that the client wrote, not the user: no prompt."""
+    head = text[:4096]
+    return text.startswith(_NOT_PROMPTS) or any(mark in head for mark in _DELIVERED)
+
+
 KNOWN_TYPES = frozenset(
     {
         "user",
@@ -58,6 +82,7 @@ KNOWN_TYPES = frozenset(
         "cost-state",
         "file-history-snapshot",
         "custom-title",
+        "mode",
     }
 )
 # Records never needed, recognised by their first bytes so they are not even parsed.
@@ -72,6 +97,7 @@ _SKIP_TYPES = frozenset(
         b"atis-latch",
         b"cost-state",
         b"file-history-snapshot",
+        b"mode",
     }
 )
 _SKIP_ATTACHMENTS = frozenset(
@@ -126,8 +152,12 @@ class _Orchestrator(Orchestrator):
         self.usage_seen = False
         self.runs: dict[str, WorkflowRun] = {}  # by run id
         self.run_launches: dict[str, Launch] = {}  # Workflow tool_use id -> its launch
+        self.deliveries: set[str] = set()  # records that delivered agent messages
         self.own_records = 0  # messages of this conversation
         self.sidechain_records = 0  # messages of a sub-agent's (older clients mixed them in)
+        self.skill_calls: dict[str, str] = {}  # Skill tool_use id -> the skill it invokes
+        self.commands_seen: set[str] = set()  # uuids of /name records (a replay repeats them)
+        self.run_scripts: dict[str, str] = {}  # Workflow tool_use id -> its scriptPath
 
     def feed(self, rec: dict[str, Any], stats: InputStats) -> None:
         kind = record_type(rec)
@@ -151,9 +181,12 @@ class _Orchestrator(Orchestrator):
                 if isinstance(prompt, str):
                     self._estimate(prompt)
                     self.arrived(prompt)
-                    self._notifications(prompt, stamp)
+                    self._delivered(prompt, stamp, att.get("origin"), rec.get("uuid"))
+                    if not _from_the_client(prompt):
+                        self.spans.ended()  # the user's words, queued while the model worked
         elif kind == "system" and rec.get("subtype") == "compact_boundary":
             self.compacted()
+            self.spans.ended()
 
     # --- records ------------------------------------------------------------------------------
 
@@ -164,6 +197,7 @@ class _Orchestrator(Orchestrator):
         content = msg.get("content")
         if not self.usage_seen:
             self._estimate(text_of(content))
+        self.record_tag = self.spans.tag(rec.get("attributionSkill"))
         self._point(msg, rec)
         if not isinstance(content, list):
             return
@@ -209,19 +243,31 @@ class _Orchestrator(Orchestrator):
         if name in AGENT_TOOLS:
             if tool_id in self.launches:
                 return  # the same call again: a resumed session replays its history
-            self.launches[tool_id] = Launch(
-                tool_id,
-                signals.label(args.get("description")),
-                when,
-                agent_type=signals.label(args.get("subagent_type")),
-                background=args.get("run_in_background") is True,
+            self.launch(
+                Launch(
+                    tool_id,
+                    signals.label(args.get("description")),
+                    when,
+                    agent_type=signals.label(args.get("subagent_type")),
+                    background=args.get("run_in_background") is True,
+                )
             )
         elif name == WORKFLOW_TOOL:
             if tool_id not in self.run_launches:
-                label = args.get("name") or posixpath.basename(string(args.get("scriptPath")))
+                script = string(args.get("scriptPath"))[:4096]
+                label = args.get("name") or posixpath.basename(script)
                 self.run_launches[tool_id] = Launch(
-                    tool_id, signals.label(label), when, background=True, kind="workflow"
+                    tool_id,
+                    signals.label(label),
+                    when,
+                    background=True,
+                    kind="workflow",
+                    mark=self.spans.mark(self.record_tag),
                 )
+                self.run_scripts[tool_id] = script
+        elif name == SKILL_TOOL:
+            if tool_id not in self.skill_calls:
+                self.skill_calls[tool_id] = string(args.get("skill"))
         elif name == "Read":
             path = args.get("file_path")
             if isinstance(path, str) and signals.is_report(path, cwd):
@@ -242,11 +288,15 @@ class _Orchestrator(Orchestrator):
         if isinstance(content, str):
             self._estimate(content)
             self.arrived(content)
-            if "<task-notification>" in content:
-                self._notifications(content, stamp)
+            self._delivered(content, stamp, rec.get("origin"), rec.get("uuid"))
+            self._said(rec, content)
             return
         if not isinstance(content, list):
             return
+        kinds = [b.get("type") for b in content if isinstance(b, dict)]
+        if "text" in kinds and "tool_result" not in kinds:
+            first = next(b for b in content if isinstance(b, dict) and b.get("type") == "text")
+            self._said(rec, first.get("text") if isinstance(first.get("text"), str) else "")
         for block in content:
             if not isinstance(block, dict):
                 continue
@@ -255,10 +305,33 @@ class _Orchestrator(Orchestrator):
                 if isinstance(text, str):
                     self._estimate(text)
                     self.arrived(text)
-                    if "<task-notification>" in text:
-                        self._notifications(text, stamp)
+                    self._delivered(text, stamp, rec.get("origin"), rec.get("uuid"))
             elif block.get("type") == "tool_result":
                 self._tool_result(block, rec)
+
+    def _said(self, rec: dict[str, Any], text: str) -> None:
+        """A user record of text: the skill it invokes (``/name``), the folder the running skill
+        was loaded from, or a real prompt, which ends the running skill's span."""
+        if rec.get("isCompactSummary") is True:
+            return
+        if rec.get("isMeta") is True:
+            self.spans.located(skills.base_directory(text))
+            return
+        command = skills.command_name(text)
+        if command is not None:
+            key = rec.get("uuid")
+            if isinstance(key, str) and key:
+                if key in self.commands_seen:
+                    return  # a resumed session replays its history
+                self.commands_seen.add(key)
+            name = skills.clean_name(command)
+            if name and not skills.is_builtin(name):
+                self.spans.invoked(name)
+            else:
+                self.spans.ended()  # /clear, /compact…: the client's own, typed like a prompt
+            return
+        if not _from_the_client(text):
+            self.spans.ended()
 
     def _tool_result(self, block: dict[str, Any], rec: dict[str, Any]) -> None:
         tool_id = str(block.get("tool_use_id") or "")
@@ -267,6 +340,9 @@ class _Orchestrator(Orchestrator):
         self.arrived(text)
         error = block.get("is_error") is True
         self.read_result(tool_id, text, refused=error)
+        skill = self.skill_calls.pop(tool_id, None)
+        if skill is not None and not error:
+            self.spans.invoked(skill)  # a failed call loads nothing: no span (as the client)
         result = rec.get("toolUseResult")
         run = self.run_launches.get(tool_id)
         if run is not None and not run.agent_id and isinstance(result, dict):
@@ -275,9 +351,10 @@ class _Orchestrator(Orchestrator):
                 run.agent_id = run_id[:80]
                 name = signals.label(result.get("workflowName")) or run.description
                 run.description = name
-                self._run(run_id).name = name
-                self._run(run_id).tool_use_id = tool_id
-                self._run(run_id).launched = run.launched
+                found = self._run(run_id)
+                found.name, found.tool_use_id, found.launched = name, tool_id, run.launched
+                found.script_path = self.run_scripts.get(tool_id, "")
+                self.spans.attach(found, run.mark)
             return
         launch = self.launches.get(tool_id)
         if launch is None or launch.done:
@@ -299,6 +376,47 @@ class _Orchestrator(Orchestrator):
         words = result.get("content")
         said = text_of(words) if isinstance(words, list) else _unframe(text)
         self.returned(launch, said, rec.get("timestamp"), received=text)
+
+    def _delivered(self, text: str, stamp: Any, origin: Any, key: Any) -> None:
+        """Agent messages and task notifications in what reached the orchestrator (a message's
+        text is never read as a notification: the hook's parser cuts the messages out)."""
+        if agent_messages.OPEN + " " in text:
+            messages, text = agent_messages.split(text)
+            if messages:
+                self._messages(messages, stamp, origin, key)
+        if tasks.OPEN in text:
+            self._notifications(text, stamp)
+
+    def _messages(
+        self, messages: list[agent_messages.AgentMessage], stamp: Any, origin: Any, key: Any
+    ) -> None:
+        """Sub-agents' messages to the orchestrator: sub-agent text in its context."""
+        if isinstance(key, str) and key:
+            if key in self.deliveries:
+                return  # a resumed session replays its history
+            self.deliveries.add(key)
+        sender_id = origin.get("senderTaskId") if isinstance(origin, dict) else None
+        when = timestamp(stamp)
+        for message in messages:
+            agent_id = sender_id if isinstance(sender_id, str) else message.sender
+            launch = self.by_agent.get(agent_id)
+            estimate = tokens.estimate(message.body)
+            self.s.messages.append(
+                found := Message(
+                    sender=signals.label(message.sender),
+                    tokens=estimate,
+                    agent_id=agent_id[:80] if launch or sender_id else "",
+                    description=launch.description if launch else "",
+                    agent_type=launch.agent_type if launch else "",
+                    estimated_tokens=estimate,
+                    chars=len(message.body),
+                    delivered_chars=len(message.body) + len(message.sender) + 40,
+                    received=when,
+                    turn=self.gap(),
+                )
+            )
+            # its sender's skill: the one its launch was made in (none when it is unknown)
+            self.spans.attach(found, launch.mark if launch else skills.Mark(None, None))
 
     def _notifications(self, text: str, stamp: Any) -> None:
         for note in sections(text, tasks.OPEN, tasks.CLOSE):
@@ -430,6 +548,17 @@ class _Subagent(Child):
             text = text_of(msg.get("content")) if isinstance(msg, dict) else ""
             if text.startswith("Stop hook feedback:"):
                 self.block(text)
+        elif kind == "user":
+            msg = rec.get("message")
+            content = msg.get("content") if isinstance(msg, dict) else None
+            for block in content if isinstance(content, list) else ():
+                if (
+                    isinstance(block, dict)
+                    and block.get("type") == "tool_result"
+                    and block.get("is_error") is True
+                    and signals.refused_message(text_of(block.get("content")))
+                ):
+                    self.facts.held_messages += 1  # a SendMessage spawnkit refused
 
 
 def _writes(block: dict[str, Any]) -> bool:

@@ -20,6 +20,8 @@ following the answer it held back.
 from __future__ import annotations
 
 import json
+import os
+import posixpath
 from typing import Any
 
 from spawnkit.audit import signals
@@ -27,6 +29,7 @@ from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Return, Session
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
+from spawnkit.hosts import kinds
 
 KNOWN_TYPES = frozenset(
     {
@@ -40,7 +43,10 @@ KNOWN_TYPES = frozenset(
     }
 )
 _SKIP_TYPES = frozenset({b"world_state", b"token_usage_record"})
-_KEEP_EVENTS = frozenset({b"token_count", b"task_complete"})
+# the usage, and a real user prompt: ``user_message`` (up to 0.1xx), a ``UserMessage`` item (0.169)
+_KEEP_EVENTS = frozenset({b"token_count", b"task_complete", b"user_message"})
+_USER_ITEM = b'"item":{"type":"UserMessage"'
+_SKILL_OPEN = "<skill>\n"
 _TYPE_KEY = b'"type":"'
 _PAYLOAD_HEAD = b'"payload":{"type":"'
 _NOTE_OPEN = "<subagent_notification>"
@@ -70,7 +76,9 @@ def skip_line(line: bytes) -> bool:
         return False
     inner = end + 2 + len(_PAYLOAD_HEAD)
     stop = line.find(b'"', inner, inner + 60)
-    return stop != -1 and line[inner:stop] not in _KEEP_EVENTS
+    if stop == -1 or line[inner:stop] in _KEEP_EVENTS:
+        return False
+    return line[inner:stop] != b"item_completed" or line.find(_USER_ITEM, stop, stop + 400) == -1
 
 
 def read(source: Source, stats: InputStats) -> Session | None:
@@ -102,12 +110,20 @@ class _Root(Orchestrator):
         elif kind == "response_item":
             self._item(payload, stamp)
         elif kind == "event_msg":
-            if payload.get("type") == "token_count":
+            event = payload.get("type")
+            if event == "token_count":
                 self._tokens(payload.get("info"), stamp)
+            elif event == "user_message" or (
+                event == "item_completed"
+                and isinstance(payload.get("item"), dict)
+                and payload["item"].get("type") == "UserMessage"
+            ):
+                self.spans.ended()  # the user's prompt: a new turn
         elif kind == "turn_context":
             self.model = string(payload.get("model"))[:80]
         elif kind == "compacted":
             self.compacted()
+            self.spans.ended()
 
     def gap(self) -> int:
         """Codex 0.169 writes a response's token_count after the outputs of the tools it
@@ -130,6 +146,8 @@ class _Root(Orchestrator):
             self.arrived(text)
             if _NOTE_OPEN in text:
                 self._notification(text, stamp)
+            elif text.startswith(_SKILL_OPEN):
+                self._skill(text)
 
     def _call(self, item: dict[str, Any], stamp: Any) -> None:
         name = string(item.get("name"))
@@ -139,17 +157,38 @@ class _Root(Orchestrator):
         if name in SPAWN_TOOLS:
             message = args.get("message") or args.get("task_name") or ""
             # Codex sub-agents always run beside the parent, which waits or is notified.
-            self.launches[call_id] = Launch(
-                call_id, signals.label(message), when, agent_type="default", background=True
+            self.launch(
+                Launch(call_id, signals.label(message), when, agent_type="default", background=True)
             )
         elif name in WAIT_TOOLS:
             self.waits.add(call_id)
         elif name in SHELL_TOOLS:
             command = _shell_command(args)
             if command is not None:
-                self.shell(call_id, command, str(args.get("workdir") or self.s.project), when)
+                cwd = str(args.get("workdir") or self.s.project)
+                self.shell(call_id, command, cwd, when)
+                self._skill_read(command, cwd)
         elif name == "apply_patch":
             self._patch(str(args.get("input") or item.get("arguments") or ""), stamp)
+
+    def _skill(self, text: str) -> None:
+        """Codex put a skill into the conversation (``<skill><name>…</name><path>…</path>``):
+        the user named it (``$name``) in their prompt."""
+        head = text[: len(_SKILL_OPEN) + 4400]
+        name = next(sections(head, "<name>", "</name>"), "")
+        path = next(sections(head, "<path>", "</path>"), "")
+        self.spans.invoked(name, path=path.strip()[:4096])
+
+    def _skill_read(self, command: str, cwd: str) -> None:
+        """The model opened a skill's SKILL.md itself (how Codex's model uses a skill it picked):
+        that skill runs from now on. Only a file where Codex loads skills counts."""
+        for word in signals.shell_reads(command):
+            if posixpath.basename(word) != "SKILL.md":
+                continue
+            path = signals.absolute(word, cwd)
+            found = kinds.skill_folder(path, kinds.roots(os.environ))
+            if found is not None:
+                self.spans.invoked(found[0], path=path)
 
     def _patch(self, text: str, stamp: Any) -> None:
         for line in text.splitlines():

@@ -65,6 +65,7 @@ KNOWN_TYPES = frozenset(
         "subagent.failed",
         "subagent.selected",
         "skill.invoked",
+        "skill.context_delivered_ref",
         "abort",
     }
 )
@@ -111,6 +112,7 @@ def read(source: Source, stats: InputStats) -> Session | None:
         child = children.get(ret.agent_id)
         if child is not None:
             child.finish().apply(ret)
+    root.settle()
     return session
 
 
@@ -144,6 +146,12 @@ class _Root(Orchestrator):
             self._usage(data.get("usage"), stamp)
         elif kind == "session.compaction_complete":
             self.compacted()
+            self.spans.ended()
+        elif kind == "skill.invoked":
+            # the model's ``skill`` tool call or the user's /name: its SKILL.md path recorded
+            self.spans.invoked(data.get("name"), path=string(data.get("path"))[:4096])
+        elif kind == "user.message" and data.get("source") in (None, "user"):
+            self.spans.ended()  # a prompt of the user's: a new turn
 
     def _call(self, call: dict[str, Any], stamp: Any) -> None:
         name = string(call.get("name"))
@@ -153,12 +161,16 @@ class _Root(Orchestrator):
         self.calls[call_id] = (name, args)
         when = timestamp(stamp)
         if name in SPAWN_TOOLS:
-            self.launches[call_id] = Launch(
-                call_id,
-                signals.label(args.get("description") or args.get("name") or args.get("prompt")),
-                when,
-                agent_type=string(args.get("agent_type")),
-                background=args.get("mode") == "background",
+            self.launch(
+                Launch(
+                    call_id,
+                    signals.label(
+                        args.get("description") or args.get("name") or args.get("prompt")
+                    ),
+                    when,
+                    agent_type=string(args.get("agent_type")),
+                    background=args.get("mode") == "background",
+                )
             )
         elif name in VIEW_TOOLS and isinstance(args.get("path"), str):
             if signals.is_report(args["path"], self.s.project):

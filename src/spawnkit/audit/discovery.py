@@ -12,7 +12,12 @@ Where the clients keep them:
   sub-agent's rollout names its parent thread in its first record (``session_meta``);
 - Copilot CLI: ``$COPILOT_HOME/session-state/<session>/events.jsonl``, one file per session,
   its sub-agents' records included (``audit.copilot``); the first record (``session.start``)
-  names the working directory.
+  names the working directory;
+- Gemini CLI: ``~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl``, its first record
+  naming the session (``sessionId``, ``kind: "main"``), a sub-agent's in
+  ``chats/<session id>/<agent id>.jsonl``; the project is in ``tmp/<project>/.project_root``;
+- Qwen Code: ``~/.qwen/projects/<project>/chats/<session>.jsonl`` (every record naming its
+  ``cwd``), a sub-agent's in ``projects/<project>/subagents/<session>/agent-<id>.jsonl``.
 
 A root the user names is resolved once; below it nothing is followed through a symlink (each
 one is counted), the walk stops at ``MAX_DEPTH`` folders and ``MAX_FILES`` transcripts.
@@ -28,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spawnkit.audit.jsonl import first_record
-from spawnkit.audit.model import CLAUDE_CODE, CODEX, COPILOT, InputStats
+from spawnkit.audit.model import CLAUDE_CODE, CODEX, COPILOT, GEMINI, QWEN, InputStats
 from spawnkit.hosts.paths import claude_config_dir
 
 MAX_DEPTH = 10  # a workflow agent sits 5 below a projects folder, 7 below a home
@@ -65,6 +70,22 @@ def copilot_sessions() -> Path:
     return Path(copilot.config_dir(os.environ)) / copilot.transcripts_dir
 
 
+def gemini_chats() -> Path:
+    """Gemini CLI's chats, by project: ``~/.gemini/tmp`` (``$GEMINI_CLI_HOME/.gemini/tmp``)."""
+    from spawnkit import hosts
+
+    gemini = hosts.GEMINI
+    return Path(gemini.config_dir(os.environ)) / gemini.transcripts_dir
+
+
+def qwen_projects() -> Path:
+    """Qwen Code's transcripts, by project: ``$QWEN_HOME/projects``, else ``~/.qwen/projects``."""
+    from spawnkit import hosts
+
+    qwen = hosts.QWEN
+    return Path(qwen.config_dir(os.environ)) / qwen.transcripts_dir
+
+
 def claude_projects() -> Path:
     return claude_config_dir() / "projects"
 
@@ -75,8 +96,15 @@ def codex_sessions() -> Path:
 
 def default_roots() -> list[Path]:
     """Every transcript of this user: Claude Code's projects, Codex's and Copilot CLI's
-    sessions, those present."""
-    return [p for p in (claude_projects(), codex_sessions(), copilot_sessions()) if p.is_dir()]
+    sessions, Gemini CLI's and Qwen Code's, those present."""
+    folders = (
+        claude_projects(),
+        codex_sessions(),
+        copilot_sessions(),
+        gemini_chats(),
+        qwen_projects(),
+    )
+    return [p for p in folders if p.is_dir()]
 
 
 def project_folder_name(project: Path) -> str:
@@ -100,7 +128,8 @@ def project_roots(project: Path) -> list[Path]:
                     found.append(Path(entry.path))
     except OSError:
         pass
-    for sessions in (codex_sessions(), copilot_sessions()):  # filtered by cwd later
+    # filtered by their project later
+    for sessions in (codex_sessions(), copilot_sessions(), gemini_chats(), qwen_projects()):
         if sessions.is_dir():
             found.append(sessions)
     return found
@@ -112,7 +141,11 @@ def has_transcripts(root: Path, limit: int = 2000) -> int:
     Cheap enough for doctor: names only, nothing is opened."""
     count = 0
     for path, _ in _walk(str(root), InputStats(), limit * 4):
-        if belongs_to(path) is None and not os.path.basename(path).startswith(_AGENT):
+        name = os.path.basename(path)
+        other = _gemini_or_qwen(path)
+        if other is not None and other[0].endswith("-sub"):
+            continue
+        if belongs_to(path) is None and not name.startswith(_AGENT):
             count += 1
             if count >= limit:
                 break
@@ -133,6 +166,7 @@ def discover(
     flat: list[str] = []  # Claude Code 2.0.x sub-agents beside their session
     rollouts: list[tuple[str, float]] = []
     copilot: list[tuple[str, float]] = []
+    others: list[tuple[tuple[str, str, str], str, float]] = []  # Gemini CLI's, Qwen Code's
     budget = MAX_FILES
     for root in roots:
         real = os.path.realpath(root)
@@ -140,7 +174,10 @@ def discover(
             budget -= 1
             owner = belongs_to(path)
             name = os.path.basename(path)
-            if owner is not None:
+            other = _gemini_or_qwen(path) if owner is None else None
+            if other is not None:
+                others.append((other, path, mtime))
+            elif owner is not None:
                 pending.append((*owner, path))
             elif name.startswith(_AGENT) and path != real:
                 flat.append(path)
@@ -161,7 +198,10 @@ def discover(
     for source in named:
         _add_siblings(source, stats)
     sources = (
-        list(claude.values()) + _codex_sessions(rollouts, stats) + _copilot_sessions(copilot, stats)
+        list(claude.values())
+        + _codex_sessions(rollouts, stats)
+        + _copilot_sessions(copilot, stats)
+        + _gemini_and_qwen_sessions(others, stats)
     )
     _report_duplicates(sources, stats)
     if since is not None:
@@ -200,6 +240,85 @@ def belongs_to(path: str) -> tuple[str, str] | None:
         if name.startswith(_AGENT):
             return session_dir + ".jsonl", f"run:{here}:{name[len(_AGENT) : -len('.jsonl')]}"
     return None
+
+
+def _gemini_or_qwen(path: str) -> tuple[str, str, str] | None:
+    """(what, key, agent) for a Gemini CLI or Qwen Code transcript, else None.
+
+    ``gemini-main`` (``chats/session-*.jsonl``), ``gemini-sub`` (``chats/<session>/<agent>``:
+    key the session's chats folder and id), ``qwen-main`` (``chats/<session>.jsonl``: key its
+    own path), ``qwen-sub`` (``subagents/<session>/agent-<id>.jsonl``: key its session's
+    transcript). Claude Code never writes into a folder named ``chats`` (its project folders
+    start with ``-``), and keeps its sub-agents in ``<session>/subagents/``, not below it.
+    """
+    folder, name = os.path.split(path)
+    stem = name[: -len(".jsonl")]
+    parent, here = os.path.split(folder)
+    above = os.path.basename(parent)
+    if here == "chats":
+        return ("gemini-main" if name.startswith("session-") else "qwen-main"), path, ""
+    if above == "chats":
+        return "gemini-sub", os.path.join(parent, here), stem
+    if above == "subagents" and name.startswith(_AGENT):
+        main = os.path.join(os.path.dirname(parent), "chats", here + ".jsonl")
+        return "qwen-sub", main, stem[len(_AGENT) :]
+    return None
+
+
+PROJECT_ROOT_FILE = ".project_root"  # Gemini CLI's note of a project's folder, in tmp/<project>/
+
+
+def _gemini_and_qwen_sessions(
+    files: list[tuple[tuple[str, str, str], str, float]], stats: InputStats
+) -> list[Source]:
+    """Sessions of Gemini CLI and Qwen Code, each with its sub-agents' files; a sub-agent whose
+    session is not among the files is an orphan."""
+    mains: dict[str, Source] = {}  # Gemini: "<chats folder>/<session id>"; Qwen: its path
+    subs: list[tuple[str, str, str]] = []
+    for (what, key, agent), path, mtime in files:
+        if what.endswith("-sub"):
+            subs.append((key, agent, path))
+            continue
+        first = first_record(path, stats)
+        if not isinstance(first, dict):
+            stats.not_transcripts += 1
+            continue
+        session = first.get("sessionId")
+        session = session if isinstance(session, str) and _SESSION_ID.fullmatch(session) else ""
+        if what == "gemini-main":
+            if first.get("kind") != "main" or not session:
+                stats.not_transcripts += 1
+                continue
+            chats = os.path.dirname(path)
+            project = _project_root(os.path.dirname(chats))
+            mains[os.path.join(chats, session)] = Source(GEMINI, session, path, mtime, project)
+        else:
+            if not isinstance(first.get("type"), str):
+                stats.not_transcripts += 1
+                continue
+            cwd = first.get("cwd")
+            own = session or os.path.basename(path)[: -len(".jsonl")]
+            mains[path] = Source(QWEN, own, path, mtime, cwd if isinstance(cwd, str) else "")
+    for key, agent, path in subs:
+        owner = mains.get(key)
+        if owner is None:
+            stats.orphan_subagents += 1
+        else:
+            owner.children[agent] = path
+    return list(mains.values())
+
+
+def _project_root(folder: str) -> str:
+    """The project a Gemini CLI ``tmp/<project>`` folder belongs to, from its ``.project_root``
+    (a plain file of one path, read bounded); "" when there is none."""
+    from spawnkit.base import lightos
+
+    try:
+        raw = lightos.read_regular(os.path.join(folder, PROJECT_ROOT_FILE), 4096, follow=False)
+    except OSError:
+        return ""
+    text = raw.decode("utf-8", "replace").strip()
+    return text if os.path.isabs(text) and "\n" not in text and "\0" not in text else ""
 
 
 def _flat_owner(path: str, stats: InputStats) -> tuple[str, str, str]:

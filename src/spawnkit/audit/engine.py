@@ -11,16 +11,27 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from spawnkit.audit import analyze, claude, codex, copilot
+from spawnkit.audit import analyze, claude, codex, copilot, gemini, qwen
+from spawnkit.audit.by_skill import SkillTotals
 from spawnkit.audit.discovery import Source, discover
-from spawnkit.audit.model import CLAUDE_CODE, CODEX, COPILOT, Audit, InputStats, Session, Totals
+from spawnkit.audit.model import (
+    CLAUDE_CODE,
+    CODEX,
+    COPILOT,
+    GEMINI,
+    QWEN,
+    Audit,
+    InputStats,
+    Session,
+    Totals,
+)
 from spawnkit.standard import protocol
 
 # Claude Code's transcripts do not record the window; this is the standard Claude window.
 DEFAULT_CONTEXT_WINDOW = 200_000
 
 Progress = Callable[[int, int, Source], None]
-READERS = {CLAUDE_CODE: claude, CODEX: codex, COPILOT: copilot}
+READERS = {CLAUDE_CODE: claude, CODEX: codex, COPILOT: copilot, GEMINI: gemini, QWEN: qwen}
 
 
 def stream(
@@ -44,6 +55,7 @@ def stream(
         protocol.max_parallel(),
         protocol.checkpoint_every(),
         roots=[str(r) for r in roots],
+        skills=SkillTotals(budget),
     )
 
     def sessions() -> Iterator[Session]:
@@ -58,6 +70,7 @@ def stream(
             _window(found, context_window)
             analyze.finish(found, run.budget, run.max_parallel, run.checkpoint_every)
             run.totals.add(found)
+            run.skills.add(found)
             run.seconds = time.perf_counter() - started
             yield found
         run.seconds = time.perf_counter() - started

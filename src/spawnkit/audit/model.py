@@ -15,6 +15,8 @@ from typing import Any
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
 COPILOT = "copilot"
+GEMINI = "gemini"
+QWEN = "qwen"
 
 # Where a return's ``tokens`` come from: the growth of the orchestrator's next prompt as the
 # client recorded it, that growth shared with what else arrived alongside, or the estimate.
@@ -50,6 +52,28 @@ class Return:
     delivered_tokens: int | None = None  # the recorded growth's share of all of that
     kind: str = "agent"  # "agent", or "workflow" for a workflow's result
     status: str = "completed"  # or what the client's notification said: killed, failed...
+    skill: str | None = None  # the skill that launched it (``skills.Spans``), None: no skill
+
+
+@dataclass
+class Message:
+    """One message a sub-agent sent the orchestrator (Claude Code's ``SendMessage`` to
+    ``main``): sub-agent text in its context, beside the answers. Its tokens come from the
+    recorded usage as a return's do (``usage.attribute``)."""
+
+    sender: str  # the name it was sent under (the agent's name, or its id)
+    tokens: int  # what it cost the orchestrator: recorded growth, else the estimate
+    agent_id: str = ""  # the sending agent, where the client recorded it
+    description: str = ""  # the sender's launch, when the session shows it
+    agent_type: str = ""
+    estimated_tokens: int = 0
+    tokens_source: str = FROM_ESTIMATE
+    chars: int = 0  # characters of the message
+    delivered_chars: int = 0  # the message in its <agent-message> tag
+    delivered_tokens: int | None = None
+    received: float | None = None
+    turn: int = 0  # index of the first context point that includes it
+    skill: str | None = None  # its sender's skill (the launch's), None: no skill
 
 
 @dataclass
@@ -62,6 +86,7 @@ class SubagentFacts:
     blocks: int = 0
     full_tokens: int | None = None
     saved_path: str | None = None
+    held_messages: int = 0  # messages to the orchestrator spawnkit refused (and saved)
 
     def apply(self, ret: Return) -> None:
         ret.finished = self.finished
@@ -114,6 +139,8 @@ class WorkflowRun:
     result: Return | None = None  # also among the session's returns (kind "workflow")
     peak_parallel: int = 0
     reported_agents: int | None = None  # agent_count the notification's <usage> gave
+    script_path: str = ""  # the script's path as the Workflow call named it ("" inline)
+    skill: str | None = None  # the skill it ran for: its script's folder, else its launch's
 
 
 @dataclass
@@ -123,6 +150,7 @@ class FileTouch:
     path: str
     time: float | None = None
     denied: bool = False  # a spawnkit hook refused it
+    skill: str | None = None  # the skill running when the orchestrator did it
 
 
 @dataclass
@@ -132,6 +160,20 @@ class Finding:
     severity: str
     message: str
     agent_id: str | None = None
+    skill: str | None = None  # the skill whose run broke the rule; None: outside any skill
+    agent: str = ""  # the sub-agent (its description) the finding is about, when one is
+    tokens: int | None = None  # what that sub-agent's return cost, when it is about one
+
+
+@dataclass
+class SkillRun:
+    """A skill (or custom command) a session invoked, or that its launches were tagged with."""
+
+    name: str  # as the client recorded it, without a leading slash
+    runs: int = 0  # invocations recorded (Skill tool, ``/name``, ``skill.invoked``…)
+    base_dir: str = ""  # the folder the client said it loaded the skill from
+    recorded_path: str = ""  # the SKILL.md path the client recorded (Codex, Copilot CLI)
+    path: str | None = None  # its SKILL.md (or command file), found on disk; None: not found
 
 
 @dataclass
@@ -151,7 +193,10 @@ class Session:
     breaks: set[int] = field(default_factory=set)  # points preceded by a compaction
     workflows: list[WorkflowRun] = field(default_factory=list)
     returns: list[Return] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # what sub-agents sent it, not answers
+    messages_held: int = 0  # messages to it a spawnkit hook refused, each saved on disk
     open_launches: list[float] = field(default_factory=list)  # launched, never returned
+    open_launch_skills: list[str | None] = field(default_factory=list)  # their skills, in order
     denied_launches: int = 0  # Agent calls a spawnkit hook refused (parallel cap)
     failed_launches: int = 0  # other Agent calls that never started
     report_reads: list[FileTouch] = field(default_factory=list)
@@ -159,6 +204,10 @@ class Session:
     subagent_transcripts: int = 0
     peak_parallel: int = 0
     findings: list[Finding] = field(default_factory=list)
+    skills: dict[str, SkillRun] = field(default_factory=dict)  # by name, in invocation order
+    skill_peaks: dict[str | None, int] = field(
+        default_factory=dict
+    )  # sub-agents at once, per skill
 
     @property
     def peak_context(self) -> int:
@@ -167,6 +216,11 @@ class Session:
     @property
     def return_tokens(self) -> int:
         return sum(r.tokens * r.deliveries for r in self.returns)
+
+    @property
+    def message_tokens(self) -> int:
+        """What sub-agents' messages cost the orchestrator (beside ``return_tokens``)."""
+        return sum(m.tokens for m in self.messages)
 
 
 MAX_NOTES = 10
@@ -230,7 +284,8 @@ class Totals:
         self.sessions = self.sessions_with_returns = self.returns = self.over_budget = 0
         self.tokens_received = self.blocked = self.blocked_full_tokens = 0
         self.blocked_received_tokens = self.denied_launches = self.denied_reads = 0
-        self.quiet_sessions = 0  # no sub-agent returns and no findings
+        self.quiet_sessions = 0  # no sub-agent returns, messages or findings
+        self.messages = self.messages_over_budget = self.message_tokens = self.messages_held = 0
         self.hosts: Counter[str] = Counter()
         self.codes: Counter[str] = Counter()
         self.sources: Counter[str] = Counter()  # returns by where their tokens came from
@@ -243,7 +298,11 @@ class Totals:
         self.sessions += 1
         self.hosts[s.host] += 1
         self.sessions_with_returns += bool(s.returns)
-        self.quiet_sessions += not (s.returns or s.findings)
+        self.quiet_sessions += not (s.returns or s.messages or s.findings)
+        self.messages += len(s.messages)
+        self.message_tokens += s.message_tokens
+        self.messages_over_budget += sum(m.tokens > self.budget for m in s.messages)
+        self.messages_held += s.messages_held
         self.denied_launches += s.denied_launches
         self.denied_reads += sum(1 for t in s.report_reads if t.denied)
         self.codes.update(f.code for f in s.findings)
@@ -307,6 +366,10 @@ class Totals:
             },
             "over_budget": self.over_budget,
             "tokens_received": self.tokens_received,
+            "messages": self.messages,
+            "messages_over_budget": self.messages_over_budget,
+            "message_tokens": self.message_tokens,
+            "messages_held": self.messages_held,
             "blocked": self.blocked,
             "blocked_full_tokens": self.blocked_full_tokens,
             "blocked_received_tokens": self.blocked_received_tokens,
@@ -334,3 +397,4 @@ class Audit:
     checkpoint_every: int
     roots: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    skills: Any = None  # by_skill.SkillTotals: the per-skill view, filled like ``totals``

@@ -5,15 +5,18 @@ first and last times, report read-backs and state writes, and the sub-agents' ow
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from spawnkit import tokens
-from spawnkit.audit import signals
+from spawnkit.audit import signals, skills
 from spawnkit.audit.discovery import Source
 from spawnkit.audit.jsonl import Skip, record_type, records, timestamp
 from spawnkit.audit.model import FileTouch, InputStats, Return, Session, SubagentFacts
+from spawnkit.hosts import kinds
 
 
 @dataclass
@@ -28,6 +31,7 @@ class Launch:
     background: bool = False
     done: bool = False
     kind: str = "agent"  # "workflow": a workflow run, whose result is its return
+    mark: skills.Mark = skills.Mark(None, None)  # which skill it was launched in
 
 
 class Orchestrator:
@@ -43,6 +47,9 @@ class Orchestrator:
         self.reads: dict[str, list[FileTouch]] = {}
         self.first: str | None = None
         self.last: str | None = None
+        self.spans = skills.Spans(session)
+        self.record_tag: str | None = None  # the client's skill tag on the record being read
+        self.opened: list[SimpleNamespace] = []  # launches never returned: their skill, once known
 
     def feed(self, record: dict[str, Any], stats: InputStats) -> None:
         raise NotImplementedError
@@ -64,6 +71,7 @@ class Orchestrator:
     def read_back(self, tool_id: str, path: str, when: float | None) -> None:
         """The orchestrator read a report; whether a hook refused it shows in the tool's result."""
         touch = FileTouch(path, when)
+        self.spans.attach(touch, self.spans.mark(self.record_tag))
         self.s.report_reads.append(touch)
         self.reads.setdefault(tool_id, []).append(touch)
 
@@ -125,6 +133,7 @@ class Orchestrator:
             turn=self.gap(),
             kind=launch.kind,
         )
+        self.spans.attach(ret, launch.mark)
         self.s.returns.append(ret)
         return ret
 
@@ -132,14 +141,38 @@ class Orchestrator:
         """The conversation was compacted: the next prompt is not the last one plus more."""
         self.s.breaks.add(len(self.s.context))
 
+    def launch(self, launch: Launch) -> Launch:
+        """A launch made now: marked with the skill it is made in, and kept by its call id."""
+        launch.mark = self.spans.mark(self.record_tag)
+        self.launches[launch.tool_use_id] = launch
+        return launch
+
+    def settle(self) -> None:
+        """Once everything of the session is read: each mark resolved to its skill, a workflow
+        run whose script lies in a skill's folder given to that skill, each skill located."""
+        self.spans.close()
+        self.s.open_launch_skills = [holder.skill for holder in self.opened]
+        config_dirs = kinds.roots(os.environ)
+        for run in self.s.workflows:
+            name = skills.script_skill(self.s, run.script_path, config_dirs)
+            if name is not None:
+                run.skill = name
+                if run.result is not None:
+                    run.result.skill = name
+        skills.locate(self.s)
+
     def close(self) -> None:
         self.s.started = timestamp(self.first)
         self.s.ended = timestamp(self.last)
-        self.s.open_launches = [
-            launch.launched
+        opened = [
+            launch
             for launch in self.launches.values()
             if not launch.done and launch.launched is not None
         ]
+        self.s.open_launches = [launch.launched for launch in opened]
+        self.opened = [SimpleNamespace(skill=None) for _ in opened]
+        for holder, launch in zip(self.opened, opened, strict=True):
+            self.spans.attach(holder, launch.mark)
 
 
 class Child:
@@ -225,9 +258,11 @@ def read_session(
     for agent_id, path in source.children.items():
         session.subagent_transcripts += 1
         facts = child().read(path, stats)
+        session.messages_held += facts.held_messages
         for ret in session.returns:
             if ret.agent_id == agent_id and ret.kind == "agent":
                 facts.apply(ret)
                 break
     reader.finish(source, stats)
+    reader.settle()
     return session

@@ -20,7 +20,7 @@ from typing import Any
 
 from spawnkit import __version__
 from spawnkit.audit.model import Audit
-from spawnkit.audit.render_json import iso, session_data
+from spawnkit.audit.render_json import iso, session_data, skills_data
 
 MAX_CHARTED = 500  # sessions drawn in full; the rest are counted
 W, H = 560, 230
@@ -64,12 +64,17 @@ footer{color:var(--muted);font-size:12px;padding:0 32px 24px}
 td .mark{color:var(--muted);margin-left:1px}.tag.note{background:var(--muted)}
 p.legend{color:var(--muted);font-size:12px;margin:4px 0 0}.legend-item{margin-right:14px}
 table.workflows ul.agents{margin:0;padding-left:16px}svg text.xlabel,svg text.xtime{font-size:10px}
+.skills{order:-1}.skill-bar.ok{fill:var(--ok)}.skill-bar.over{fill:var(--over)}
+.skill-bar.outside{fill:var(--muted)}svg text.skill-name{fill:var(--ink);font-size:12px}
+table.skills td small{color:var(--muted)}table.skills details summary{cursor:pointer}
+table.skills ul{margin:2px 0 0;padding-left:16px}tr.outside td{color:var(--muted)}
 """
 
 
-def write(audit: Audit, out: Callable[[str], None]) -> None:
+def write(audit: Audit, out: Callable[[str], None], by: str = "session") -> None:
     """Write the page to ``out``: each session as it is read, the summary cards last (CSS
-    ``order`` shows them first), so the page is never held whole."""
+    ``order`` shows them first), so the page is never held whole. ``by`` ``"skill"``: the
+    per-skill section (a chart and a table) instead of the sessions."""
     budget = audit.budget
     out(
         "\n".join(
@@ -92,7 +97,7 @@ def write(audit: Audit, out: Callable[[str], None]) -> None:
     )
     drawn = skipped = 0
     for session in audit.sessions:
-        if not session.returns:
+        if not (session.returns or session.messages) or by == "skill":
             continue
         if drawn >= MAX_CHARTED:
             skipped += 1
@@ -104,18 +109,23 @@ def write(audit: Audit, out: Callable[[str], None]) -> None:
     notes = []
     if quiet:
         notes.append(f"{quiet:,} session(s) without sub-agent returns are counted, not drawn.")
+    if by == "skill":
+        notes = [
+            f"{summary['sessions']:,} session(s) read; each return is counted under its skill."
+        ]
     if skipped:
         notes.append(
             f"{skipped:,} more session(s) with returns are counted, not drawn (the page draws the "
             f"first {MAX_CHARTED}); narrow the audit with --since, --project or --session."
         )
-    out(_cards(summary, budget, notes) + "\n" + _worst(summary) + "\n</main>\n")
+    skills = _skills(skills_data(audit.skills), budget) if by == "skill" else ""
+    out(_cards(summary, budget, notes) + "\n" + skills + _worst(summary) + "\n</main>\n")
     out(_footer(audit) + "\n</body></html>\n")
 
 
-def render(audit: Audit) -> str:
+def render(audit: Audit, by: str = "session") -> str:
     parts: list[str] = []
-    write(audit, parts.append)
+    write(audit, parts.append, by)
     return "".join(parts)
 
 
@@ -133,6 +143,14 @@ def _cards(summary: dict[str, Any], budget: int, notes: list[str]) -> str:
         ),
         ("", f"{summary['tokens_received']:,}", "tokens received from sub-agents"),
     ]
+    if summary["messages"]:
+        cards.append(
+            (
+                "bad" if summary["messages_over_budget"] else "",
+                f"{summary['message_tokens']:,}",
+                f"tokens in {summary['messages']} message(s) from sub-agents",
+            )
+        )
     if summary["workflow_runs"]:
         cards.append(("", summary["workflow_runs"], "workflow runs"))
     if summary["blocked"]:
@@ -168,6 +186,8 @@ def _session(s: dict[str, Any], budget: int) -> str:
     meta = (
         context
         + f" · returns brought {'~' if estimated else ''}{s['return_tokens']:,}"
+        + (f" · messages brought {s['message_tokens']:,}" if s["messages"] else "")
+        + (f" · {s['messages_held']} message(s) refused" if s["messages_held"] else "")
         + f" · peak parallel {s['peak_parallel']}"
         + f" · {len(s['state_writes'])} state write(s)"
         + (f" · {s['denied_launches']} launch(es) refused" if s["denied_launches"] else "")
@@ -182,6 +202,7 @@ def _session(s: dict[str, Any], budget: int) -> str:
             _returns_chart(s, budget),
             "</div>",
             _returns_table(s, budget),
+            _messages_table(s, budget),
             _workflows_table(s, budget),
             _findings_table(s),
             "</article>",
@@ -463,6 +484,35 @@ def _returns_table(s: dict[str, Any], budget: int) -> str:
     )
 
 
+def _messages_table(s: dict[str, Any], budget: int) -> str:
+    """What sub-agents sent the orchestrator with SendMessage: sub-agent text in its context,
+    apart from the answers."""
+    if not s["messages"]:
+        return ""
+    rows = []
+    for k, m in enumerate(s["messages"], 1):
+        if m["over_budget"]:
+            tag = '<span class="tag over">over budget</span>'
+        elif m["estimate_over_budget"]:
+            tag = f'<span class="tag note">estimate ~{m["estimated_tokens"]:,}</span>'
+        else:
+            tag = ""
+        mark = MARKS.get(m["tokens_source"], "")
+        title = escape(SOURCES.get(m["tokens_source"], ""))
+        rows.append(
+            f'<tr data-sender="{escape(m["sender"])}"><td class=num>{k}</td>'
+            f"<td>{escape(m['sender'])}</td><td>{escape(m['description'] or m['agent_type'])}</td>"
+            f'<td class=num data-source="{escape(m["tokens_source"])}" title="{title}">'
+            f'{m["tokens"]:,}<span class="mark">{mark}</span></td><td>{tag}</td></tr>'
+        )
+    return (
+        '<table class="messages"><thead><tr><th class=num>#</th><th>message from</th>'
+        "<th>sub-agent</th><th class=num>tokens received</th><th></th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
 def _label(r: dict[str, Any]) -> str:
     label = r["description"] or r["agent_type"] or r["agent_id"]
     return f"workflow {label}" if r.get("kind") == "workflow" else label
@@ -532,6 +582,135 @@ def _findings_table(s: dict[str, Any]) -> str:
         '<table class="findings"><thead><tr><th>rule</th><th>name</th><th>severity</th>'
         f"<th>finding</th></tr></thead><tbody>{rows}</tbody></table></details>"
     )
+
+
+SKILL_ROW = 26  # the chart's height per skill
+SKILL_LABEL = 190  # room for the skills' names, left of the bars
+
+
+def _skills(data: dict[str, Any], budget: int) -> str:
+    """The per-skill section: one horizontal bar per skill for the tokens its returns brought
+    (red where any was over the budget), then a table with every counter, each skill's file
+    and the rules its runs broke, with the sessions as evidence."""
+    rows = [*data["skills"], {**data["unattributed"], "name": None, "path": None}]
+    return (
+        '<section class="session skills" id="skills"><h2>By skill</h2>'
+        + _skills_chart(rows)
+        + _skills_table(rows, budget)
+        + "</section>\n"
+    )
+
+
+def _skill_kind(row: dict[str, Any]) -> str:
+    if row["name"] is None:
+        return "outside"
+    return "over" if row["over_budget"] else "ok"
+
+
+def _skills_chart(rows: list[dict[str, Any]]) -> str:
+    top, _ = ticks(max([r["tokens"] for r in rows] + [1]) * 1.05)
+    width = W + 200
+    inner = width - SKILL_LABEL - 250  # room for the figures after the longest bar
+    height = TOP + SKILL_ROW * len(rows) + 8
+    marks = []
+    seen: dict[str, int] = {}
+    for k, row in enumerate(rows):
+        y = TOP + SKILL_ROW * k
+        name = row["name"] if row["name"] is not None else "outside any skill"
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:  # another skill of that name (another project): as in the table
+            name = f"{name} ({seen[name]})"
+        name = escape(name)
+        length = max(inner * row["tokens"] / top, 1.0 if row["returns"] else 0.0)
+        over = f", {row['over_budget']} over budget" if row["over_budget"] else ""
+        label = f"{row['tokens']:,} tokens · {row['returns']} return(s){over}"
+        marks.append(
+            f'<text class="skill-name" x="{SKILL_LABEL - 8}" y="{y + 15}" text-anchor="end">'
+            f"{_clip(name, 28)}</text>"
+            f'<rect class="skill-bar {_skill_kind(row)}" data-skill="{name}" '
+            f'x="{SKILL_LABEL}" y="{y + 3}" width="{length:.1f}" height="{SKILL_ROW - 8}">'
+            f"<title>{name}: {escape(label)}, largest {row['max_tokens']:,}</title></rect>"
+            f'<text x="{SKILL_LABEL + length + 6:.1f}" y="{y + 15}">{escape(label)}</text>'
+        )
+    svg = (
+        f'<svg class="skills-chart" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label="Tokens each skill\'s returns brought">'
+        + "".join(marks)
+        + "</svg>"
+    )
+    caption = (
+        "Tokens the returns of each skill's runs put into the orchestrator's context, across "
+        "sessions, the costliest first (red: at least one return over the budget; grey: "
+        "returns launched outside any skill)."
+    )
+    return f"<figure>{svg}<figcaption>{caption}</figcaption></figure>"
+
+
+def _clip(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _skills_table(rows: list[dict[str, Any]], budget: int) -> str:
+    body = []
+    seen: dict[str, int] = {}
+    for row in rows:
+        outside = row["name"] is None
+        if outside:
+            who = "outside any skill"
+        else:
+            seen[row["name"]] = seen.get(row["name"], 0) + 1
+            twin = f" ({seen[row['name']]})" if seen[row["name"]] > 1 else ""
+            where = escape(row["path"]) if row["path"] else "its file was not found"
+            who = f"<b>{escape(row['name'] + twin)}</b><br><small><code>{where}</code></small>"
+        over = (
+            f'<span class="tag over">{row["over_budget"]:,}</span>' if row["over_budget"] else "0"
+        )
+        body.append(
+            f'<tr class="{"outside" if outside else "skill"}" '
+            f'data-skill="{escape(row["name"] or "")}"><td>{who}</td>'
+            f"<td class=num>{'-' if outside else row['runs']}</td>"
+            f"<td class=num>{row['returns']:,}{_messages_note(row)}</td>"
+            f"<td class=num>{row['tokens']:,}</td>"
+            f"<td class=num>{row['max_tokens']:,}</td><td class=num>{over}</td>"
+            f"<td class=num>{row['peak_parallel']}</td><td class=num>{row['workflow_runs']}</td>"
+            f"<td>{_rules(row)}</td></tr>"
+        )
+    return (
+        '<table class="skills"><thead><tr><th>skill</th><th class=num>runs</th>'
+        "<th class=num>returns</th><th class=num>tokens</th><th class=num>largest</th>"
+        f"<th class=num>over {budget}</th>"
+        "<th class=num>at once</th><th class=num>workflow runs</th><th>rules broken</th>"
+        f"</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _messages_note(row: dict[str, Any]) -> str:
+    """Beside the returns: the messages its sub-agents sent the orchestrator, when any."""
+    if not row.get("messages"):
+        return ""
+    return (
+        f'<br><small class="messages">+{row["messages"]:,} message(s), '
+        f"{row['messages_tokens']:,} tokens</small>"
+    )
+
+
+def _rules(row: dict[str, Any]) -> str:
+    """Each rule broken, folded: its count, then the sessions it was seen in."""
+    if not row["findings"]:
+        return ""
+    parts = []
+    for code, n in row["findings"].items():
+        seen = "".join(
+            f"<li><code>{escape(e['session'][:8])}</code> "
+            f"{escape((e['started'] or '')[:10])}: {escape(e['message'])}</li>"
+            for e in row["evidence"]
+            if e["code"] == code
+        )
+        parts.append(
+            f'<details data-code="{escape(code)}"><summary><b>{escape(code)}</b> ×{n}</summary>'
+            f"<ul>{seen}</ul></details>"
+        )
+    return "".join(parts)
 
 
 def _worst(summary: dict[str, Any]) -> str:

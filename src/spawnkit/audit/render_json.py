@@ -1,8 +1,9 @@
-"""The audit as JSON, version 2, described by ``standards/schemas/audit.schema.json``.
+"""The audit as JSON, version 3, described by ``standards/schemas/audit.schema.json``.
 
-Written as the sessions are read (the ``sessions`` array first, the summary after it), so
-the report of any number of sessions never has to be held whole. The HTML report draws each
-session from the same ``session_data``, so both always show the same numbers.
+Written as the sessions are read (the ``sessions`` array first, then the per-skill view and
+the summary), so the report of any number of sessions never has to be held whole. The HTML
+report draws each session from the same ``session_data`` and the skills from the same
+``skill_data``, so both always show the same numbers.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from datetime import datetime, timezone
 from typing import Any
 
 from spawnkit import __version__
-from spawnkit.audit.model import Audit, ContextPoint, Return, Session, WorkflowRun
+from spawnkit.audit.by_skill import SkillTotals, SkillUsage, Tally
+from spawnkit.audit.model import Audit, ContextPoint, Message, Return, Session, WorkflowRun
 
-VERSION = 2  # 2: a return's tokens come from the recorded usage where they can
+# 2: a return's tokens come from the recorded usage where they can; 3: each return, workflow run,
+# read-back and finding names its skill; per session the skills it ran; top-level ``skills``
+# and ``unattributed``
+VERSION = 3
 
 
 def iso(moment: float | None) -> str | None:
@@ -26,8 +31,10 @@ def iso(moment: float | None) -> str | None:
     return stamp.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def write(audit: Audit, out: Callable[[str], None]) -> None:
-    """Write the report to ``out`` piece by piece: one session at a time as they are read."""
+def write(audit: Audit, out: Callable[[str], None], by: str = "session") -> None:
+    """Write the report to ``out`` piece by piece: one session at a time as they are read.
+    Both views are always there (``sessions``, then ``skills``): ``by`` only names the one
+    asked for."""
     head = {
         "version": VERSION,
         "tool": f"spawnkit {__version__}",
@@ -38,6 +45,7 @@ def write(audit: Audit, out: Callable[[str], None]) -> None:
             "checkpoint_every": audit.checkpoint_every,
         },
         "roots": audit.roots,
+        "by": by,
     }
     out("{\n" + ",\n".join(_member(k, v) for k, v in head.items()) + ',\n  "sessions": [')
     separator = "\n    "
@@ -46,8 +54,15 @@ def write(audit: Audit, out: Callable[[str], None]) -> None:
         separator = ",\n    "
     out("\n  ]" if separator != "\n    " else "]")
     stats = audit.stats
+    by_skill = skills_data(audit.skills)
     tail = {
-        "summary": audit.totals.as_dict(),
+        "skills": by_skill["skills"],
+        "unattributed": by_skill["unattributed"],
+        "summary": {
+            **audit.totals.as_dict(),
+            "skills": len(by_skill["skills"]),
+            "skills_over_limit": audit.skills.over_limit,
+        },
         "input": {
             "files": stats.files,
             "bytes": stats.bytes,
@@ -102,14 +117,22 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
         "context": [_point(i, p) for i, p in enumerate(s.context)],
         "peak_context": s.peak_context,
         "context_growth": (s.context[-1].tokens - first) if s.context else 0,
+        "skills": [
+            {"name": k.name, "runs": k.runs, "path": k.path, "base_dir": k.base_dir or None}
+            for k in s.skills.values()
+        ],
         "returns": [_return(r, budget) for r in s.returns],
         "return_tokens": s.return_tokens,
+        "messages": [_message(m, budget) for m in s.messages],
+        "message_tokens": s.message_tokens,
+        "messages_held": s.messages_held,
         "workflows": [_workflow(w, budget) for w in s.workflows],
         "peak_parallel": s.peak_parallel,
         "denied_launches": s.denied_launches,
         "failed_launches": s.failed_launches,
         "report_reads": [
-            {"path": t.path, "time": iso(t.time), "denied": t.denied} for t in s.report_reads
+            {"path": t.path, "time": iso(t.time), "denied": t.denied, "skill": t.skill}
+            for t in s.report_reads
         ],
         "state_writes": [{"path": t.path, "time": iso(t.time)} for t in s.state_writes],
         "subagent_transcripts": s.subagent_transcripts,
@@ -120,6 +143,7 @@ def session_data(s: Session, budget: int) -> dict[str, Any]:
                 "severity": f.severity,
                 "message": f.message,
                 "agent_id": f.agent_id,
+                "skill": f.skill,
             }
             for f in s.findings
         ],
@@ -162,6 +186,27 @@ def _return(r: Return, budget: int) -> dict[str, Any]:
         "received": iso(r.received),
         "finished": iso(r.finished),
         "turn": r.turn,
+        "skill": r.skill,
+    }
+
+
+def _message(m: Message, budget: int) -> dict[str, Any]:
+    return {
+        "sender": m.sender,
+        "agent_id": m.agent_id,
+        "description": m.description,
+        "agent_type": m.agent_type,
+        "tokens": m.tokens,
+        "tokens_source": m.tokens_source,
+        "estimated_tokens": m.estimated_tokens,
+        "chars": m.chars,
+        "delivered_chars": m.delivered_chars,
+        "delivered_tokens": m.delivered_tokens,
+        "over_budget": m.tokens > budget,
+        "estimate_over_budget": m.estimated_tokens > budget,
+        "received": iso(m.received),
+        "turn": m.turn,
+        "skill": m.skill,
     }
 
 
@@ -173,6 +218,8 @@ def _workflow(w: WorkflowRun, budget: int) -> dict[str, Any]:
         "tool_use_id": w.tool_use_id,
         "status": w.status,
         "launched": iso(w.launched),
+        "skill": w.skill,
+        "script_path": w.script_path or None,
         "agents": [
             {
                 "agent_id": a.agent_id,
@@ -196,7 +243,39 @@ def _workflow(w: WorkflowRun, budget: int) -> dict[str, Any]:
     }
 
 
-def render(audit: Audit) -> str:
+def skills_data(totals: SkillTotals) -> dict[str, Any]:
+    """The per-skill view: ``skills`` (the costliest first) and ``unattributed``."""
+    kinds = totals.kinds
+    return {
+        "skills": [skill_data(u, kinds) for u in totals.ranked()],
+        "unattributed": skill_data(totals.unattributed, kinds),
+    }
+
+
+def skill_data(u: SkillUsage, kinds: list[str]) -> dict[str, Any]:
+    """One skill (or, ``name`` None, what ran outside any skill): its counters per kind of item
+    (``returns``, ``tokens``, ``max_tokens``, ``over_budget`` for the returns), its rules
+    broken with the first sessions as evidence."""
+    data: dict[str, Any] = {}
+    if u.name is not None:
+        data.update(name=u.name, path=u.path)
+    data["runs"] = u.runs
+    data["sessions"] = u.sessions
+    data["hosts"] = dict(sorted(u.hosts.items()))
+    for kind in kinds:
+        data.update(u.tallies.get(kind, Tally()).as_dict(kind))
+    data.update(
+        peak_parallel=u.peak_parallel,
+        workflow_runs=u.workflow_runs,
+        findings=dict(sorted(u.findings.items())),
+        evidence=[{**e, "started": iso(e["started"])} for e in u.evidence],
+        first_seen=iso(u.first),
+        last_seen=iso(u.last),
+    )
+    return data
+
+
+def render(audit: Audit, by: str = "session") -> str:
     parts: list[str] = []
-    write(audit, parts.append)
+    write(audit, parts.append, by)
     return "".join(parts)

@@ -12,33 +12,109 @@ from datetime import datetime
 
 import click
 
-from spawnkit.audit.model import FROM_ESTIMATE, FROM_SHARED_USAGE, Audit, Return, Session
+from spawnkit.audit.by_skill import SkillUsage
+from spawnkit.audit.model import FROM_ESTIMATE, FROM_SHARED_USAGE, Audit, Message, Return, Session
 
 WIDTH = 80
 BAR = 18  # cells
 LABEL = 17
 
 
-def write(audit: Audit, out: Callable[[str], None], encoding: str | None = "utf-8") -> None:
-    """Write the report to ``out``: each session as it is read, then the summary."""
+def write(
+    audit: Audit, out: Callable[[str], None], encoding: str | None = "utf-8", by: str = "session"
+) -> None:
+    """Write the report to ``out``: each session as it is read (``by`` ``"session"``) or, by
+    ``"skill"``, a table of the skills once every session is read; then the summary."""
     fancy = _can_encode("█│→·×", encoding)
     out("\n".join([*_fit(_standard(audit, fancy)), ""]) + "\n")
-    for session in audit.sessions:
-        if session.returns or session.findings:
-            out("\n".join(_session(session, audit, fancy)) + "\n\n")
-    totals = audit.totals.as_dict()
     lines = []
-    if audit.totals.quiet_sessions:
-        quiet = _count(audit.totals.quiet_sessions, "session")
-        lines += [f"{quiet} without sub-agents or findings not shown.", ""]
-    lines += _summary(audit, totals, fancy)
+    if by == "skill":
+        for _ in audit.sessions:
+            pass  # read them all: the table needs every session
+        lines += [*_skills(audit, fancy), ""]
+    else:
+        for session in audit.sessions:
+            if session.returns or session.messages or session.findings:
+                out("\n".join(_session(session, audit, fancy)) + "\n\n")
+        if audit.totals.quiet_sessions:
+            quiet = _count(audit.totals.quiet_sessions, "session")
+            lines += [f"{quiet} without sub-agents or findings not shown.", ""]
+    lines += _summary(audit, audit.totals.as_dict(), fancy)
     out("\n".join(lines) + "\n")
 
 
-def render(audit: Audit, encoding: str | None = "utf-8") -> str:
+def render(audit: Audit, encoding: str | None = "utf-8", by: str = "session") -> str:
     parts: list[str] = []
-    write(audit, parts.append, encoding)
+    write(audit, parts.append, encoding, by)
     return "".join(parts)
+
+
+SKILL_COLUMN = 20
+
+
+def _skills(audit: Audit, fancy: bool) -> list[str]:
+    """One row per skill, the costliest first, its file and its rules broken under it (with a
+    session as evidence); then a row for the returns launched outside any skill."""
+    totals = audit.skills
+    ranked = totals.ranked()
+    times, dot = ("×", "·") if fancy else ("x", "-")
+    head = (
+        f"  {'skill':<{SKILL_COLUMN}} {'runs':>4} {'returns':>7} {'tokens':>8} {'largest':>7} "
+        f"{'over':>4} {'peak':>4} {'wf':>3}"
+    )
+    lines = [click.style("by skill", bold=True), click.style(head, bold=True)]
+    if not ranked:
+        lines.append("  no skill ran in these sessions")
+    others = totals.kinds[1:]  # messages, and any kind counted beside the returns
+    for usage in ranked:
+        lines.append(_skill_row(usage, usage.name or "", str(usage.runs)))
+        lines.append(f"    {usage.path or '(its file was not found)'}")  # whole: to be copied
+        lines += _other_kinds(usage, others) + _evidence(usage, times, dot)
+    outside = totals.unattributed
+    lines.append(_skill_row(outside, "outside any skill", "-"))
+    lines += _other_kinds(outside, others) + _evidence(outside, times, dot)
+    if totals.over_limit:
+        lines.append(f"  {totals.over_limit:,} more skills counted together as '(more skills)'")
+    return lines
+
+
+def _skill_row(usage: SkillUsage, label: str, runs: str) -> str:
+    r = usage.returns
+    return (
+        f"  {_clip(label, SKILL_COLUMN):<{SKILL_COLUMN}} {runs:>4} {r.count:>7,} {r.tokens:>8,} "
+        f"{r.max_tokens:>7,} {r.over_budget:>4,} {usage.peak_parallel:>4} {usage.workflow_runs:>3}"
+    )
+
+
+def _other_kinds(usage: SkillUsage, kinds: list[str]) -> list[str]:
+    """``    messages 2, 1,234 tokens (largest 700), 2 over budget``: each other kind counted."""
+    lines = []
+    for kind in kinds:
+        tally = usage.tallies.get(kind)
+        if tally and tally.count:
+            lines += _fit(
+                f"    {kind} {tally.count:,}, {tally.tokens:,} tokens (largest "
+                f"{tally.max_tokens:,}), {tally.over_budget:,} over budget"
+            )
+    return lines
+
+
+def _evidence(usage: SkillUsage, times: str, dot: str) -> list[str]:
+    """Per rule broken: how often, in which sessions, and the first finding's own words."""
+    lines = []
+    for code, n in sorted(usage.findings.items()):
+        seen = [e for e in usage.evidence if e["code"] == code]
+        sessions = sorted({e["session"][:8] for e in seen})
+        where = ", ".join(sessions) + (" …" if n > len(seen) else "")
+        first = seen[0] if seen else None
+        when = ""
+        if first and first["started"] is not None:
+            when = " " + datetime.fromtimestamp(first["started"]).strftime("%Y-%m-%d")
+        text = f"    {code} {times}{n} (session {where}{when})"
+        if first:
+            text += f": {first['message']}"
+        lines += textwrap.wrap(text, WIDTH, subsequent_indent="      ", break_on_hyphens=False)
+    return lines
 
 
 def _standard(audit: Audit, fancy: bool) -> str:
@@ -77,14 +153,16 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     extras = []
     if s.denied_launches:
         extras.append(f"{s.denied_launches} launch(es) refused by spawnkit")
+    if s.messages_held:
+        extras.append(f"{s.messages_held} message(s) to the orchestrator refused by spawnkit")
     denied_reads = sum(1 for t in s.report_reads if t.denied)
     if denied_reads:
         extras.append(f"{denied_reads} report read(s) refused by spawnkit")
     if extras:
         lines += _fit("  " + f" {dot} ".join(extras))
+    scale = max([audit.budget] + [r.tokens for r in s.returns] + [m.tokens for m in s.messages])
+    tick = "│" if fancy else "|"
     if s.returns:
-        scale = max(max(r.tokens for r in s.returns), audit.budget)
-        tick = "│" if fancy else "|"
         legend = _legend(s.returns)
         lines.append(
             f"  {'#':>3}  {'sub-agent':<{LABEL}} {'tokens':>7}   {tick} = budget {audit.budget}"
@@ -92,6 +170,19 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
         )
         for n, ret in enumerate(s.returns, 1):
             lines.append(_row(n, ret, scale, audit.budget, fancy))
+    if s.messages:
+        # what sub-agents sent with SendMessage: the same context, its own column
+        lines += _fit(
+            f"  sub-agent text received: answers {s.return_tokens:,} tokens {dot} messages "
+            f"{s.message_tokens:,} tokens"
+        )
+        legend = _legend(s.messages)
+        lines.append(
+            f"  {'#':>3}  {'message from':<{LABEL}} {'tokens':>7}   {tick} = budget {audit.budget}"
+            + (f"  {legend}" if legend else "")
+        )
+        for n, message in enumerate(s.messages, 1):
+            lines.append(_message_row(n, message, scale, audit.budget, fancy))
     for run in s.workflows:
         lines += _fit(_workflow_line(run, audit.budget, dot))
     for f in s.findings:
@@ -106,7 +197,7 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
 MARKS = {FROM_SHARED_USAGE: "*", FROM_ESTIMATE: "~"}
 
 
-def _legend(returns: list[Return]) -> str:
+def _legend(returns: list[Return] | list[Message]) -> str:
     """What the marks after the token counts mean, for the marks this table uses."""
     used = {r.tokens_source for r in returns}
     said = []
@@ -134,11 +225,10 @@ def _workflow_line(run, budget: int, dot: str) -> str:
     return text + f" {dot} peak {run.peak_parallel} at once"
 
 
-def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
-    """``  1  label   1,545  ████████▓▓▓▓▓▓▓▓  3.1x budget``: the budget sits at the shade change
-    (or the tick), so the bar reads without colour too."""
-    label = ret.description or ret.agent_type or ret.agent_id or "sub-agent"
-    cells = max(1, round(ret.tokens / scale * BAR)) if ret.tokens else 0
+def _bar(tokens: int, scale: int, budget: int, fancy: bool) -> str:
+    """The cells of a bar of ``tokens`` against ``scale``, the budget at the shade change (or
+    the tick), so it reads without colour too."""
+    cells = max(1, round(tokens / scale * BAR)) if tokens else 0
     mark = min(BAR - 1, round(budget / scale * BAR))
     within, over, tick = ("█", "▓", "│") if fancy else ("=", "#", "|")
     bar = []
@@ -151,6 +241,12 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
             bar.append(tick)
         else:
             bar.append(" ")
+    return "".join(bar)
+
+
+def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
+    """``  1  label   1,545  ████████▓▓▓▓▓▓▓▓  3.1x budget``."""
+    label = ret.description or ret.agent_type or ret.agent_id or "sub-agent"
     if ret.blocked:
         note = f"blocked, {ret.full_tokens or 0:,} saved"
     elif ret.tokens > budget:
@@ -160,12 +256,27 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
     else:
         note = ""
     mark = MARKS.get(ret.tokens_source, " ")
-    head = f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}{mark}  {''.join(bar)} "
+    bar = _bar(ret.tokens, scale, budget, fancy)
+    head = f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {ret.tokens:>7,}{mark}  {bar} "
     if ret.deliveries > 1:
         sent = f" (sent {ret.deliveries}x)"
         fits = len(click.unstyle(head)) + len(note) + len(sent) <= WIDTH
         note = (note + (sent if fits else f" ({ret.deliveries}x)")).strip()
     return (head + note).rstrip()
+
+
+def _message_row(n: int, message: Message, scale: int, budget: int, fancy: bool) -> str:
+    """``  1  mate1          11,868~  ████████▓▓▓▓▓▓▓▓  23.7x budget``: one message."""
+    label = message.sender or message.description or "sub-agent"
+    if message.tokens > budget:
+        note = f"{message.tokens / budget:.1f}x budget"
+    elif message.estimated_tokens > budget:
+        note = f"estimate ~{message.estimated_tokens:,}"
+    else:
+        note = ""
+    mark = MARKS.get(message.tokens_source, " ")
+    bar = _bar(message.tokens, scale, budget, fancy)
+    return f"  {n:>3}  {_clip(label, LABEL):<{LABEL}} {message.tokens:>7,}{mark}  {bar} {note}".rstrip()
 
 
 def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
@@ -176,6 +287,12 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         f"  {_count(totals['returns'], 'sub-agent return')}, {totals['over_budget']} over "
         f"budget, {totals['tokens_received']:,} tokens received"
     )
+    if totals["messages"]:
+        lines.append(
+            f"  {_count(totals['messages'], 'message')} from sub-agents (SendMessage), "
+            f"{totals['messages_over_budget']} over budget, {totals['message_tokens']:,} tokens "
+            "received"
+        )
     sources = totals["returns_by_tokens_source"]
     estimated = sources[FROM_ESTIMATE]
     if totals["returns"]:

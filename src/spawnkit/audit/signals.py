@@ -32,6 +32,11 @@ def spawnkit_said(text: str, code: str) -> bool:
     return "spawnkit" in text and f"({code})" in text
 
 
+def refused_message(text: str) -> bool:
+    """True when a tool result is spawnkit's refusal of a message to the orchestrator."""
+    return spawnkit_said(text, BUDGET_CODE) and "your message to" in text
+
+
 def held_back(facts: SubagentFacts, answer: str, reason: str) -> bool:
     """Record a SubagentStop block when ``reason`` is spawnkit's return-budget block of ``answer``."""
     if not answer or not spawnkit_said(reason, BUDGET_CODE):
@@ -101,9 +106,9 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
-def shell_report_reads(command: str, cwd: str) -> list[str]:
-    """Reports a shell command prints (``cat .x-reports/a.md``), in order: the arguments of a
-    reading command that starts a pipeline stage."""
+def shell_reads(command: str) -> list[str]:
+    """The files a shell command prints (``cat a.md``, ``sed -n 1,80p b/SKILL.md``), in order:
+    the arguments of a reading command that starts a pipeline stage, options left out."""
     found: list[str] = []
     reading = False
     first = True
@@ -114,9 +119,14 @@ def shell_report_reads(command: str, cwd: str) -> list[str]:
         if first:
             reading, first = posixpath.basename(word) in _READERS, False
             continue
-        if reading and not word.startswith("-") and is_report(word, cwd):
+        if reading and word and not word.startswith("-"):
             found.append(word)
     return found
+
+
+def shell_report_reads(command: str, cwd: str) -> list[str]:
+    """Reports a shell command prints (``cat .x-reports/a.md``), in order."""
+    return [word for word in shell_reads(command) if is_report(word, cwd)]
 
 
 def shell_state_write(command: str) -> str | None:

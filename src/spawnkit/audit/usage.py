@@ -1,6 +1,7 @@
 """Per-return tokens from the usage the client recorded, where it allows, for any host.
 
-A sub-agent's return lands in the orchestrator's context between two model responses. The
+A sub-agent's return (or a message it sent: Claude Code's SendMessage) lands in the
+orchestrator's context between two model responses. The
 client records each response's prompt (every input token, cache reads and writes included)
 and output. The next prompt then holds the previous prompt, the previous output and whatever
 arrived in between, so the return cost the orchestrator
@@ -27,6 +28,7 @@ from spawnkit.audit.model import (
     FROM_SHARED_USAGE,
     FROM_USAGE,
     ContextPoint,
+    Message,
     Return,
     Session,
 )
@@ -47,10 +49,10 @@ def gap_growth(context: list[ContextPoint], gap: int, breaks: set[int] = frozens
 
 
 def attribute(session: Session) -> None:
-    """Set every return's ``tokens`` and ``tokens_source`` from the recorded usage where it
-    allows, else from its estimate."""
-    by_gap: dict[int, list[Return]] = defaultdict(list)
-    for ret in session.returns:
+    """Set every return's and message's ``tokens`` and ``tokens_source`` from the recorded usage
+    where it allows, else from its estimate. A message shares its gap like a return does."""
+    by_gap: dict[int, list[Return | Message]] = defaultdict(list)
+    for ret in [*session.returns, *session.messages]:
         ret.tokens, ret.tokens_source = ret.estimated_tokens, FROM_ESTIMATE
         ret.delivered_tokens = None
         by_gap[ret.turn].append(ret)

@@ -33,6 +33,7 @@ def run(
     fmt: str,
     output: Path | None,
     context_window: int | None,
+    by: str = "session",
 ) -> int:
     """``spawnkit audit`` with its options by name (``cli.audit_command`` passes them all)."""
     if paths and project is not None:
@@ -63,8 +64,9 @@ def run(
     if not roots:
         click.echo(
             "spawnkit: nothing to audit: no transcripts folder found (looked in "
-            f"{discovery.claude_projects()}, {discovery.codex_sessions()} and"
-            f" {discovery.copilot_sessions()})",
+            f"{discovery.claude_projects()}, {discovery.codex_sessions()},"
+            f" {discovery.copilot_sessions()}, {discovery.gemini_chats()} and"
+            f" {discovery.qwen_projects()})",
             err=True,
         )
     progress = _Progress() if sys.stderr.isatty() else None
@@ -80,12 +82,12 @@ def run(
     try:
         if output is not None:
             with atomic_writer(output) as fh:
-                write(result, lambda text: fh.write(click.unstyle(text).encode("utf-8")))
+                write(result, lambda text: fh.write(click.unstyle(text).encode("utf-8")), by=by)
         elif fmt == "text":
             encoding = getattr(sys.stdout, "encoding", None)
-            render_text.write(result, lambda text: click.echo(text, nl=False), encoding)
+            render_text.write(result, lambda text: click.echo(text, nl=False), encoding, by)
         else:
-            write(result, lambda text: click.echo(text, nl=False, color=False))
+            write(result, lambda text: click.echo(text, nl=False, color=False), by=by)
     except BrokenPipeError:
         raise  # the reader went away (`| head`): the CLI edge ends it like every verb
     except OSError as exc:

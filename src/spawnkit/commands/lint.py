@@ -44,6 +44,8 @@ DEFAULTS: dict[str, object] = {
     "max_file_size": None,
     "pre_commit": False,
     "preview": None,
+    "observed": False,
+    "since": None,
 }
 
 
@@ -72,8 +74,13 @@ def run(
     max_file_size: int | None = None,
     pre_commit: bool = False,
     preview: bool | None = None,
+    observed: bool = False,
+    since: str | None = None,
 ) -> int:
     """Lint ``paths`` (or the default roots); the exit code.
+
+    ``observed``: also the rules each skill broke in its runs, as ``spawnkit audit`` reads them
+    from this user's transcripts (``since`` a date or 7d-style age), in the tier ``observed``.
 
     ``preview``: show the preview tier's findings too (None: as the config file says, off by
     default); a preview rule selected by its exact code or name shows either way.
@@ -87,6 +94,8 @@ def run(
     cwd = cwd or Path.cwd()
     if select is not None and not select:
         raise SpawnkitError("--select '' selects no rule; name codes or prefixes, e.g. CM,SP")
+    if since is not None and not observed:
+        raise SpawnkitError("--since goes with --observed: add --observed, or leave --since out")
     if config_path is not None and not os.path.lexists(config_path):
         raise SpawnkitError(
             f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
@@ -104,6 +113,11 @@ def run(
             "./.claude nor a Codex skills folder exists\n"
         )
         return EXIT_USAGE
+    seen = {}
+    if observed:
+        from spawnkit.commands import observed as runs
+
+        seen = runs.observations(since)  # before any output: a bad --since writes nothing
     walk = Walk()
     named = [p for p in paths if not p.is_dir()]
     if pre_commit:
@@ -143,6 +157,8 @@ def run(
             err.write(f"{ERROR_PREFIX}{path}: {exc}\n")
             unreadable += 1
             continue
+        if seen:
+            result = _with_runs(result, seen, path, select, ignore, cfg)
         results.append(result)
     if not results and not unreadable:
         if pre_commit:
@@ -166,6 +182,18 @@ def run(
     if unreadable:
         return EXIT_USAGE
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
+
+
+def _with_runs(result, seen, path: Path, select, ignore, cfg):  # noqa: ANN001, ANN202
+    """``result`` with the rules its skill broke at run time, within ``--select``/``--ignore``."""
+    from spawnkit.commands import observed as runs
+    from spawnkit.lint import observed
+    from spawnkit.lint.engine import selected
+
+    chosen = select if select is not None else cfg.select
+    dropped = (ignore or []) + (cfg.ignore or []) if (ignore or cfg.ignore) else None
+    kept = [o for o in runs.for_file(seen, path) if selected(o.code, chosen, dropped)]
+    return observed.add(result, kept)
 
 
 def _read(path: Path, limit: int) -> tuple[str | None, str | None, bool]:

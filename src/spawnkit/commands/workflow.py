@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
-from spawnkit.files import reading
+from spawnkit.files import bounded, reading
 from spawnkit.standard import protocol
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024
@@ -34,17 +34,18 @@ def check(
     args = None
     if args_json is not None:
         try:
-            args = json.loads(args_json)
-        except ValueError as exc:
+            args = bounded.json_loads(args_json, "--args")
+        except json.JSONDecodeError as exc:
             raise SpawnkitError(
                 f"--args is not JSON ({exc.msg}); e.g. --args '{{\"skip\": []}}'"
             ) from None
     run = checker.run(text, args, seconds if seconds is not None else checker.DEFAULT_SECONDS)
+    shown = checker.shown  # every string the script controls goes through it before printing
     cap, budget, source = limits(path)
     tokens = estimate(run.result) if run.result is not None else 0
     problems = []
     if run.error:
-        problems.append(f"the script threw: {run.error}")
+        problems.append(f"the script threw: {run.error}" if run.threw else run.error)
     if run.peak > cap:
         problems.append(f"{run.peak} agents ran at once, over the cap of {cap}")
     if tokens > budget:
@@ -80,13 +81,13 @@ def check(
             else ""
         )
         out.write(
-            f"{path}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
+            f"{shown(str(path))}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
             f"(cap {cap}); {size}{at_least}{origin}\n"
         )
         for note in run.notes:
-            out.write(f"note: {note}\n")
+            out.write(f"note: {shown(note)}\n")
         for problem in problems:
-            out.write(f"problem: {problem}\n")
+            out.write(f"problem: {shown(problem)}\n")
     return EXIT_FINDINGS if problems else EXIT_OK
 
 

@@ -24,13 +24,22 @@ shapes per event (Claude Code 2.1.330 and Codex CLI 0.169.0 alike, except where 
   model with the prompt; never a block (a notification must reach the model).
 * Any event: ``systemMessage``, shown to the user only.
 
-Copilot CLI 1.0.102 (``Host.flat_answers``) reads the same answers flat, at the top level:
+Copilot CLI 1.0.102 (``Host.answer_style`` "flat") reads the same answers flat, at the top level:
 ``permissionDecision`` + ``permissionDecisionReason`` or ``modifiedArgs`` (the whole tool
 input) and ``additionalContext`` on preToolUse; ``additionalContext`` (appended to the tool
 result) or ``modifiedResult`` (replacing it: how a PostToolUse "block" reaches the model)
 on postToolUse; ``additionalContext`` on subagentStart (put before the sub-agent's prompt);
 ``decision``/``reason`` on subagentStop. It has no ``systemMessage``: those lines go to the
 hook log (``system_for_log``).
+
+Gemini CLI 0.61.0 (``Host.answer_style`` "decision") reads ``decision: "deny"`` + ``reason`` at
+the top level (BeforeTool: the call is not run and the model gets the reason as its error;
+AfterTool: the model gets the reason instead of the result), ``hookSpecificOutput.tool_input``
+(the WHOLE input) to rewrite a call, and ``hookSpecificOutput.additionalContext`` after a tool
+(appended to its result); under its own event names (``BeforeTool``, ``AfterTool``).
+
+Where a host passes no PreToolUse ``additionalContext`` on to the model (Gemini CLI, Qwen Code:
+``Host.pre_tool_context``), what it would have said goes to the user as a ``systemMessage``.
 """
 
 from __future__ import annotations
@@ -124,11 +133,30 @@ class Call:
         value = self.payload.get(self.host.tool_input_field)
         return value if isinstance(value, dict) else {}
 
-    def slot_key(self) -> str:
-        """A key for this launch: its tool call id, else one unique to this hook process."""
+    def unique_key(self) -> str:
+        """A key unique to this call: its tool call id, else one of this hook process's."""
         if self.call_id:
             return self.call_id
         return f"anon-{self.now}-{lightos.native.getpid()}"
+
+    def launch_key(self) -> str:
+        """The key of this launch in the parallel cap's table, the same in its PreToolUse and
+        its PostToolUse: the tool call's id where the host sends one, else (Copilot CLI's
+        ``task``, Gemini CLI's ``invoke_agent``) a fingerprint of the call (``fp-…``: the tool,
+        the sub-agent type and label, and the task text without the return contract spawnkit
+        may have appended to it). Two launches alike in all of that share a fingerprint and
+        are told apart by the order they came in (``parallel_cap``)."""
+        if self.call_id:
+            return self.call_id
+        import zlib
+
+        tool_input = self.tool_input()
+        text = self.host.spawn_text(tool_input) or ""
+        head = protocol.load()["return_block"][0]
+        text = text.split("\n\n" + head, 1)[0].rstrip()
+        label = self.host.spawn_label(tool_input)
+        raw = "\0".join((self.tool_name, spawn_type(self), label, text))
+        return f"fp-{zlib.crc32(raw.encode('utf-8', 'surrogatepass')):08x}"
 
     @property
     def loaded_config(self) -> config_mod.Config | None:
@@ -189,12 +217,24 @@ class Call:
         return path[len(prefix) :] if path.startswith(prefix) else path
 
 
+def spawn_type(call: Call) -> str:
+    """The sub-agent type a spawn call asks for, else the host's default."""
+    tool_input = call.tool_input()
+    for key in ("subagent_type", "agent_type", "agent_name"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return call.host.default_agent_type
+
+
 def running_of_type(tasks: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
-    """The listed background tasks of one ``type`` (``subagent``, ``workflow``) still running."""
+    """The listed background tasks of one ``type`` (``subagent``, ``workflow``) still running
+    (Qwen Code lists sub-agents without a type, with their ``agent_type``)."""
     return {
         t["id"]: t
         for t in tasks
-        if t.get("type") == kind and str(t.get("status") or "running") in STILL_RUNNING
+        if t.get("type", "subagent" if "agent_type" in t else None) == kind
+        and str(t.get("status") or "running") in STILL_RUNNING
     }
 
 
@@ -241,8 +281,13 @@ class Answer:
         return self.deny_reason is not None
 
     def render(self, event: str, host: Host | None = None) -> dict[str, Any] | None:
-        if host is not None and host.flat_answers:
+        if host is not None and event == "PreToolUse" and not host.pre_tool_context:
+            self.system.extend(self.context)  # the model would never see it: tell the user
+            self.context = []
+        if host is not None and host.answer_style == "flat":
             return self._render_flat(event)
+        if host is not None and host.answer_style == "decision":
+            return self._render_decision(event, host)
         out: dict[str, Any] = {}
         specific: dict[str, Any] = {}
         if event == "PreToolUse":
@@ -280,6 +325,27 @@ class Answer:
             out["modifiedResult"] = {"resultType": "success", "textResultForLlm": self.block_reason}
         if self.context and event in _CONTEXT_EVENTS and self.deny_reason is None:
             out["additionalContext"] = "\n\n".join(self.context)
+        return out or None
+
+    def _render_decision(self, event: str, host: Host) -> dict[str, Any] | None:
+        """The answer in Gemini CLI's shape (see the module doc), under its own event names."""
+        out: dict[str, Any] = {}
+        specific: dict[str, Any] = {}
+        if event == "PreToolUse":
+            if self.deny_reason is not None:
+                out["decision"] = "deny"
+                out["reason"] = self.deny_reason
+            elif self.updated_input is not None:
+                specific["tool_input"] = self.updated_input
+        elif event == "PostToolUse" and self.block_reason is not None:
+            out["decision"] = "deny"
+            out["reason"] = self.block_reason
+        if self.context and event == "PostToolUse" and self.block_reason is None:
+            specific["additionalContext"] = "\n\n".join(self.context)
+        if specific:
+            out["hookSpecificOutput"] = {"hookEventName": host.own_event(event), **specific}
+        if self.system:
+            out["systemMessage"] = "\n".join(self.system)
         return out or None
 
     def system_for_log(self, host: Host | None) -> list[str]:

@@ -66,6 +66,22 @@ DEFAULT_AGENTS = {
 MAX_AGENT_KEY = 128
 
 
+class Problem(str):
+    """A bad file or value, in one line (what the hook shows), with ``fix``: what to change,
+    where, to what (what ``doctor`` shows)."""
+
+    fix = ""
+
+
+def _problem(problems: list[str], message: str, fix: str) -> None:
+    found = Problem(message)
+    found.fix = fix
+    problems.append(found)
+
+
+_MODES_TEXT = ", ".join(MODES[:-1]) + " or " + MODES[-1]  # "off, warn or enforce"
+
+
 class Layer:
     """One source of settings: a global mode and per-rule modes (either may be unset)."""
 
@@ -127,6 +143,13 @@ class Config:
             if cap is not None:
                 return cap
         return "enforce"
+
+    def hold_back_hint(self, code: str, agent_type: str, what: str) -> str:
+        """How to have ``what`` (replies, messages) of ``agent_type`` held back, for a warning:
+        the rule's own mode, or, where the rule enforces already, the type's scope."""
+        if self.mode(code) == "enforce":  # the scope only warns about this type
+            return f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its {what} back.'
+        return f"Set {code} to enforce to hold such {what} back."
 
     def mode_for_agent(self, code: str, agent_type: str) -> str:
         """``mode(code)``, lowered to what the scope allows for ``agent_type``."""
@@ -196,61 +219,105 @@ def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer
     except FileNotFoundError:
         return layer
     except lightos.FileTooLarge:
-        problems.append(f"ignored {path}: larger than 64 KiB")
+        _problem(
+            problems,
+            f"ignored {path}: larger than 64 KiB",
+            f"{path} holds a few settings: cut it down to them (under 64 KiB)",
+        )
         return layer
     except lightos.NotRegularFile:
-        problems.append(f"ignored {path}: not a regular file")
+        _problem(
+            problems,
+            f"ignored {path}: not a regular file",
+            f"replace {path} with a plain JSON file (not a link, folder or pipe)",
+        )
         return layer
     except OSError as exc:
-        problems.append(f"cannot read {path} ({exc.strerror}); fix its permissions")
+        _problem(
+            problems,
+            f"cannot read {path} ({exc.strerror}); make it readable (chmod u+r)",
+            f"make {path} readable to you (chmod u+r)",
+        )
         return layer
     try:
         data = fastjson.loads(raw.decode("utf-8", "replace"))
     except fastjson.JSONError:
-        problems.append(f"ignored {path}: not valid JSON")
+        _problem(
+            problems,
+            f"ignored {path}: not valid JSON",
+            f'make {path} valid JSON, e.g. {{"version": 1, "mode": "warn"}}',
+        )
         return layer
     if not isinstance(data, dict):
-        problems.append(f"ignored {path}: expected a JSON object")
+        _problem(
+            problems,
+            f"ignored {path}: expected a JSON object",
+            f'make {path} a JSON object, e.g. {{"version": 1, "mode": "warn"}}',
+        )
         return layer
     version = data.get("version", CONFIG_VERSION)
     if version != CONFIG_VERSION:
-        problems.append(f"ignored {path}: version {version!r} is not {CONFIG_VERSION}")
+        _problem(
+            problems,
+            f"ignored {path}: version {version!r} is not {CONFIG_VERSION}",
+            f'set "version" in {path} to {CONFIG_VERSION}',
+        )
         return layer
     where = f"in {path}"
-    layer.mode = _mode(data.get("mode"), f"'mode' {where}", problems)
+    layer.mode = _mode(data.get("mode"), f"'mode' {where}", problems, f'"mode" in {path}')
     rules = data.get("rules", {})
     if isinstance(rules, dict):
         for key, value in rules.items():
             code = _code(key, aliases)
             if code is None:
-                problems.append(f"ignored rule {key!r} {where}: not a rule code or name")
+                _problem(
+                    problems,
+                    f"ignored rule {key!r} {where}: not a rule code or name",
+                    f'in "rules" of {path}, name a rule by its code or name (`spawnkit rule`'
+                    f" lists them), or remove {key!r}",
+                )
                 continue
-            mode = _mode(value, f"rule {key} {where}", problems)
+            setting = f'{fastjson.dumps(key)} under "rules" in {path}'
+            mode = _mode(value, f"rule {key} {where}", problems, setting)
             if mode is not None:
                 layer.rules[code] = mode
     else:
-        problems.append(
-            f'ignored \'rules\' {where}: expected an object like {{"CM001": "enforce"}}'
+        _problem(
+            problems,
+            f'ignored \'rules\' {where}: expected an object like {{"CM001": "enforce"}}',
+            f'write "rules" in {path} as an object like {{"CM001": "enforce"}}',
         )
-    layer.max_retries = _retries(data.get("max_retries"), f"'max_retries' {where}", problems)
-    layer.agents = _agents(data.get("agents"), where, problems)
+    layer.max_retries = _retries(
+        data.get("max_retries"), f"'max_retries' {where}", problems, f'"max_retries" in {path}'
+    )
+    layer.agents = _agents(data.get("agents"), path, problems)
     return layer
 
 
-def _agents(value: object, where: str, problems: list[str]) -> dict[str, str]:
+def _agents(value: object, path: str, problems: list[str]) -> dict[str, str]:
     if value is None:
         return {}
+    where = f"in {path}"
     if not isinstance(value, dict):
-        problems.append(f'ignored \'agents\' {where}: expected an object like {{"Explore": "off"}}')
+        _problem(
+            problems,
+            f'ignored \'agents\' {where}: expected an object like {{"Explore": "off"}}',
+            f'write "agents" in {path} as an object of agent types and modes, like'
+            ' {"Explore": "off"}',
+        )
         return {}
     agents: dict[str, str] = {}
     for key, mode in value.items():
         if not isinstance(key, str) or not key.strip() or len(key) > MAX_AGENT_KEY:
-            problems.append(
-                f"ignored agent type {key!r} {where}: not a name of 1 to 128 characters"
+            _problem(
+                problems,
+                f"ignored agent type {key!r} {where}: not a name of 1 to 128 characters",
+                f'in "agents" of {path}, name an agent type of 1 to 128 characters (or a'
+                ' pattern like "my-plugin:*")',
             )
             continue
-        checked = _mode(mode, f"agent type {key!r} {where}", problems)
+        setting = f'{fastjson.dumps(key)} under "agents" in {path}'
+        checked = _mode(mode, f"agent type {key!r} {where}", problems, setting)
         if checked is not None:
             agents[key.strip()] = checked
     return agents
@@ -258,15 +325,20 @@ def _agents(value: object, where: str, problems: list[str]) -> dict[str, str]:
 
 def _read_env(env: Mapping[str, str], aliases: dict[str, str], problems: list[str]) -> Layer:
     layer = Layer("the environment")
-    layer.mode = _mode(env.get("SPAWNKIT_MODE"), "SPAWNKIT_MODE", problems)
+    layer.mode = _mode(env.get("SPAWNKIT_MODE"), "SPAWNKIT_MODE", problems, "SPAWNKIT_MODE")
     for key, value in env.items():
         if key.startswith("SPAWNKIT_MODE_"):
             # SPAWNKIT_MODE_CM001 or SPAWNKIT_MODE_RETURN_BUDGET
             code = _code(key[len("SPAWNKIT_MODE_") :].replace("_", "-"), aliases)
             if code is None:
-                problems.append(f"ignored {key}: not a rule code or name")
+                _problem(
+                    problems,
+                    f"ignored {key}: not a rule code or name",
+                    f"unset {key}, or name a rule after SPAWNKIT_MODE_ (SPAWNKIT_MODE_CM001;"
+                    " `spawnkit rule` lists them)",
+                )
                 continue
-            mode = _mode(value, key, problems)
+            mode = _mode(value, key, problems, key)
             if mode is not None:
                 layer.rules[code] = mode
     raw = env.get("SPAWNKIT_MAX_RETRIES")
@@ -275,25 +347,35 @@ def _read_env(env: Mapping[str, str], aliases: dict[str, str], problems: list[st
             value: object = int(raw.strip())
         except ValueError:
             value = raw
-        layer.max_retries = _retries(value, "SPAWNKIT_MAX_RETRIES", problems)
+        layer.max_retries = _retries(
+            value, "SPAWNKIT_MAX_RETRIES", problems, "SPAWNKIT_MAX_RETRIES"
+        )
     return layer
 
 
-def _mode(value: object, where: str, problems: list[str]) -> str | None:
+def _mode(value: object, where: str, problems: list[str], setting: str) -> str | None:
+    """``value`` as a mode; else a problem whose fix names ``setting`` (a key and its file, or
+    a variable) and the modes allowed."""
     if value is None:
         return None
     if isinstance(value, str) and value.strip().lower() in MODES:
         return value.strip().lower()
-    problems.append(f"ignored {where}: {value!r} is not one of off, warn, enforce")
+    _problem(
+        problems,
+        f"ignored {where}: {value!r} is not one of off, warn, enforce",
+        f"set {setting} to {_MODES_TEXT}",
+    )
     return None
 
 
-def _retries(value: object, where: str, problems: list[str]) -> int | None:
+def _retries(value: object, where: str, problems: list[str], setting: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RETRIES_LIMIT:
-        problems.append(
-            f"ignored {where}: {value!r} is not a whole number from 0 to {MAX_RETRIES_LIMIT}"
+        _problem(
+            problems,
+            f"ignored {where}: {value!r} is not a whole number from 0 to {MAX_RETRIES_LIMIT}",
+            f"set {setting} to a whole number from 0 to {MAX_RETRIES_LIMIT}",
         )
         return None
     return value

@@ -81,24 +81,41 @@ def _pre_tool_use(call: Call, answer: Answer, lint: Linter | None) -> None:
         report_reads.before_read(call, answer)
     elif tool and tool == call.host.stop_tool:
         _settle(call, "task_stopped")
+    elif tool and tool == call.host.finish_tool:
+        from spawnkit.hook import return_budget
+
+        return_budget.on_finish(call, answer)
+    elif tool == MESSAGE_TOOL:
+        from spawnkit.hook import message_budget
+
+        message_budget.before_send(call, answer)
 
 
 def _settle(call: Call, signal: str) -> None:
-    """Let the parallel cap's table take in one client signal (``parallel_cap.<signal>``)."""
+    """Let the parallel cap's table take in one client signal (``parallel_cap.<signal>``).
+
+    Where no stop event follows a sub-agent (Gemini CLI), the launch's return is also where
+    it counts as a finished step (the checkpoint reminder)."""
     from spawnkit.hook import parallel_cap
 
-    if call.mode(parallel_cap.CODE) == "off":
+    counting = signal == "after_launch" and not call.host.agent_events
+    counting = counting and call.mode("CM007") != "off"
+    if not (parallel_cap.tracking(call) or counting):
         return
     with _LockedState(call) as data:
         if data is not None:
             getattr(parallel_cap, signal)(call, data)
+            if counting:
+                from spawnkit.hook.return_budget import count_completed
+
+                count_completed(call, data)
 
 
 def _before_agent(call: Call, answer: Answer) -> None:
     from spawnkit.hook import parallel_cap, return_block
 
     # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
-    if call.mode(parallel_cap.CODE) != "off" or call.mode("CM007") != "off":
+    if parallel_cap.tracking(call) or call.mode("CM007") != "off":
         with _LockedState(call) as data:
             if data is not None:
                 parallel_cap.before_launch(call, answer, data)
@@ -163,12 +180,23 @@ def _subagent_stop(call: Call, answer: Answer, lint: Linter | None) -> None:
 
 
 def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None:
-    """A ``<task-notification>`` (a background task ended): settle its slot, measure its result.
-    A person's prompt is left alone."""
+    """A ``<task-notification>`` (a background task ended): settle its slot, measure its result;
+    ``<agent-message>`` blocks (what sub-agents sent with SendMessage): measure them. Never a
+    block. A person's prompt is left alone."""
+    if call.agent_id:
+        return
     from spawnkit.hook import tasks
 
-    notes = tasks.notifications(call.text("prompt"))
-    if not notes or call.agent_id:
+    prompt = call.text("prompt")
+    messaged = MESSAGE_MARK in prompt[: tasks.HEAD]
+    if messaged:
+        from spawnkit.hook import agent_messages, message_budget
+
+        messages, prompt = agent_messages.split(prompt)  # a message's body is no notification
+        if messages:
+            message_budget.arrived(call, answer, messages)
+    notes = tasks.notifications(prompt)
+    if not notes:
         return
     from spawnkit.hook import task_results
 
@@ -184,34 +212,43 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
 
 
 def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
-    """The orchestrator's turn ended: its ``background_tasks`` are all that still runs."""
+    """The orchestrator's turn ended: its ``background_tasks`` are all that still runs (on a
+    host whose sub-agents all run in the foreground, Gemini CLI's AfterAgent: nothing)."""
     listed = call.background_tasks()
+    if listed is None and not call.host.agent_events:
+        listed = []
     if listed is None or call.agent_id:
         return
     if not (listed or call.has_state):
         return  # nothing runs and nothing was counted: the usual end of a turn costs no lock
     from spawnkit.hook import parallel_cap
 
-    if call.mode(parallel_cap.CODE) == "off":
+    if not parallel_cap.tracking(call):
         return
     with _LockedState(call) as data:
         if data is not None:
             parallel_cap.reconcile(call, data, listed, turn_ended=True)
 
 
-# tasks.OPEN, kept here too: a person's prompt is answered without loading tasks (nor call,
-# which loads the config); tests/hook/test_task_results.py pins the two equal
+# tasks.OPEN and agent_messages.OPEN + " ", kept here too: a person's prompt is answered without
+# loading tasks (nor call, which loads the config); tests/hook/test_task_results.py and
+# tests/hook/test_agent_messages.py pin them equal
 NOTIFICATION_MARK = "<task-notification>"
+MESSAGE_MARK = "<agent-message "
 
 
 def _notifies(payload: dict[str, Any]) -> bool:
-    """A UserPromptSubmit worth a look: its prompt opens with a task notification (a person's
-    prompt is answered before anything else is loaded)."""
+    """A UserPromptSubmit worth a look: its prompt opens with a task notification or an agent
+    message (a person's prompt is answered before anything else is loaded)."""
     prompt = payload.get("prompt")
-    return isinstance(prompt, str) and NOTIFICATION_MARK in prompt[:4096]
+    if not isinstance(prompt, str):
+        return False
+    head = prompt[:4096]
+    return NOTIFICATION_MARK in head or MESSAGE_MARK in head
 
 
 WORKFLOW_TOOL = "Workflow"  # Claude Code's scripted orchestration; only its table registers it
+MESSAGE_TOOL = "SendMessage"  # agent_messages.TOOL: a sub-agent's message; only Claude Code's table
 
 _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
     "PreToolUse": _pre_tool_use,
@@ -231,7 +268,7 @@ class _LockedState:
         from spawnkit.hook.store import SessionState
 
         self._call = call
-        self._state = SessionState(call.state_dir, call.session, call.now)
+        self._state = SessionState(call.state_dir, call.session, call.now, project=call.project)
 
     def __enter__(self) -> dict[str, Any] | None:
         from spawnkit.hook.store import LockUnavailable
@@ -282,10 +319,10 @@ def run(
         if data.strip():
             _log(env, None, f"ignored {len(data)} bytes on stdin: not one JSON object", host)
         return ""
-    if host is None or host.event_field is not None:
-        event = payload.get("hook_event_name" if host is None else host.event_field)
+    if host is None:
+        event = payload.get("hook_event_name")
     else:
-        event = host.event_names.get(event or "")
+        event = host.event_of(payload, event)
     handler = _HANDLERS.get(event) if isinstance(event, str) else None
     if handler is None or (event == "UserPromptSubmit" and not _notifies(payload)):
         return ""
@@ -351,29 +388,33 @@ def _internal_error(
 
 
 USAGE = """\
-usage: spawnkit-hook [--host claude-code|codex|copilot] [--event EVENT] < payload.json
+usage: spawnkit-hook [--host claude-code|codex|copilot|gemini|qwen] [--event EVENT] < payload.json
 
-Claude Code, Codex CLI or Copilot CLI runs this on its hook events with the event's JSON
-payload on stdin; it prints at most one JSON answer and always exits 0 (it fails open).
---host names the client that runs it (default claude-code); --event the event, for
-Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
+Claude Code, Codex CLI, Copilot CLI, Gemini CLI or Qwen Code runs this on its hook events with
+the event's JSON payload on stdin; it prints at most one JSON answer and always exits 0 (it
+fails open). --host names the client that runs it (default claude-code); --event the event,
+for Copilot CLI, whose payloads do not name it (preToolUse, postToolUse, subagentStart,
 subagentStop).
-Events: PreToolUse (Agent|Task, Read, TaskStop; Codex: spawn_agent|collaborationspawn_agent;
-Copilot: task, view), PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex:
-apply_patch, spawn_agent; Copilot: create|edit), SubagentStart, SubagentStop, PostToolBatch,
-UserPromptSubmit (task notifications: a workflow's or background agent's result), Stop;
-others are ignored.
+Events: PreToolUse (Agent|Task, Read, TaskStop, SendMessage; Codex:
+spawn_agent|collaborationspawn_agent; Copilot: task, view; Qwen: agent, read_file),
+PostToolUse (Write|Edit|MultiEdit, Agent|Task|TaskStop|Workflow; Codex: apply_patch,
+spawn_agent; Copilot: create|edit, task; Qwen: write_file|edit, agent), SubagentStart,
+SubagentStop, PostToolBatch, UserPromptSubmit (task notifications: a workflow's or background
+agent's result; agent messages: what a sub-agent sent with SendMessage), Stop; Gemini CLI's own
+BeforeTool (invoke_agent, complete_task, read_file), AfterTool (invoke_agent,
+write_file|replace) and AfterAgent; others are ignored.
 
 Modes per rule (off|warn|enforce, default warn): <config>/spawnkit.json, then
-<project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot), then
-SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
+<project>/.claude/spawnkit.json (.codex/ for Codex, .github/ for Copilot, .gemini/ for Gemini,
+.qwen/ for Qwen), then SPAWNKIT_MODE / SPAWNKIT_MODE_<CODE> / SPAWNKIT_MAX_RETRIES,
 e.g. {"version": 1, "mode": "warn", "rules": {"CM001": "enforce"}}.
 "agents" caps the return budget per sub-agent type, e.g. {"Explore": "off", "x:*": "warn"};
 by default enforce binds general-purpose and your own agents, warns about Explore, Plan and
 plugin agents, and never touches a workflow's agents (`spawnkit doctor` shows the scope).
 <config> is $CLAUDE_CONFIG_DIR or ~/.claude ($CODEX_HOME or ~/.codex for Codex,
-$COPILOT_HOME or ~/.copilot for Copilot); errors (and, on Copilot, the messages meant for
-the user) are logged to <config>/.spawnkit/hook.log. Register it with `spawnkit install`.
+$COPILOT_HOME or ~/.copilot for Copilot, ~/.gemini for Gemini, $QWEN_HOME or ~/.qwen for
+Qwen); errors (and, on Copilot, the messages meant for the user) are logged to
+<config>/.spawnkit/hook.log. Register it with `spawnkit install`.
 """
 
 

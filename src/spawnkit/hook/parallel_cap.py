@@ -40,7 +40,7 @@ signal confirmed for ``RUNNING_TTL``.
 
 from __future__ import annotations
 
-from spawnkit.hook.call import running_of_type
+from spawnkit.hook.call import running_of_type, spawn_type
 from spawnkit.standard import protocol
 
 TYPE_CHECKING = False
@@ -105,6 +105,11 @@ def _fresh(stamp: object, now: float, ttl: float) -> bool:
     return isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and now - stamp < ttl
 
 
+def running_entries(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The running entries (after ``prune``), for counts kept per launch."""
+    return [e for e in _table(data, "running").values() if isinstance(e, dict)]
+
+
 def in_flight(data: dict[str, Any]) -> int:
     return len(_table(data, "running")) + len(_table(data, "pending"))
 
@@ -129,12 +134,24 @@ def _gone(data: dict[str, Any], name: str, now: float) -> bool:
 # --- launching ----------------------------------------------------------------------------------
 
 
+def tracking(call: Call) -> bool:
+    """Whether the table of launches is kept: for the cap, and on a host whose sub-agents end
+    unseen by the payload (Gemini CLI: ``Host.finish_tool``) for the return budget's retry
+    count too, which is kept per launch."""
+    if call.mode(CODE) != "off":
+        return True
+    return bool(call.host.finish_tool) and call.mode("CM001") == "enforce"
+
+
 def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
     """PreToolUse spawn: refuse or warn at the cap; otherwise reserve a slot."""
     mode = call.mode(CODE)
-    if mode == "off":
+    if mode == "off" and not tracking(call):
         return
     prune(data, call.now)
+    if mode == "off":
+        _reserve(call, data)
+        return
     limit = protocol.max_parallel()
     running = in_flight(data)
     if running >= limit:
@@ -152,26 +169,33 @@ def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
             f"once ({counted}, and this one); the protocol allows at most {limit}. Wait for "
             f"running sub-agents to return before launching more."
         )
+    _reserve(call, data)
+
+
+def _reserve(call: Call, data: dict[str, Any]) -> None:
+    """Take a slot for this launch, keyed by ``Call.launch_key``; two launches with one
+    fingerprint get ``#2``, ``#3``… (the PostToolUse settles the oldest). On a host with no
+    start event (Gemini CLI) the launch runs from now on: nothing else will confirm it."""
     tool_input = call.tool_input()
-    key = call.slot_key()
+    base = call.launch_key()
+    key, n = base, 1
+    pending, running = _table(data, "pending"), _table(data, "running")
+    while key in pending or key in running:
+        n += 1
+        key = f"{base}#{n}"
     background = tool_input.get("run_in_background")
-    _table(data, "pending")[key] = {
+    entry = {
         "t": call.now,
         "d": call.host.spawn_label(tool_input)[:80],
         "type": spawn_type(call),
         "bg": background if isinstance(background, bool) else None,
         "sub": call.agent_id or "",
+        "fp": base,
     }
-
-
-def spawn_type(call: Call) -> str:
-    """The sub-agent type a spawn call asks for, else the host's default."""
-    tool_input = call.tool_input()
-    for key in ("subagent_type", "agent_type"):
-        value = tool_input.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return call.host.default_agent_type
+    if call.host.agent_events:
+        pending[key] = entry
+    else:
+        running[key] = {**entry, "seen": call.now, "bg": False, "tu": key}
 
 
 def _how_to_wait(call: Call) -> str:
@@ -247,7 +271,13 @@ def started(call: Call, data: dict[str, Any]) -> None:
     if candidates:
         key = min(candidates, key=lambda k: pending[k]["t"])
         claimed = pending.pop(key)
-        entry.update(d=claimed.get("d", ""), bg=claimed.get("bg"), tu=key, sub=claimed.get("sub"))
+        entry.update(
+            d=claimed.get("d", ""),
+            bg=claimed.get("bg"),
+            tu=key,
+            sub=claimed.get("sub"),
+            fp=claimed.get("fp", key),
+        )
     running[agent] = entry
 
 
@@ -268,40 +298,134 @@ def workflow_agent_stopped(call: Call, data: dict[str, Any]) -> None:
 
 
 def after_launch(call: Call, data: dict[str, Any]) -> None:
-    """PostToolUse of one spawn call: settle its pending slot."""
+    """PostToolUse of one spawn call: settle its slot.
+
+    The slot is found by ``Call.launch_key``: the tool call's id, or, where the host names
+    none, the oldest slot of the launch's fingerprint (pending, or held by the agent that
+    took it over at its start). One rule for every host, so a launch that has returned is
+    never counted as running: a foreground launch that finished (Copilot CLI's sync
+    ``task``, every Gemini CLI ``invoke_agent``) or failed frees its slot here whether or
+    not a stop event came; a background one names the agent that runs on.
+    """
     prune(data, call.now)
-    key = call.call_id
-    result = _response(call)
-    agent = result.get("agentId") or result.get("agent_id")
-    agent = agent if isinstance(agent, str) and agent else ""
-    status = result.get("status")
-    task = result.get("task_name")
-    pending = _table(data, "pending")
-    if status == "completed" or (status is not None and status != "async_launched"):
-        # a foreground agent that finished (or a launch that failed): nothing left running
-        _end(data, call.now, agent, key)
+    agent, state = launch_outcome(call)
+    pending, running = _table(data, "pending"), _table(data, "running")
+    key = call.call_id or _oldest_of(data, call.launch_key())
+    holders = [name for name, e in running.items() if key and e.get("tu") == key]
+    if state in ("finished", "failed"):
+        _end(data, call.now, agent, key, *holders)
         return
+    result = _response(call)
+    task = result.get("task_name")
     if not agent:
-        if not (isinstance(task, str) and task):
+        if state is None and not (isinstance(task, str) and task):
             pending.pop(key, None)  # refused or failed: it never starts
         return  # Codex v2: the slot waits for its SubagentStart
     claimed = pending.pop(key, None) or {}
     if _gone(data, agent, call.now):
         return  # it ended before its launch record was read
-    running = _table(data, "running")
-    entry = running.get(agent) or {"t": claimed.get("t", call.now), "type": spawn_type(call)}
+    for name in holders:  # the agent took the slot over under another name: one entry
+        if name != agent:
+            claimed = {**running.pop(name), **claimed}
+    entry = running.get(agent) or {
+        "t": claimed.get("t", call.now),
+        "type": claimed.get("type") or spawn_type(call),
+    }
     entry.update(
         seen=call.now,
         d=call.host.spawn_label(call.tool_input())[:80] or entry.get("d", ""),
-        bg=True if status == "async_launched" else entry.get("bg"),
+        bg=True if state == "background" else entry.get("bg"),
         tu=key,
         sub=call.agent_id or "",
+        fp=claimed.get("fp", entry.get("fp", key)),
     )
     running[agent] = entry
 
 
+def _oldest_of(data: dict[str, Any], base: str) -> str:
+    """The key of the oldest slot taken by a launch of fingerprint ``base`` ("" when none)."""
+    found = [
+        (entry.get("t", 0), name)
+        for table in ("pending", "running")
+        for name, entry in _table(data, table).items()
+        if isinstance(entry, dict) and entry.get("fp") == base
+    ]
+    if not found:
+        return ""
+    held = min(found)[1]
+    entry = _table(data, "running").get(held)
+    return entry.get("tu", held) if entry is not None else held
+
+
+# Where a background launch's result names its agent: Copilot CLI ("agent_id: …"), Qwen Code
+# ("task_id: …").
+_AGENT_NAMED = ("agent_id: ", "task_id: ")
+
+
+def launch_outcome(call: Call) -> tuple[str, str | None]:
+    """What a spawn call's PostToolUse says: the agent it names ("" when none) and whether the
+    launch ``finished`` (a foreground agent answered), ``failed``, runs in the ``background``,
+    or None when the result does not say (Codex: the agent runs until waited for).
+
+    Claude Code: ``status`` completed / async_launched / anything else, ``agentId``; Codex v1:
+    ``agent_id`` only; Qwen Code: ``returnDisplay.status`` completed / background, the agent in
+    the text (``task_id: …``); Copilot CLI: ``resultType`` and, for a background ``mode``, the
+    agent in the text; Gemini CLI runs every sub-agent in the foreground: always finished.
+    """
+    result = _response(call)
+    agent = result.get("agentId") or result.get("agent_id")
+    agent = agent if isinstance(agent, str) else ""
+    if not call.host.agent_events:
+        return agent, "finished"
+    status = result.get("status")
+    display = result.get("returnDisplay")
+    if status is None and isinstance(display, dict):
+        status = display.get("status")
+    tool_input = call.tool_input()
+    background = tool_input.get("run_in_background") is True or tool_input.get("mode") == (
+        "background"
+    )
+    if (status in ("async_launched", "background") or background) and not agent:
+        agent = _named_agent(_result_text(result))
+    if status == "completed":
+        return agent, "finished"
+    if status in ("async_launched", "background"):
+        return agent, "background"
+    if status is not None:
+        return agent, "failed"
+    kind = result.get("resultType")  # Copilot CLI
+    if kind is not None:
+        if kind != "success":
+            return agent, "failed"
+        return agent, "background" if background and agent else "finished"
+    return agent, None
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    for key in ("textResultForLlm", "llmContent"):
+        value = result.get(key)
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = value[0].get("text")
+        if isinstance(value, str):
+            return value[:4096]
+    return ""
+
+
+def _named_agent(text: str) -> str:
+    for mark in _AGENT_NAMED:
+        at = text.find(mark)
+        if at != -1:
+            rest = text[at + len(mark) :].split(None, 1)
+            name = rest[0].rstrip(".,;)") if rest else ""
+            if name and len(name) <= 128:
+                return name
+    return ""
+
+
 def _response(call: Call) -> dict[str, Any]:
     response = call.payload.get("tool_response")
+    if response is None:
+        response = call.payload.get("toolResult")  # Copilot CLI
     if isinstance(response, str):
         from spawnkit.base import fastjson
 

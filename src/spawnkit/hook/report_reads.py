@@ -8,6 +8,11 @@ orchestrator's own bookkeeping in those folders stays readable: state files
 (``state-YYYYMMDD-HHMMSS.json``) and handoff files (``handoff-<step>.json``).
 
 Warn: ``additionalContext``. Enforce: deny the Read with the reason.
+
+Gemini CLI's payloads name no agent (a sub-agent's tools carry the parent's session): there a
+read is the orchestrator's only while none of the session's launches runs (its sub-agents run
+in the foreground, so the orchestrator waits for them); a read while one runs may be the
+sub-agent's own and is let be.
 """
 
 from __future__ import annotations
@@ -77,6 +82,8 @@ def before_read(call: Call, answer: Answer) -> None:
     mode = call.mode(CODE)
     if mode == "off":
         return
+    if not call.host.agent_events and _launch_running(call):
+        return
     shown = call.display_path(path)
     reason = (
         f"spawnkit no-full-report-reads ({CODE}): {shown} is a sub-agent's full report. Reading "
@@ -88,3 +95,18 @@ def before_read(call: Call, answer: Answer) -> None:
         answer.deny(reason)
     else:
         answer.add_context(reason)
+
+
+def _launch_running(call: Call) -> bool:
+    """Whether a launch of this session runs (the parallel cap's table; fails open to yes)."""
+    if not call.has_state:
+        return False
+    from spawnkit.hook import parallel_cap
+    from spawnkit.hook.store import LockUnavailable, SessionState
+
+    try:
+        with SessionState(call.state_dir, call.session, call.now) as data:
+            parallel_cap.prune(data, call.now)
+            return bool(parallel_cap.running_entries(data))
+    except LockUnavailable:
+        return True

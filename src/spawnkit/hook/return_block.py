@@ -7,7 +7,8 @@ number written before "token(s)" counts). Markers alone are not enough: a contra
 that allows 2,000 tokens still floods the orchestrator.
 
 Warn: ``additionalContext`` for the orchestrator (shown after the launch) with the
-block to use next time. Enforce: ``updatedInput`` (Copilot CLI: ``modifiedArgs``) =
+block to use next time. Enforce: ``updatedInput`` (Copilot CLI: ``modifiedArgs``; Gemini CLI:
+``hookSpecificOutput.tool_input``; Qwen Code ignores every rewrite: the user is told) =
 the whole original input with the standard's return block appended to the sub-agent's
 task (Claude Code's and Copilot's ``prompt``, Codex's ``message`` or, failing that, its
 ``items``; the host replaces the entire input, so every other field is passed through
@@ -78,7 +79,7 @@ def report_path(call: Call) -> str:
     slug = "-".join(part for part in slug.split("-") if part)[:40].strip("-") or "subagent"
     # the tool call's id; a host that sends none (Copilot CLI) gets this hook process's key,
     # so two launches with one description never share a report
-    key = call.call_id or (call.slot_key() if call.host.call_id_field is None else "")
+    key = call.call_id or (call.unique_key() if call.host.call_id_field is None else "")
     suffix = "".join(c for c in key if c.isalnum())[-6:]
     name = f"{slug}-{suffix}.md" if suffix else f"{slug}.md"
     folder = protocol.load()["hook_reports_dir"].strip("/").split("/")
@@ -104,11 +105,18 @@ def before_launch(call: Call, answer: Answer) -> None:
     if problem is None:
         return
     block = protocol.return_block(budget=budget, report=report_path(call))
-    if mode == "enforce":
+    if mode == "enforce" and call.host.rewrites_input:
         answer.update_input(call.host.with_spawn_text_appended(tool_input, block))
         return
     description = call.host.spawn_label(tool_input)
     label = f'"{description}"' if description else "you just launched"
+    if mode == "enforce":  # the host ignores a rewritten launch (Qwen Code): say so instead
+        answer.add_system(
+            f"spawnkit return budget ({CODE}): the prompt of the sub-agent {label} {problem}, "
+            f"and {call.host.label} does not let a hook add one; its reply is held to the "
+            f"budget when it stops. Put the return contract in the skill's own prompts."
+        )
+        return
     answer.add_context(
         f"spawnkit return budget ({CODE}): the prompt of the sub-agent {label} {problem}, so its "
         f"whole reply will land in your context. End every sub-agent prompt with a return "

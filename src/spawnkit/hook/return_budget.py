@@ -81,12 +81,10 @@ def on_stop(call: Call, answer: Answer) -> None:
     size = tokens.estimate(message) if over else 0
     listed = call.background_tasks()
     background = listed is not None and call.agent_id in running_of_type(listed, "subagent")
-    if over and mode == "warn" and not background:
-        how = (
-            f'Add "{agent_type}": "enforce" to "agents" in spawnkit.json to hold its replies back.'
-            if call.mode(CODE) == "enforce"  # the scope only warns about this type
-            else f"Set {CODE} to enforce to hold such replies back."
-        )
+    # its notification is measured when it reaches the orchestrator, where a hook sees it
+    reported_later = background and call.host.notification_event
+    if over and mode == "warn" and not reported_later:
+        how = call.config.hold_back_hint(CODE, agent_type, "replies")
         answer.add_system(
             f"spawnkit: the {agent} sub-agent returned ~{size} tokens, over the {budget}-token "
             f"return budget ({CODE}); its whole reply went into the orchestrator's context. {how}"
@@ -97,7 +95,7 @@ def on_stop(call: Call, answer: Answer) -> None:
     if not (blocking or counting):
         return
     try:
-        with SessionState(call.state_dir, call.session, call.now) as data:
+        with SessionState(call.state_dir, call.session, call.now, project=call.project) as data:
             if capping and listed is not None:
                 parallel_cap.reconcile(call, data, listed, turn_ended=False)
             if blocking and _block(call, answer, data, message, size, budget, agent):
@@ -156,7 +154,7 @@ def _block(
         )
         return False
     try:
-        saved = save_reply(call.project, _returns_parts(call), safe_name(key), message)
+        saved = save_reply(call.project, returns_parts(call), safe_name(key), message)
     except OSError as exc:
         from spawnkit.hook.log import append as log
 
@@ -179,6 +177,213 @@ def _block(
     return True
 
 
+# --- a sub-agent's finishing tool (Gemini CLI's complete_task) ----------------------------------
+
+# What Gemini CLI 0.61.0 tells a sub-agent that ran out of turns or time before its last, grace
+# turn: a complete_task denied then would leave the parent with no answer at all.
+GRACE_MARK = "You have one final chance to complete the task"
+GRACE_FILES = 8  # sub-agent chat files looked at, the newest first
+GRACE_TAIL = 64 * 1024  # bytes read from the end of each
+GRACE_AGE = 30 * 60.0  # a chat file untouched for longer belongs to no running sub-agent
+
+
+def finish_answer(tool_input: dict[str, Any]) -> str:
+    """The answer in a ``complete_task`` call: ``result`` as text (``generalist``'s
+    ``{"response": …}``, a structured result as its JSON)."""
+    result = tool_input.get("result")
+    if isinstance(result, dict) and len(result) == 1 and isinstance(result.get("response"), str):
+        return result["response"]
+    if isinstance(result, str):
+        return result
+    from spawnkit.base import fastjson
+
+    return fastjson.dumps(result) if result is not None else ""
+
+
+def on_finish(call: Call, answer: Answer) -> None:
+    """BeforeTool of the finishing tool (Gemini CLI's ``complete_task``): a sub-agent's answer.
+
+    Over the budget in enforce mode it is saved whole, then the call is denied with the
+    re-answer instruction, so the sub-agent calls the tool again with a short answer. The
+    payload names no sub-agent (it carries the parent's session), so the denies are counted
+    on the launches running (``parallel_cap``'s table): each deny counts against every launch
+    it may belong to, and one more is refused once any of them used ``max_retries``; a
+    sub-agent in its grace turn (out of turns or time: denying it would leave the parent with
+    no answer) is never denied. What is let through is said to the user.
+    """
+    agent_type = ""
+    message = finish_answer(call.tool_input())
+    budget = protocol.return_budget()
+    mode = call.config.mode_for_agent(CODE, agent_type)
+    if mode == "off" or not tokens.exceeds(message, budget):
+        return
+    size = tokens.estimate(message)
+    if mode == "warn":
+        answer.add_system(
+            f"spawnkit: a sub-agent answered ~{size} tokens, over the {budget}-token return "
+            f"budget ({CODE}); its whole answer goes into the orchestrator's context. "
+            + call.config.hold_back_hint(CODE, agent_type, "answers")
+        )
+        return
+    folder = returns_folder(call)
+    if in_grace_turn(call):
+        answer.add_system(
+            f"spawnkit: a sub-agent answered ~{size} tokens (budget {budget}) in its last turn "
+            f"({call.host.label} gives it no other); let it through so the orchestrator gets an "
+            f"answer. Earlier full answers, if any, are in {folder}."
+        )
+        return
+    try:
+        with SessionState(call.state_dir, call.session, call.now) as data:
+            _deny_finish(call, answer, data, message, size, budget, folder)
+    except LockUnavailable as exc:
+        from spawnkit.hook.log import append as log
+
+        log(call.state_dir, f"{call.host.finish_tool}: {exc}; let the answer through")
+        answer.add_system(
+            f"spawnkit: a sub-agent answered ~{size} tokens (budget {budget}) but its retry "
+            f"count could not be read ({exc}); let it through."
+        )
+
+
+def _deny_finish(
+    call: Call,
+    answer: Answer,
+    data: dict[str, Any],
+    message: str,
+    size: int,
+    budget: int,
+    folder: str,
+) -> None:
+    parallel_cap.prune(data, call.now)
+    launches = [
+        entry
+        for entry in parallel_cap.running_entries(data)
+        if not entry.get("bg") and not entry.get("sub")
+    ]
+    types = {str(e.get("type") or "") for e in launches}
+    if len(types) == 1:  # the scope of the one agent type that may be answering
+        (agent_type,) = types
+        mode = call.config.mode_for_agent(CODE, agent_type)
+        if mode != "enforce":
+            if mode == "warn":
+                answer.add_system(
+                    f"spawnkit: the {agent_type or 'sub-agent'} sub-agent answered ~{size} "
+                    f"tokens, over the {budget}-token return budget ({CODE}); its whole answer "
+                    f"goes into the orchestrator's context. "
+                    + call.config.hold_back_hint(CODE, agent_type, "answers")
+                )
+            return
+    orphan = data.get(UNKNOWN_RETRIES)
+    orphan = orphan if isinstance(orphan, int) and not isinstance(orphan, bool) else 0
+    counts = [_denies(e) for e in launches] or [orphan]
+    used = max(counts)
+    limit = call.config.max_retries
+    if used >= limit:
+        answer.add_system(
+            f"spawnkit: a sub-agent still answered ~{size} tokens (budget {budget}) after {used} "
+            f"retries (max_retries; {call.host.label} has no limit of its own, and a sub-agent "
+            f"that runs out of turns gives no answer at all); let it through. Its earlier full "
+            f"answers are in {folder}."
+        )
+        return
+    name = (types.pop() if len(types) == 1 else "") or "subagent"  # the agent type, if one
+    try:
+        saved = save_reply(call.project, returns_parts(call), safe_name(name), message)
+    except OSError as exc:
+        from spawnkit.hook.log import append as log
+
+        log(
+            call.state_dir,
+            f"{call.host.finish_tool}: could not save the answer in {folder}: {exc!r}",
+        )
+        answer.add_system(
+            f"spawnkit: a sub-agent answered ~{size} tokens (budget {budget}); it was let "
+            f"through because its answer could not be saved in {folder} ({exc.strerror})."
+        )
+        return
+    for entry in launches:
+        entry["denies"] = _denies(entry) + 1
+    if not launches:
+        data[UNKNOWN_RETRIES] = orphan + 1
+    reply_format = "\n".join(protocol.load()["return_format"])
+    answer.deny(
+        f"spawnkit return budget ({CODE}): your answer is ~{size} tokens but a sub-agent may "
+        f"return at most {budget} tokens, so it was NOT delivered. It is saved in full at "
+        f"{saved} - do not repeat it. Call {call.host.finish_tool} again now with an answer of "
+        f"at most {budget} tokens in exactly this format (REPORT: that file, or your own fuller "
+        f"report file):\n{reply_format}"
+    )
+
+
+def _denies(entry: dict[str, Any]) -> int:
+    value = entry.get("denies")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def in_grace_turn(call: Call) -> bool:
+    """Whether a sub-agent of this session is in its grace turn (Gemini CLI).
+
+    Gemini CLI records each sub-agent's conversation in ``chats/<session id>/<agent id>.jsonl``
+    beside the session's own file (the payload's ``transcript_path``), the warning that opens
+    the grace turn included, before the model answers it. The newest few files are read from
+    their end; the folder must be inside the host's config folder, and nothing is followed
+    out of it.
+    """
+    import os
+
+    transcript = call.text("transcript_path")
+    chats = lightos.dirname(transcript) if lightos.isabs(transcript) else ""
+    base = call.config_dir.rstrip(lightos.SEP) + lightos.SEP
+    if not chats or not call.session_id or "\0" in transcript:
+        return False
+    folder = lightos.join(chats, call.session)
+    try:
+        real = os.path.realpath(folder)
+        if not (real + lightos.SEP).startswith(os.path.realpath(base)):
+            return False
+        entries = [
+            e
+            for e in os.scandir(real)
+            if e.name.endswith(".jsonl") and e.is_file(follow_symlinks=False)
+        ]
+    except OSError:
+        return False
+    fresh = []
+    for entry in entries:
+        try:
+            mtime = entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        if call.now - mtime < GRACE_AGE:
+            fresh.append((mtime, entry.path))
+    for _, path in sorted(fresh, reverse=True)[:GRACE_FILES]:
+        if _last_user_text_marks_grace(path):
+            return True
+    return False
+
+
+def _last_user_text_marks_grace(path: str) -> bool:
+    import os
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        size = os.fstat(fd).st_size
+        os.lseek(fd, max(0, size - GRACE_TAIL), 0)
+        tail = os.read(fd, GRACE_TAIL).decode("utf-8", "replace")
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    for line in reversed(tail.splitlines()):
+        if '"type":"user"' in line or '"type": "user"' in line:
+            return GRACE_MARK in line
+    return False
+
+
 def _forget_retries(call: Call, data: dict[str, Any]) -> None:
     retries = data.get("retries")
     if isinstance(retries, dict):
@@ -186,10 +391,10 @@ def _forget_retries(call: Call, data: dict[str, Any]) -> None:
 
 
 def returns_folder(call: Call) -> str:
-    return lightos.join(call.project, *_returns_parts(call))
+    return lightos.join(call.project, *returns_parts(call))
 
 
-def _returns_parts(call: Call) -> list[str]:
+def returns_parts(call: Call) -> list[str]:
     return [*protocol.load()["returns_dir"].strip("/").split("/"), call.session]
 
 

@@ -9,10 +9,10 @@ short-lived counters; if a crash ever leaves it unreadable, the session simply
 starts counting afresh. (A temp-file-and-rename per tool call would cost more than
 the rest of the hook.)
 
-Layout: ``<config dir>/.spawnkit/sessions/<sid>.json``. Files of sessions untouched
-for ``KEEP_SECONDS`` are swept when a new session starts. A sub-agent can write
-there too, so the folders are opened without following symlinks and the file must
-be a plain file with one link: a planted symlink or hard link fails the check
+Layout: ``<config dir>/.spawnkit/sessions/<sid>.json`` (a user-scope uninstall removes them).
+Files of sessions untouched for ``KEEP_SECONDS`` are swept when a new session starts. A
+sub-agent can write there too, so the folders are opened without following symlinks and the
+file must be a plain file with one link: a planted symlink or hard link fails the check
 (fail open), it is never written through.
 """
 
@@ -34,6 +34,10 @@ except ImportError:  # pragma: no cover - Windows: no parallel cap, no retry cou
     fcntl = None  # type: ignore[assignment]
 
 LOCK_TIMEOUT = 2.0
+# The project a session works in, noted when its state starts: the replies and reports the hook
+# has saved there (``.spawnkit/returns``, ``.spawnkit/reports``) are the user's, and uninstall
+# names those folders as what it keeps.
+PROJECT_KEY = "project"
 KEEP_SECONDS = 2 * 24 * 3600
 _POLL = 0.005
 
@@ -45,13 +49,21 @@ class LockUnavailable(Exception):
 class SessionState:
     """``with SessionState(dir, sid, now) as data:`` — edit ``data``; saved on a clean exit."""
 
-    def __init__(self, state_dir: str, session: str, now: float, timeout: float | None = None):
+    def __init__(
+        self,
+        state_dir: str,
+        session: str,
+        now: float,
+        timeout: float | None = None,
+        project: str | None = None,
+    ):
         self._root, _, self._state_name = state_dir.rstrip(lightos.SEP).rpartition(lightos.SEP)
         self._root = self._root or lightos.SEP
         self._dir = lightos.join(state_dir, SESSIONS_DIR)
         self._name = session + ".json"
         self._path = session_path(state_dir, session)
         self._now = now
+        self._project = project  # noted in a new session's state: uninstall names its folders
         self._timeout = LOCK_TIMEOUT if timeout is None else timeout
         self._fd = -1
         self._before = b""
@@ -106,7 +118,9 @@ class SessionState:
         return b"".join(chunks)
 
     def _parse(self, raw: bytes) -> dict[str, Any]:
-        fresh = {"version": 1, "created": self._now}
+        fresh: dict[str, Any] = {"version": 1, "created": self._now}
+        if self._project:
+            fresh[PROJECT_KEY] = self._project
         if not raw:
             self._sweep()
             return fresh

@@ -22,6 +22,7 @@ OPEN = "<task-notification>"
 CLOSE = "</task-notification>"
 MAX_NOTIFICATIONS = 64
 MAX_FIELD = 4096
+HEAD = 4096  # a delivered prompt opens with its first item within this many characters
 
 
 class Notification:
@@ -56,7 +57,7 @@ class Notification:
 def notifications(prompt: str) -> list[Notification]:
     """The notifications a UserPromptSubmit prompt carries (none for a person's prompt)."""
     found: list[Notification] = []
-    if OPEN not in prompt[:4096]:
+    if OPEN not in prompt[:HEAD]:
         return found  # a notification prompt starts with one; a person's prompt is left alone
     start = prompt.find(OPEN)
     while start != -1 and len(found) < MAX_NOTIFICATIONS:

@@ -1,5 +1,5 @@
-"""The agent hosts spawnkit serves, each described as data: Claude Code, OpenAI Codex CLI and
-GitHub Copilot CLI.
+"""The agent hosts spawnkit serves, each described as data: Claude Code, OpenAI Codex CLI,
+GitHub Copilot CLI, Google's Gemini CLI and Qwen Code.
 
 Everything that differs between two hosts lives in one ``Host`` instance: where its
 config and skills live, which file its hooks go into and in which format, the tool
@@ -32,6 +32,7 @@ class Host:
         "label",
         "binary",
         "config_env",
+        "config_env_is_home",
         "config_default",
         "project_env",
         "session_env",
@@ -73,7 +74,7 @@ class Host:
         "tool_input_field",
         "call_id_field",
         "read_path_field",
-        "flat_answers",
+        "answer_style",
         "system_messages",
         "denies_on_hook_error",
         "policy_file",
@@ -81,6 +82,18 @@ class Host:
         "transcripts_dir",
         "project_hooks_note",
         "invoke_hint",
+        "timeout_scale",
+        "hook_name",
+        "hooks_config_keys",
+        "version_key",
+        "finish_tool",
+        "agent_events",
+        "notification_event",
+        "rewrites_input",
+        "background_listing",
+        "npm_package",
+        "all_needs_folder",
+        "pre_tool_context",
     )
 
     def __init__(self, **fields: object) -> None:
@@ -109,11 +122,18 @@ class Host:
         return home
 
     def config_dir(self, env: Mapping[str, str]) -> str:
-        """The host's user folder: ``$<config_env>`` when set, else ``~/<config_default>``."""
+        """The host's user folder: ``$<config_env>`` when set, else ``~/<config_default>``
+        (Gemini CLI's variable names the home folder above ``.gemini``: ``config_env_is_home``)."""
         configured = (env.get(self.config_env) or "").strip()
         if configured:
-            return lightos.absolute(configured, lightos.getcwd())
+            folder = lightos.absolute(configured, lightos.getcwd())
+            return lightos.join(folder, self.config_default) if self.config_env_is_home else folder
         return lightos.join(self.home(env), self.config_default)
+
+    def user_home(self, env: Mapping[str, str]) -> str:
+        """The home folder the host reads ``~/.agents/skills`` under (Gemini CLI: its variable)."""
+        configured = (env.get(self.config_env) or "").strip() if self.config_env_is_home else ""
+        return lightos.absolute(configured, lightos.getcwd()) if configured else self.home(env)
 
     def project_dir(self, env: Mapping[str, str], cwd: str) -> str:
         """The project a hook call belongs to: the host's project variable, else ``cwd``."""
@@ -123,7 +143,7 @@ class Host:
 
     def user_skill_dirs_in(self, env: Mapping[str, str]) -> list[str]:
         """Every user-scope folder the host reads skills from, first the one spawnkit writes."""
-        values = {"config": self.config_dir(env), "home": self.home(env)}
+        values = {"config": self.config_dir(env), "home": self.user_home(env)}
         return [pattern.format(**values) for pattern in self.user_skill_dirs]
 
     # --- events -----------------------------------------------------------------------------
@@ -131,13 +151,23 @@ class Host:
     def event_of(self, payload: Mapping[str, object], named: str | None = None) -> str | None:
         """The hook event in spawnkit's names (Claude Code's: ``PreToolUse``…), or None.
 
-        Claude Code and Codex name it in the payload (``event_field``); Copilot CLI's
+        Claude Code, Codex and Qwen Code name it in the payload (``event_field``), Gemini CLI
+        in its own words (``BeforeTool``), translated through ``event_names``; Copilot CLI's
         camelCase payloads carry no event name, so its hook command names the event
-        (``--event preToolUse``, ``named``), translated through ``event_names``."""
+        (``--event preToolUse``, ``named``), translated the same way."""
         if self.event_field is None:
             return self.event_names.get(named or "")
         value = payload.get(self.event_field)
-        return value if isinstance(value, str) else None
+        if not isinstance(value, str):
+            return None
+        return self.event_names.get(value, value) if self.event_names else value
+
+    def own_event(self, event: str) -> str:
+        """The host's own name of one of spawnkit's events (``PreToolUse`` → ``BeforeTool``)."""
+        for own, ours in self.event_names.items():
+            if ours == event:
+                return own
+        return event
 
     # --- tools ------------------------------------------------------------------------------
 
@@ -188,6 +218,7 @@ CLAUDE_CODE = Host(
     binary="claude",
     # $CLAUDE_CONFIG_DIR, else ~/.claude
     config_env="CLAUDE_CONFIG_DIR",
+    config_env_is_home=False,
     config_default=".claude",
     # Hooks run with the project in $CLAUDE_PROJECT_DIR and the session in $CLAUDE_CODE_SESSION_ID.
     project_env="CLAUDE_PROJECT_DIR",
@@ -236,7 +267,7 @@ CLAUDE_CODE = Host(
     tool_input_field="tool_input",
     call_id_field="tool_use_id",  # one id per tool call, the same in Pre- and PostToolUse
     read_path_field="file_path",  # Read's tool_input.file_path
-    flat_answers=False,  # answers nest in hookSpecificOutput
+    answer_style="nested",  # answers nest in hookSpecificOutput
     system_messages=True,  # systemMessage is shown to the user
     denies_on_hook_error=False,  # a hook exiting 1 is a non-blocking error
     policy_file=None,
@@ -248,6 +279,18 @@ CLAUDE_CODE = Host(
         " local)"
     ),
     invoke_hint="then run /{skill} in Claude Code",
+    timeout_scale=1,  # hook timeouts in seconds
+    hook_name=None,  # the settings schema forbids a "name" in a hook entry
+    hooks_config_keys=(),  # every key under "hooks" is an event
+    version_key=None,
+    finish_tool=None,  # a sub-agent ends by answering; SubagentStop sees the answer
+    agent_events=True,  # SubagentStart and SubagentStop fire
+    notification_event=True,  # a <task-notification> is a UserPromptSubmit prompt
+    rewrites_input=True,
+    background_listing=True,  # Stop and SubagentStop list the background tasks
+    npm_package="@anthropic-ai/claude-code",
+    all_needs_folder=False,
+    pre_tool_context=True,
 )
 
 
@@ -267,6 +310,7 @@ CODEX = Host(
     binary="codex",
     # $CODEX_HOME, else ~/.codex
     config_env="CODEX_HOME",
+    config_env_is_home=False,
     config_default=".codex",
     # No project or session variable: the payload's cwd and session_id are all there is.
     project_env=None,
@@ -311,7 +355,7 @@ CODEX = Host(
     tool_input_field="tool_input",
     call_id_field="tool_use_id",
     read_path_field=None,  # no read tool
-    flat_answers=False,
+    answer_style="nested",
     system_messages=True,
     denies_on_hook_error=False,
     policy_file=None,
@@ -323,6 +367,18 @@ CODEX = Host(
         " install --host codex --scope project`)"
     ),
     invoke_hint="then start Codex: it lists the skill as {skill} (mention ${skill} to use it)",
+    timeout_scale=1,
+    hook_name=None,
+    hooks_config_keys=(),
+    version_key=None,
+    finish_tool=None,
+    agent_events=True,
+    notification_event=False,  # a finished sub-agent is read with wait_agent
+    rewrites_input=True,
+    background_listing=False,
+    npm_package="@openai/codex",
+    all_needs_folder=False,
+    pre_tool_context=True,
 )
 
 
@@ -347,6 +403,7 @@ COPILOT = Host(
     binary="copilot",
     # $COPILOT_HOME, else ~/.copilot
     config_env="COPILOT_HOME",
+    config_env_is_home=False,
     config_default=".copilot",
     # Command hooks run in the project root with $COPILOT_PROJECT_DIR set (and $CLAUDE_PROJECT_DIR).
     project_env="COPILOT_PROJECT_DIR",
@@ -395,7 +452,7 @@ COPILOT = Host(
     tool_input_field="toolArgs",
     call_id_field=None,  # the payload names no tool call
     read_path_field="path",  # view's toolArgs.path
-    flat_answers=True,
+    answer_style="flat",
     system_messages=False,  # nothing reaches the user only: spawnkit logs such lines instead
     denies_on_hook_error=True,
     policy_file="/etc/github-copilot/managed-settings.json",
@@ -408,21 +465,225 @@ COPILOT = Host(
         " --scope project`"
     ),
     invoke_hint="then start Copilot CLI: it lists the skill as {skill} (type /{skill} to use it)",
+    timeout_scale=1,
+    hook_name=None,
+    hooks_config_keys=(),
+    version_key=None,
+    finish_tool=None,
+    agent_events=True,
+    notification_event=False,
+    rewrites_input=True,
+    background_listing=False,
+    npm_package="@github/copilot",
+    all_needs_folder=False,
+    pre_tool_context=True,
 )
 
-NAMES = ("claude-code", "codex", "copilot")
+
+# Google's Gemini CLI 0.61.0, as observed offline (see the project's gemini-qwen facts).
+#
+# Differences that matter to spawnkit: its events have names of their own (``BeforeTool``,
+# ``AfterTool``, ``AfterAgent``: ``event_names``); sub-agents start with ``invoke_agent``
+# (``agent_name``, ``prompt``) and always run in the foreground; there is NO sub-agent start or
+# stop event: a sub-agent ends by calling ``complete_task`` (``finish_tool``), whose
+# ``BeforeTool`` deny is the only way to make it answer again, and whose hooks carry the PARENT's
+# session id and no agent id; nothing caps a denying hook but the sub-agent's turn limit, so
+# spawnkit's retry limit is the only one. Answers are ``{"decision": "deny", "reason"}`` at the
+# top level, ``hookSpecificOutput.tool_input`` (the whole input) to rewrite a call and
+# ``hookSpecificOutput.additionalContext`` after a tool (``answer_style`` "decision"); hook
+# timeouts are milliseconds; matchers are unanchored regular expressions; every hook (the
+# user's too) loads only in a trusted folder, and ``hooksConfig`` can turn hooks off.
+GEMINI = Host(
+    name="gemini",
+    label="Gemini CLI",
+    binary="gemini",
+    # $GEMINI_CLI_HOME replaces the home folder above .gemini (and above .agents/skills)
+    config_env="GEMINI_CLI_HOME",
+    config_env_is_home=True,
+    config_default=".gemini",
+    # Hooks run in the project with $GEMINI_PROJECT_DIR and $GEMINI_SESSION_ID set.
+    project_env="GEMINI_PROJECT_DIR",
+    session_env="GEMINI_SESSION_ID",
+    project_folder=".gemini",
+    spawn_tools=("invoke_agent",),
+    spawn_text_key="prompt",
+    spawn_items_key=None,
+    spawn_label_keys=(),  # only the agent's name (its type): no description of the task
+    default_agent_type="",  # agent_name is required
+    wait_tool=None,  # invoke_agent returns the answer itself
+    stop_tool=None,
+    read_tools=("read_file",),
+    write_tools=("write_file", "replace"),
+    write_paths="file_path",
+    rewrite_needs_allow=False,
+    start_context=False,  # no start event
+    batch_event=None,
+    own_block_cap=None,  # a hook that always denies complete_task runs the sub-agent out of turns
+    events_key="gemini_events",
+    hooks_file="settings.json",
+    hooks_under_key=True,
+    project_hooks_file=".gemini/settings.json",
+    local_hooks_file=None,
+    trust_file=None,  # no per-hook trust (folder trust: folder_trust_file)
+    user_skill_dirs=("{config}/skills", "{home}/.agents/skills"),
+    project_skill_dirs=(".gemini/skills", ".agents/skills"),
+    skill_roots=(".gemini",),
+    file_kinds=("skill", "agent"),  # .gemini/agents/*.md are its custom sub-agents
+    plugin_marker=None,
+    lint_profile="gemini",
+    session_field="session_id",  # the parent's, also in a sub-agent's own tool calls
+    agent_field="agent_id",  # never sent
+    agent_type_field="agent_type",
+    answer_field="last_assistant_message",  # no stop event: the answer is complete_task's
+    retry_field="stop_hook_active",
+    event_field="hook_event_name",
+    event_names={"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "AfterAgent": "Stop"},
+    tool_name_field="tool_name",
+    tool_input_field="tool_input",
+    call_id_field=None,  # the payload names no tool call
+    read_path_field="file_path",
+    answer_style="decision",
+    system_messages=True,  # shown (on stderr in a headless run)
+    denies_on_hook_error=False,  # exit 1 is a warning; 2 denies
+    policy_file=None,
+    folder_trust_file="trustedFolders.json",  # {"<folder>": "TRUST_FOLDER"|"TRUST_PARENT"|…}
+    transcripts_dir="tmp",  # tmp/<project>/chats/session-*.jsonl, sub-agents in chats/<sid>/
+    project_hooks_note=(
+        "Gemini CLI loads {path} only in a folder the user trusts and announces its hooks the"
+        " first time it runs them; the hook command names this machine's Python and spawnkit:"
+        " each teammate runs `spawnkit install --host gemini --scope project`"
+    ),
+    invoke_hint=(
+        "then start Gemini CLI in a trusted folder: it offers the skill {skill} to the model"
+        " (`/skills list` shows it)"
+    ),
+    timeout_scale=1000,  # hook timeouts in milliseconds
+    hook_name="spawnkit",  # hooksConfig.disabled names hooks: "spawnkit" turns spawnkit's off
+    hooks_config_keys=("enabled", "disabled", "notifications"),  # settings, not events
+    version_key=None,
+    finish_tool="complete_task",  # tool_input.result is the sub-agent's answer
+    agent_events=False,
+    notification_event=False,
+    rewrites_input=True,  # hookSpecificOutput.tool_input replaces the whole input
+    background_listing=False,
+    npm_package="@google/gemini-cli",
+    all_needs_folder=True,  # `--host all` includes it only where its folder exists
+    pre_tool_context=False,  # BeforeTool reads no additionalContext
+)
+
+
+# Qwen Code 0.24.4, as observed offline (see the project's gemini-qwen facts).
+#
+# It follows Claude Code's events and answers (``SubagentStop`` with ``last_assistant_message``,
+# ``stop_hook_active`` and ``background_tasks``; blocks honoured 8 times in a row); sub-agents
+# start with ``agent`` (``description``, ``prompt``, ``subagent_type``, ``run_in_background``)
+# and run in the background unless told otherwise; a background agent's answer reaches the
+# orchestrator as a ``<task-notification>`` user message that no hook sees (so its length is
+# held back at SubagentStop only). It IGNORES ``updatedInput`` on PreToolUse (the return
+# contract cannot be added to a launch), PreToolUse ``additionalContext`` and, as measured,
+# SubagentStart's: only the skill's own prompts can tell a sub-agent its budget. It rewrites a
+# settings.json that lacks ``"$version": 4`` on start (``version_key``).
+QWEN = Host(
+    name="qwen",
+    label="Qwen Code",
+    binary="qwen",
+    # $QWEN_HOME replaces ~/.qwen itself
+    config_env="QWEN_HOME",
+    config_env_is_home=False,
+    config_default=".qwen",
+    project_env="QWEN_PROJECT_DIR",  # not QWEN_CODE_PROJECT_DIR: that is ~/.qwen/projects/<slug>
+    session_env="QWEN_CODE_SESSION_ID",
+    project_folder=".qwen",
+    spawn_tools=("agent",),
+    spawn_text_key="prompt",
+    spawn_items_key=None,
+    spawn_label_keys=("description",),
+    default_agent_type="general-purpose",
+    wait_tool=None,
+    stop_tool=None,  # task_stop names no agent to a hook it can be matched with
+    read_tools=("read_file",),
+    write_tools=("write_file", "edit"),
+    write_paths="file_path",
+    rewrite_needs_allow=False,
+    # SubagentStart's additionalContext reached no request (0.24.4 puts it into a fresh
+    # background agent's context state without adding it to its task)
+    start_context=False,
+    batch_event=None,
+    own_block_cap=8,  # stopHookBlockingCap / $QWEN_CODE_STOP_HOOK_BLOCK_CAP, default 8
+    events_key="qwen_events",
+    hooks_file="settings.json",
+    hooks_under_key=True,
+    project_hooks_file=".qwen/settings.json",
+    local_hooks_file=None,
+    trust_file=None,
+    user_skill_dirs=("{config}/skills", "{home}/.agents/skills"),
+    project_skill_dirs=(".qwen/skills", ".agents/skills"),
+    skill_roots=(".qwen",),
+    file_kinds=("skill", "agent"),  # .qwen/agents/<name>.md are its custom sub-agents
+    plugin_marker=None,
+    lint_profile="qwen",
+    session_field="session_id",
+    agent_field="agent_id",  # <subagent_type>-<tool_call_id>
+    agent_type_field="agent_type",
+    answer_field="last_assistant_message",
+    retry_field="stop_hook_active",
+    event_field="hook_event_name",
+    event_names={},
+    tool_name_field="tool_name",
+    tool_input_field="tool_input",
+    # the id the agent id ends with, the same in PreToolUse, PostToolUse and a batch (its
+    # tool_use_id differs between them)
+    call_id_field="tool_call_id",
+    read_path_field="file_path",
+    answer_style="nested",
+    system_messages=True,
+    denies_on_hook_error=False,
+    policy_file=None,
+    folder_trust_file="trustedFolders.json",  # Gemini CLI's format; folder trust is off by default
+    transcripts_dir="projects",  # projects/<slug>/chats/<sid>.jsonl, subagents/<sid>/agent-*.jsonl
+    project_hooks_note=(
+        "Qwen Code loads {path} only in a folder it trusts (when folder trust is on); the hook"
+        " command names this machine's Python and spawnkit: each teammate runs `spawnkit install"
+        " --host qwen --scope project`"
+    ),
+    invoke_hint="then start Qwen Code: it lists the skill as {skill} (type /{skill} to use it)",
+    timeout_scale=1,
+    hook_name=None,
+    hooks_config_keys=(),
+    version_key=("$version", 4),  # a file without it is rewritten (re-indented) on start
+    finish_tool=None,
+    agent_events=True,
+    notification_event=False,  # the <task-notification> message fires no UserPromptSubmit
+    rewrites_input=False,  # updatedInput is ignored on PreToolUse
+    background_listing=True,
+    npm_package="@qwen-code/qwen-code",
+    all_needs_folder=True,  # `--host all` includes it only where its folder exists
+    pre_tool_context=False,  # PreToolUse additionalContext reached no request
+)
+
+NAMES = ("claude-code", "codex", "copilot", "gemini", "qwen")
 DEFAULT = "claude-code"
-_BY_NAME = {CLAUDE_CODE.name: CLAUDE_CODE, CODEX.name: CODEX, COPILOT.name: COPILOT}
+_BY_NAME = {h.name: h for h in (CLAUDE_CODE, CODEX, COPILOT, GEMINI, QWEN)}
 
 
 def get(name: str) -> Host:
-    """The host called ``name`` (``claude-code``, ``codex`` or ``copilot``); KeyError for any
-    other."""
+    """The host called ``name`` (one of ``NAMES``); KeyError for any other."""
     return _BY_NAME[name]
 
 
 def all_hosts() -> list[Host]:
-    return [CLAUDE_CODE, CODEX, COPILOT]
+    return [CLAUDE_CODE, CODEX, COPILOT, GEMINI, QWEN]
 
 
-__all__ = ["CLAUDE_CODE", "CODEX", "COPILOT", "DEFAULT", "NAMES", "Host", "all_hosts", "get"]
+__all__ = [
+    "CLAUDE_CODE",
+    "CODEX",
+    "COPILOT",
+    "DEFAULT",
+    "GEMINI",
+    "NAMES",
+    "QWEN",
+    "Host",
+    "all_hosts",
+    "get",
+]

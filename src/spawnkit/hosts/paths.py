@@ -68,6 +68,41 @@ def all_skill_dirs(cwd: Path, first: Iterable[tuple[str, Path]] = ()) -> list[tu
     return found
 
 
+def shown(host: hosts.Host, pattern: str) -> tuple[str, str]:
+    """A folder of ``host`` (``{config}/skills``, ``{home}/.agents/skills``, ``.github/skills``:
+    relative ones are the project's) as people read it: the short form (``~/.codex/skills``,
+    ``./.github/skills``) and the one naming the variable that moves it
+    (``$CODEX_HOME/skills (or ~/.codex/skills)``)."""
+    home = "~/" + host.config_default
+    variable = "$" + host.config_env
+    if host.config_env_is_home:  # Gemini CLI: the variable replaces the home above its folder
+        config, other_home = f"{variable}/{host.config_default}", variable
+    else:
+        config, other_home = variable, "~"
+    if "{config}" in pattern:
+        short = pattern.format(config=home, home="~")
+        return short, f"{pattern.format(config=config, home=other_home)} (or {short})"
+    if "{home}" in pattern:
+        short = pattern.format(home="~", config=home)
+        if other_home == "~":
+            return short, short
+        return short, f"{pattern.format(home=other_home, config=config)} (or {short})"
+    return f"./{pattern}", f"./{pattern}"
+
+
+def skill_dir_labels() -> list[tuple[str, str, str]]:
+    """``(scope, short, long)`` for every folder any host reads skills from, in the order and
+    with the hosts of ``all_skill_dirs`` (see ``shown``), without duplicates."""
+    found: list[tuple[str, str, str]] = []
+    for host in hosts.all_hosts():
+        pairs = [("user", shown(host, d)) for d in host.user_skill_dirs]
+        pairs += [("project", shown(host, d)) for d in host.project_skill_dirs]
+        for scope, (short, long) in pairs:
+            if short not in [f[1] for f in found]:
+                found.append((scope, short, long))
+    return found
+
+
 def user_roots() -> list[Path]:
     """The folders that are the user's own, where links are the user's (a dotfiles
     repository): every host's config folder, and the other user skill folders a host reads

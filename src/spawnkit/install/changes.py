@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,13 @@ class Plan:
     # Claude Code ignore the whole settings file): shown as warnings, and exit 1
     warnings: list[str] = field(default_factory=list)
     prune_dirs: list[Path] = field(default_factory=list)  # remove when left empty, deepest first
+    # Files in the user's own folder that hold nothing once the plan is done (a project's
+    # install backups, kept there, when uninstall gives the project's file back as it was):
+    # removed after the journal, so a run killed midway keeps them.
+    drop_after: list[Path] = field(default_factory=list)
+    # Uninstall: spawnkit's hooks still run here afterwards (entries someone changed, kept; the
+    # spawnkit plugin), so the hook's runtime state stays in use.
+    hooks_stay: bool = False
     config_dir: Path | None = None  # the folder every change is inside (the journal's)
     install_id: str | None = None  # written into the journal of an untrusted folder
     trusted: bool = True  # the user's own config folder: symlinks in it are the user's
@@ -185,6 +193,7 @@ def apply(plan: Plan) -> list[Path]:
         ) from None
     prune_empty(plan.prune_dirs)
     where.unlink()
+    drop_redundant(plan.drop_after)
     if plan.then is not None and plan.then.pending:
         made += apply(plan.then)  # its folder locked and recovered by the command
     return made
@@ -198,6 +207,20 @@ def prune_empty(folders: list[Path], after_each: Callable[[], None] = lambda: No
             after_each()
         except OSError:
             pass  # not empty (the user keeps something there) or already gone
+
+
+def drop_redundant(files: list[Path]) -> None:
+    """Remove ``files`` (plain files only, never through a link), then their folders and the
+    ``backups`` folder above them where that leaves them empty."""
+    folders: list[Path] = []
+    for path in files:
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):
+                path.unlink()
+        except OSError:
+            continue  # gone already, or not ours to remove
+        folders += [f for f in (path.parent, path.parent.parent) if f not in folders]
+    prune_empty(folders)
 
 
 def personal_backups_dir(config_dir: Path) -> Path:

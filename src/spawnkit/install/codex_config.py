@@ -77,8 +77,8 @@ def parse(text: str | None, name: str = CONFIG_NAME) -> dict[str, Any]:
         return bounded.parse(lambda t: tomlkit.parse(t).unwrap(), text, name)
     except TOMLKitError as exc:
         raise ConfigError(
-            f"{name} is not valid TOML ({exc}); Codex cannot read it either: fix it, then run the"
-            " command again"
+            f"{name} is not valid TOML ({exc}); Codex cannot read it either: correct the TOML"
+            " there, then run the command again"
         ) from None
     except bounded.TooDeep as exc:
         raise ConfigError(str(exc)) from None

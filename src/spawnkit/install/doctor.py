@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -28,11 +29,12 @@ from pathlib import Path
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
 from spawnkit.files import bounded
+from spawnkit.hook.call import WORKFLOW_AGENT_TYPE
 from spawnkit.hook.command import hook_argv
 from spawnkit.hook.config import DEFAULT_MODE
 from spawnkit.hook.config import MODES as HOOK_MODES
 from spawnkit.hosts import paths
-from spawnkit.install import codex_config, codex_trust, copilot_policy, guard, journal
+from spawnkit.install import codex_config, codex_trust, copilot_policy, gemini_qwen, guard, journal
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
@@ -176,12 +178,18 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
     try:
         problems = sm.hook_problems(ctx.settings_text, str(path), ctx.target.label)
     except sm.SettingsError as exc:
-        return CheckResult(name, BROKEN, str(exc), f"fix the file, then run {ctx.install_hint}")
+        return CheckResult(
+            name,
+            BROKEN,
+            str(exc),
+            f"correct {path} where the line above says (or move it aside: install then starts a"
+            f" new one), then run `{ctx.install_hint}`",
+        )
     if ctx.target.host != hosts.DEFAULT:
         problems = []  # what a malformed entry costs is observed for Claude Code only
     fatal = [p for p in problems if p.fatal]
     if fatal:
-        return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", "correct or remove that entry")
+        return CheckResult(name, BROKEN, f"{path}: {fatal[0]}", _entry_fix(ctx, fatal[0]))
     table = regs.registrations(ctx.target.host)
     present = {(h.event, h.matcher) for h in ctx.managed}
     missing = [
@@ -222,9 +230,18 @@ def check_hooks_registered(ctx: Context) -> CheckResult:
             name,
             WARN,
             f"{len(table)} of {len(table)} in {path}, but {problems[0]}",
-            "correct or remove that entry",
+            _entry_fix(ctx, problems[0]),
         )
     return CheckResult(name, OK, f"{len(table)} of {len(table)} in {path}")
+
+
+def _entry_fix(ctx: Context, problem: sm.HookProblem) -> str:
+    """Where the bad hook entry is and what it lacks, and what to do about it."""
+    where, _, lacks = problem.message.partition(" ")
+    return (
+        f"in {ctx.target.settings_path}, correct {where} ({lacks}) or remove it, then"
+        f" start a new {ctx.target.label} session"
+    )
 
 
 _SCOPE_LABELS = {"*": "every other type (*)", "*:*": "plugin agents (*:*)"}
@@ -242,7 +259,11 @@ def check_scope(ctx: Context) -> CheckResult:
     cfg = hook_config.load(os.environ, user, project, aliases, desc.project_folder)
     mode = cfg.mode("CM001")
     by_effect: dict[str, list[str]] = {"enforce": [], "warn": [], "off": []}
+    workflow_keys: list[tuple[str, str]] = []
     for key, _, source in cfg.scope():
+        if key.lower() == WORKFLOW_AGENT_TYPE:
+            workflow_keys.append((key, source))
+            continue
         effect = cfg.mode_for_agent("CM001", key)
         label = _SCOPE_LABELS.get(key, key)
         if source != hook_config.default_scope().source:
@@ -254,8 +275,20 @@ def check_scope(ctx: Context) -> CheckResult:
         f"CM001 {mode}: {'; '.join(parts)}; never a workflow's agents (their answers go to the"
         " script; the workflow's result is measured instead)"
     )
-    if cfg.problems:
-        return CheckResult("return budget scope", WARN, f"{detail}; {cfg.problems[0]}", "fix it")
+    problems = [(str(p), getattr(p, "fix", "")) for p in cfg.problems]
+    for key, source in workflow_keys:  # an entry for them does nothing: said, never listed
+        problems.append(
+            (
+                f"ignored agent type {key!r} in {source}: a workflow's agents are outside every"
+                " scope",
+                f'remove {key!r} from "agents" in {source}',
+            )
+        )
+    if problems:
+        (problem, fix), more = problems[0], len(problems) - 1
+        if more:
+            problem += f" (and {more} more, shown once this one is fixed)"
+        return CheckResult("return budget scope", WARN, f"{detail}; {problem}", fix)
     return CheckResult("return budget scope", OK, detail)
 
 
@@ -321,7 +354,13 @@ def check_hooks_trusted(ctx: Context) -> CheckResult:
     try:
         trusted = codex_config.trust_entries(ctx.trust_config)
     except codex_config.ConfigError as exc:
-        return CheckResult(name, BROKEN, str(exc), f"fix {trust}, then {ctx.install_hint}")
+        return CheckResult(
+            name,
+            BROKEN,
+            str(exc),
+            f"correct {trust} where the line above says (Codex cannot read it either), then"
+            f" run `{ctx.install_hint}`",
+        )
     data = json.loads(ctx.settings_text or "{}")
     hooks = data.get("hooks") if isinstance(data, dict) else None
     hooks = hooks if isinstance(hooks, dict) else {}
@@ -381,7 +420,13 @@ def check_hooks_policy(ctx: Context) -> CheckResult:
     try:
         policy = copilot_policy.read_jsonc(path) if path is not None else None
     except SpawnkitError as exc:
-        return CheckResult(name, WARN, f"{exc}; Copilot CLI may not read it either", "")
+        return CheckResult(
+            name,
+            WARN,
+            f"{exc}; Copilot CLI may not read it either",
+            f"{path} is the device policy: ask whoever manages this machine's Copilot policy to"
+            " correct it",
+        )
     if policy is None:
         return CheckResult(name, OK, f"no device policy ({path} does not exist)")
     hooks_off = copilot_policy.hooks_blocked(policy)
@@ -414,7 +459,13 @@ def check_folder_trusted(ctx: Context) -> CheckResult:
     try:
         config = copilot_policy.read_jsonc(path) or {}
     except SpawnkitError as exc:
-        return CheckResult(name, WARN, str(exc), f"fix {path}")
+        return CheckResult(
+            name,
+            WARN,
+            str(exc),
+            f"correct {path} ({desc.label}'s own settings: JSON after its comment lines), or"
+            f" start `{desc.binary}` in {project} and trust the folder when asked",
+        )
     entry = copilot_policy.trusted_by(config, project)
     if entry is not None:
         return CheckResult(name, OK, f"{project} is trusted ({entry!r} in {path})")
@@ -426,6 +477,87 @@ def check_folder_trusted(ctx: Context) -> CheckResult:
         f"start `{desc.binary}` in {project} and trust the folder when asked (`{desc.binary} -p`"
         " runs load it only with --trust-folder)",
     )
+
+
+def _project_of(ctx: Context) -> Path:
+    """The folder whose trust decides: the project of a project install, else where doctor
+    runs (a user install's hooks load, or not, wherever the client starts)."""
+    return ctx.target.config_dir.parent if ctx.target.scope != "user" else Path.cwd()
+
+
+def check_folder_trust(ctx: Context) -> CheckResult:
+    """Gemini CLI loads no hook in an untrusted folder; Qwen Code no project hook."""
+    name = "folder trusted"
+    desc = hosts.get(ctx.target.host)
+    folder = _project_of(ctx)
+    try:
+        trust = gemini_qwen.folder_trust(ctx.target.host, folder, folder)
+    except SpawnkitError as exc:
+        return CheckResult(name, WARN, f"{exc}; {desc.label} stops on it too", "fix that file")
+    which = "no hook (yours neither)" if ctx.target.host == "gemini" else "no project hook"
+    if trust.trusted:
+        return CheckResult(name, OK, trust.why)
+    fix = (
+        f"start `{desc.binary}` in {folder} and trust the folder when it asks (or add"
+        f' "{folder}": "TRUST_FOLDER" to trustedFolders.json)'
+    )
+    if trust.trusted is None:
+        return CheckResult(
+            name, WARN, f"{trust.why}: {desc.label} runs {which} there until it is trusted", fix
+        )
+    return CheckResult(name, BROKEN, f"{trust.why}: {desc.label} runs {which} there", fix)
+
+
+def check_hooks_enabled(ctx: Context) -> CheckResult:
+    """Gemini CLI's hooksConfig, Qwen Code's disableAllHooks (and its block cap)."""
+    name = "hooks enabled"
+    project = _project_of(ctx)
+    commands = regs.installed_commands(host=ctx.target.host)
+    off = gemini_qwen.hooks_turned_off(ctx.target.host, project, commands)
+    if off:
+        return CheckResult(name, BROKEN, off, "remove that setting (or that entry of the list)")
+    if ctx.target.host == "qwen":
+        from spawnkit.hook import config as hook_config
+        from spawnkit.standard import protocol
+
+        cap, where = gemini_qwen.qwen_block_cap(project)
+        aliases = {r["name"]: r["code"] for r in protocol.load()["rules"]}
+        user = hosts.QWEN.config_dir(os.environ)
+        retries = hook_config.load(os.environ, user, str(project), aliases, ".qwen").max_retries
+        if cap <= retries:
+            return CheckResult(
+                name,
+                WARN,
+                f"hooks on; Qwen Code honours {cap} SubagentStop block(s) in a row ({where}),"
+                f" no more than spawnkit's max_retries ({retries}): it lets a long answer"
+                " through before spawnkit would",
+                f"raise stopHookBlockingCap above {retries}",
+            )
+        return CheckResult(
+            name, OK, f"hooks on; Qwen Code honours {cap} SubagentStop blocks in a row ({where})"
+        )
+    return CheckResult(name, OK, "hooks on (hooksConfig and its disabled list allow spawnkit's)")
+
+
+def check_settings_version(ctx: Context) -> CheckResult:
+    """Qwen Code rewrites a settings.json that lacks its ``"$version"`` key when it starts."""
+    from spawnkit.install.install import version_missing
+
+    name = "settings version"
+    path = ctx.target.settings_path
+    try:
+        data = json.loads(ctx.settings_text) if ctx.settings_text else None
+    except ValueError:
+        data = None
+    if data is None:
+        return CheckResult(name, OK, f"{path.name} is absent or unreadable (see above)")
+    problem = version_missing(ctx.target.host, data)
+    if problem:
+        return CheckResult(
+            name, WARN, f"{path} {problem}", "start Qwen Code once, or add it yourself"
+        )
+    key, value = hosts.get(ctx.target.host).version_key or ("", "")
+    return CheckResult(name, OK, f"{path.name} has {json.dumps(key)}: {value}")
 
 
 def check_standard(ctx: Context) -> CheckResult:
@@ -495,12 +627,9 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     for path in dict.fromkeys(sources):
         try:
             raw = guard.read_file(path)
-            data = bounded.json_loads(raw.decode("utf-8"), str(path)) if raw else None
+            enabled += sm.spawnkit_plugins(raw.decode("utf-8") if raw else None, str(path))
         except (SpawnkitError, ValueError):
             continue
-        plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
-        if isinstance(plugins, dict):
-            enabled += [key for key, on in plugins.items() if key.startswith("spawnkit@") and on]
     if enabled and ctx.managed:
         return CheckResult(
             name,
@@ -543,6 +672,54 @@ def check_skill_updates(ctx: Context) -> CheckResult:
     )
 
 
+def check_uninstall(ctx: Context) -> CheckResult:
+    """What ``spawnkit uninstall`` would take back and what it would keep (planned, not run):
+    the README's promise, checked against this folder."""
+    from spawnkit.install import leftovers
+    from spawnkit.install.uninstall import plan_uninstall
+
+    name = "uninstall"
+    if ctx.manifest is None and not ctx.managed:
+        return CheckResult(name, OK, "nothing of spawnkit's installed here to take back")
+    try:
+        plan = plan_uninstall(ctx.target)
+    except SpawnkitError as exc:
+        problem, fix = _split_fix(str(exc))
+        return CheckResult(
+            name,
+            WARN,
+            f"`spawnkit uninstall` would refuse: {problem}",
+            f"{fix}; then `spawnkit uninstall{_host_args(ctx.target)}` can take everything back",
+        )
+    changes = plan.all_pending
+    backups = [c for c in changes if c.label.startswith("install's backup")]
+    hooks = next((c for c in changes if c.path == ctx.target.settings_path), None)
+    files = [c for c in changes if c not in backups and c is not hooks and c.after is None]
+    parts = [f"{len(files)} file(s)"]
+    if hooks is not None:
+        again = hooks.after is None or hooks.backup_stamp is None
+        parts.append(
+            f"spawnkit's entries in {hooks.path.name}"
+            + (" (back as it was before install)" if again else " (your edits since stay)")
+        )
+    if backups:
+        parts.append(f"{len(backups)} backup(s) install made")
+    found = leftovers.survey(ctx.target.config_dir) if ctx.target.scope == "user" else None
+    if found is not None and found.sessions and not plan.hooks_stay:
+        parts.append(f"the hook's state ({len(found.sessions)} session file(s))")
+    kept = [n.removeprefix("kept ").split(":")[0] for n in plan.notes if n.startswith("kept ")]
+    kept += [str(path) for path, _ in (found.kept if found is not None else [])]
+    detail = f"`spawnkit uninstall{_host_args(ctx.target)}` takes back {', '.join(parts)}"
+    if kept:
+        detail += f"; keeps {', '.join(kept)}"
+    return CheckResult(name, OK, detail)
+
+
+def _host_args(target: Target) -> str:
+    """The options after ``spawnkit install`` or ``uninstall`` that name ``target``."""
+    return _install_command(target).removeprefix("spawnkit install")
+
+
 def check_transcripts(ctx: Context) -> CheckResult:
     """Session transcripts exist: say that ``spawnkit audit`` can show what returns cost."""
     from spawnkit.audit import discovery
@@ -551,6 +728,8 @@ def check_transcripts(ctx: Context) -> CheckResult:
         "Claude Code session": _user_config(ctx) / "projects",
         "Codex rollout": discovery.codex_sessions(),
         "Copilot CLI session": discovery.copilot_sessions(),
+        "Gemini CLI chat": discovery.gemini_chats(),
+        "Qwen Code session": discovery.qwen_projects(),
     }
     found = {name: discovery.has_transcripts(root) for name, root in roots.items()}
     if not any(found.values()):
@@ -577,16 +756,21 @@ CHECKS: list[Check] = [
     check_skills_lint,
     check_template_store,
     check_skill_updates,
+    check_uninstall,
     check_transcripts,
 ]
 
 
 # Per host, after "hooks registered": what else decides whether its hooks run, for every scope
 # and for the project scope. Codex: trust, and a trusted project. Copilot CLI: the device
-# policy, and a trusted folder.
+# policy, and a trusted folder. Gemini CLI and Qwen Code: see ``gemini_qwen``.
 HOST_CHECKS: dict[str, tuple[list[Check], list[Check]]] = {
     "codex": ([check_hooks_trusted], [check_project_trusted]),
     "copilot": ([check_hooks_policy], [check_folder_trusted]),
+    # Gemini CLI: hooks on, and (every scope: it loads no hook in an untrusted folder) trust
+    "gemini": ([check_hooks_enabled, check_folder_trust], []),
+    # Qwen Code: hooks on, its settings version, and trust for a project's hooks
+    "qwen": ([check_hooks_enabled, check_settings_version], [check_folder_trust]),
 }
 
 
@@ -614,15 +798,31 @@ def run_checks(
         try:
             results.append(check(ctx))
         except SpawnkitError as exc:
+            problem, fix = _split_fix(str(exc))
             results.append(
                 CheckResult(
                     check.__name__.removeprefix("check_").replace("_", " "),
                     BROKEN,
-                    str(exc),
-                    "see the message",
+                    problem,
+                    f"{fix}, then run `spawnkit doctor` again",
                 )
             )
     return results
+
+
+def _split_fix(message: str) -> tuple[str, str]:
+    """A refusal's problem and its fix: spawnkit writes them as ``problem; fix``. A fix that
+    says "it" gets the file the problem names."""
+    for said in ("; nothing was changed", "; nothing was written"):  # true of doctor anyway
+        message = message.removesuffix(said)
+    problem, _, fix = message.rpartition("; ")
+    if not problem or not fix:
+        problem, fix = message, "correct what the line above names"
+    fix = fix.removesuffix(".").removesuffix(", then run the command again")
+    named = re.search(r"(?<![\w.])/[^\s:;,()'\"]+", problem)  # the file the refusal is about
+    if named and named.group(0) not in fix:
+        fix = f"{fix} ({named.group(0)})"
+    return problem, fix
 
 
 def as_dict(result: CheckResult) -> dict[str, str]:

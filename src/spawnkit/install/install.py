@@ -19,13 +19,13 @@ from pathlib import Path
 from spawnkit import __version__, hosts
 from spawnkit.errors import SpawnkitError
 from spawnkit.files import contain, reading
-from spawnkit.files.atomic import timestamp
+from spawnkit.files.atomic import backup_path, timestamp
 from spawnkit.hosts import paths
 from spawnkit.install import codex_config, codex_trust, guard
 from spawnkit.install import manifest as mf
 from spawnkit.install import registrations as regs
 from spawnkit.install import settings_merge as sm
-from spawnkit.install.changes import Change, Plan
+from spawnkit.install.changes import Change, Plan, personal_backups_dir
 from spawnkit.standard import resources
 
 SCOPES = ("user", "project", "local")
@@ -122,7 +122,9 @@ def resolve_target(
     """Claude Code: user: $CLAUDE_CONFIG_DIR or ~/.claude; project/local: ./.claude.
     Codex: user: $CODEX_HOME or ~/.codex; project: ./.codex (hooks) and ./.agents/skills.
     Copilot CLI: user: $COPILOT_HOME or ~/.copilot; project: ./.github (hooks/spawnkit-hooks.json,
-    skills). --config-dir wins over the scope's folder."""
+    skills). Gemini CLI: user: ~/.gemini ($GEMINI_CLI_HOME/.gemini); project: ./.gemini
+    (settings.json, skills). Qwen Code: user: $QWEN_HOME or ~/.qwen; project: ./.qwen.
+    --config-dir wins over the scope's folder."""
     if scope not in SCOPES:
         raise SpawnkitError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}")
     if host not in hosts.NAMES:
@@ -176,11 +178,23 @@ def not_a_folder(target: Target) -> str | None:
 def resolve_targets(
     scope: str = "user", config_dir: str | Path | None = None, host: str = hosts.DEFAULT
 ) -> list[Target]:
-    """One target per host asked for: ``host`` is a host's name or ``all``."""
-    if host == "all" and config_dir is not None:
+    """One target per host asked for: ``host`` is a host's name or ``all`` (every host that has
+    the scope; Gemini CLI and Qwen Code only where their folder already exists, so a machine
+    without them gets no ``~/.gemini`` or ``~/.qwen``)."""
+    if host != "all":
+        return [resolve_target(scope, config_dir, host=host)]
+    if config_dir is not None:
         raise SpawnkitError("--config-dir names one host's folder; use it with one --host")
-    names = hosts.NAMES if host == "all" else (host,)
-    return [resolve_target(scope, config_dir, host=name) for name in names]
+    targets = []
+    for name in hosts.NAMES:
+        desc = hosts.get(name)
+        if scope == "local" and desc.local_hooks_file is None and name != hosts.DEFAULT:
+            continue
+        target = resolve_target(scope, host=name)
+        if desc.all_needs_folder and not target.config_dir.is_dir():
+            continue
+        targets.append(target)
+    return targets
 
 
 def plan_install(
@@ -257,9 +271,11 @@ def check_paths(target: Target, plan: Plan) -> None:
     file may be a symlink or sit below one that leads out of the folder (the settings
     file may link elsewhere inside the project).
     """
+    trust_folder = target.trust_path.parent if target.trust_path is not None else None
     for change in plan.all_pending:
         path = change.path
-        if target.trusted or path == target.trust_path:  # the user's own folder and config.toml
+        # the user's own folder, and config.toml (Codex) with its backups beside it
+        if target.trusted or path == target.trust_path or path.parent == trust_folder:
             contain.check(path, path.parent, trusted=True)
         else:  # no link on the way leaves the project (./.claude itself included) …
             contain.check(path, target.settings_bounds)
@@ -279,7 +295,7 @@ def config_bytes(current: bytes | None, mode: str | None, path: Path) -> bytes:
         return sm.set_top_level(text, "mode", mode, str(path)).encode("utf-8")
     except ValueError as exc:
         raise SpawnkitError(
-            f"{path} is not a JSON object ({exc}); fix it or delete it, then run spawnkit"
+            f"{path} is not a JSON object ({exc}); correct it or delete it, then run spawnkit"
             " install again"
         ) from None
 
@@ -313,17 +329,23 @@ def _settings_change(
             name=str(path),
             force=force,
             client=target.label,
+            seed=hosts.get(target.host).version_key,
         )
         problems = sm.problems_of(result.value) if target.host == hosts.DEFAULT else []
+        unversioned = version_missing(target.host, result.value) if text is not None else None
     except sm.SettingsError as exc:
         raise SpawnkitError(str(exc)) from None
     record = old.settings.get(path.name)
     if record is None:
         blank = sm.MISSING if text is None else (text if not text.strip() else None)
-        record = mf.SettingsRecord([], blank)
+        record = mf.SettingsRecord([], blank, original=mf.Original.of(before))
     keys = list(dict.fromkeys([*record.created_keys, *result.created_keys]))
     empty = {**result.empty_inner, **record.empty_inner}  # the first install saw the original
-    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original, empty)
+    after = result.text.encode("utf-8")
+    saved = backup_path(path, stamp) if before is not None and after != before else None
+    folder = path.parent if target.trusted else personal_backups_dir(target.root)
+    original = record.original.with_backup(folder, saved.name if saved else None)
+    new.settings[path.name] = mf.SettingsRecord(keys, record.blank_original, empty, original)
     plan.notes += entry_notes(path.name, result, "install")
     for problem in problems:
         plan.warnings.append(
@@ -331,16 +353,34 @@ def _settings_change(
             + ("; spawnkit's hooks will not run either" if problem.fatal else "")
             + ": fix or remove that entry of yours, then start a new Claude Code session"
         )
+    if unversioned:
+        plan.notes.append(f"{path} {unversioned}")
     if target.scope == "project" and result.text != text:
         note = hosts.get(target.host).project_hooks_note
         plan.notes.append(note.format(name=path.name, path=path, trust=target.trust_path))
     return Change(
         path,
         before,
-        result.text.encode("utf-8"),
+        after,
         "hook registrations",
         backup_stamp=stamp,
         personal_backup=not target.trusted,
+    )
+
+
+def version_missing(host: str, settings: object) -> str | None:
+    """What a host that rewrites a settings file lacking its format key (Qwen Code's
+    ``"$version": 4``) will do to this one, or None when the key is there (or not needed)."""
+    desc = hosts.get(host)
+    if desc.version_key is None or not isinstance(settings, dict):
+        return None
+    key, value = desc.version_key
+    if settings.get(key) == value:
+        return None
+    return (
+        f"has no {json.dumps(key)}: {value}, so {desc.label} rewrites it (adds the key and"
+        " re-indents it) the next time it starts; spawnkit's entries survive that, and"
+        " uninstall then takes them back out of the rewritten file"
     )
 
 
@@ -369,8 +409,14 @@ def _trust_change(
         after, record = codex_config.install(decode(before, path), wanted, record, str(path))
     except codex_config.ConfigError as exc:
         raise SpawnkitError(str(exc)) from None
-    new.trust = {"path": str(path), **record.to_json()}
-    return Change(path, before, after.encode("utf-8"), "hook trust", backup_stamp=stamp)
+    data = after.encode("utf-8")
+    # what config.toml held before the first install, and the backups made of it since
+    original = mf.Original.from_json(old.trust.get("original")) if old.trust else None
+    original = original or mf.Original.of(before)
+    saved = backup_path(path, stamp) if before is not None and data != before else None
+    original = original.with_backup(path.parent, saved.name if saved else None)
+    new.trust = {"path": str(path), **record.to_json(), "original": original.to_json()}
+    return Change(path, before, data, "hook trust", backup_stamp=stamp)
 
 
 def _own_trust(source: str, hooks_text: str) -> dict[str, str]:

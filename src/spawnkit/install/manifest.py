@@ -40,8 +40,11 @@ LOCAL_RELATIVE_PATH = Path(".spawnkit") / "install.local.json"
 INSTALL_ID_PATH = Path(".spawnkit") / "install-id"
 _ID = re.compile(r"[0-9a-f]{32}")
 _SHA = re.compile(r"[0-9a-f]{64}")
-_KEY = re.compile(r"hooks(\.[A-Za-z0-9_]{1,64})?")
+# containers install created, and the top-level key it seeded a new file with (Qwen Code's)
+_KEY = re.compile(r"hooks(\.[A-Za-z0-9_]{1,64})?|\$version")
 MAX_BLANK = 4096  # the blank text kept for an empty container (real ones hold a few spaces)
+MISSING_FILE = "missing"  # Original.sha256 of a file that did not exist before install
+MAX_BACKUP_NAMES = 64  # installs rotate their backups (5 kept); a longer list is not ours
 
 
 @dataclass
@@ -54,6 +57,59 @@ class SettingsRecord:
     # their brackets ("" the root, "hooks", "hooks.<Event>" -> " "), so uninstall leaves
     # ``{ }`` as ``{ }``; only non-empty blanks are kept.
     empty_inner: dict[str, str] = field(default_factory=dict)
+    # What the file held before the first install and the backups installs made of it: uninstall
+    # removes those backups once it gives the file back exactly as it was (``Original``).
+    original: Original = field(default_factory=lambda: Original())
+
+
+@dataclass
+class Original:
+    """A file install edits (a hooks file, Codex's config.toml) as it was before the first
+    install, and the backups installs made of it since (names, beside the file or, for a
+    project, in the user's folder). Once uninstall leaves the file byte for byte as it was,
+    those backups hold nothing the file does not: they go with it."""
+
+    sha256: str = ""  # of the bytes before the first install; MISSING_FILE: no file; "": unknown
+    backups: list[str] = field(default_factory=list)
+
+    def matches(self, data: bytes | None) -> bool:
+        """Whether ``data`` (None: no file) is what the file held before the first install."""
+        if not self.sha256:
+            return False  # a record from before spawnkit kept this: unknown
+        return self.sha256 == (MISSING_FILE if data is None else sha256(data))
+
+    def with_backup(self, folder: Path, name: str | None) -> Original:
+        """This record with ``name`` added, and without the backups no longer in ``folder``
+        (rotated away, or planned by a run killed before it made them)."""
+        names = [n for n in self.backups if os.path.lexists(folder / n)]
+        names = names if name is None else [*names, name]
+        return Original(self.sha256, list(dict.fromkeys(names)))
+
+    @classmethod
+    def of(cls, data: bytes | None) -> Original:
+        """The record of a file as it is before the first install."""
+        return cls(MISSING_FILE if data is None else sha256(data))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sha256": self.sha256, "backups": list(self.backups)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Original:
+        """The record as written; refused (ValueError, _Outside) when a name could lead
+        elsewhere. An absent record (older spawnkit) is an unknown original."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ValueError("original")
+        sha, names = data.get("sha256", ""), data.get("backups", [])
+        if not isinstance(sha, str) or not (sha in ("", MISSING_FILE) or _SHA.fullmatch(sha)):
+            raise ValueError("original.sha256")
+        if not isinstance(names, list) or len(names) > MAX_BACKUP_NAMES:
+            raise ValueError("original.backups")
+        for name in names:
+            if not isinstance(name, str) or not guard.plain_name(name):
+                raise _Outside(str(name))
+        return cls(sha, list(names))
 
 
 @dataclass
@@ -152,7 +208,8 @@ def _checked(data: Any, path: Path) -> Manifest:
             for k, v in empty.items()
         ):
             raise ValueError("empty_inner")
-        settings[name] = SettingsRecord(list(keys), _decode_blank(rec), dict(empty))
+        original = Original.from_json(rec.get("original"))
+        settings[name] = SettingsRecord(list(keys), _decode_blank(rec), dict(empty), original)
     files = {}
     for rel, rec in _mapping(data.get("files", {})).items():
         if not guard.relative_inside(rel):
@@ -173,6 +230,8 @@ def _checked(data: Any, path: Path) -> Manifest:
     trust = data.get("trust")
     if trust is not None and not isinstance(trust, dict):
         raise ValueError("trust")
+    if trust is not None:
+        Original.from_json(trust.get("original"))  # its backup names stay beside the file
     return Manifest(
         version=str(data.get("spawnkit", ""))[:64],
         settings=settings,
@@ -278,6 +337,8 @@ def _encode_settings(rec: SettingsRecord) -> dict[str, Any]:
     }
     if rec.empty_inner:  # written only when there is one: older records stay as they were
         data["empty_inner"] = dict(sorted(rec.empty_inner.items()))
+    if rec.original.sha256 or rec.original.backups:
+        data["original"] = rec.original.to_json()
     return data
 
 

@@ -1,10 +1,10 @@
 """Which hook events spawnkit listens to on each host, and how its entries are recognised.
 
 One table per host (``hooks`` in standards/protocol.json: ``events`` for Claude
-Code, ``codex_events`` for Codex, ``copilot_events`` for Copilot CLI, named by
-``Host.events_key``) feeds the entries ``spawnkit install`` writes into settings.json,
-Codex's hooks.json or Copilot's hooks/spawnkit-hooks.json, and the plugin's
-``hooks/hooks.json``, so they can never disagree.
+Code, ``codex_events`` for Codex, ``copilot_events`` for Copilot CLI, ``gemini_events`` and
+``qwen_events``, named by ``Host.events_key``) feeds the entries ``spawnkit install`` writes
+into settings.json (Claude Code's, Gemini CLI's, Qwen Code's), Codex's hooks.json or Copilot's
+hooks/spawnkit-hooks.json, and the plugin's ``hooks/hooks.json``, so they can never disagree.
 
 Claude Code's settings schema forbids unknown keys in a hook entry, so the
 marker lives in the command string as a trailing shell comment: the shell
@@ -34,16 +34,20 @@ PAST_MARKERS: tuple[str, ...] = ()
 class Registration:
     event: str
     matcher: str | None  # None: the event takes no matcher, fire on every occurrence
-    timeout: int  # seconds; Claude Code's default (600 s) would stall a session
+    # in the host's unit (seconds; Gemini CLI: milliseconds); Claude Code's default (600 s)
+    # would stall a session
+    timeout: int
+    name: str | None = None  # the entry's "name", where the host turns hooks off by name
 
 
 def registrations(host: str = hosts.DEFAULT) -> list[Registration]:
     """The host's ``hooks`` table of protocol.json (the template's skill frontmatter reads
     Claude Code's too)."""
     table = protocol.load()["hooks"]
-    timeout = int(table["timeout_seconds"])
-    events = table[hosts.get(host).events_key]
-    return [Registration(e["event"], e.get("matcher"), timeout) for e in events]
+    desc = hosts.get(host)
+    timeout = int(table["timeout_seconds"]) * desc.timeout_scale
+    events = table[desc.events_key]
+    return [Registration(e["event"], e.get("matcher"), timeout, desc.hook_name) for e in events]
 
 
 def markers() -> tuple[str, ...]:
@@ -139,7 +143,8 @@ def marked(command: str) -> str:
 
 
 def hook_entry(reg: Registration, command: str) -> dict[str, Any]:
-    return {"type": "command", "command": command, "timeout": reg.timeout}
+    entry: dict[str, Any] = {"name": reg.name} if reg.name else {}
+    return {**entry, "type": "command", "command": command, "timeout": reg.timeout}
 
 
 def matcher_group(reg: Registration, command: str) -> dict[str, Any]:

@@ -127,14 +127,16 @@ def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) ->
         bounded.checked(root.value, name)
     except JSONSpanError as exc:
         raise SettingsError(
-            f"{name} is not valid JSON ({exc}); fix it or move it aside, then run the command again"
+            f"{name} is not valid JSON ({exc}); correct the JSON there, or move the file aside,"
+            " then run the command again"
         ) from None
     except bounded.TooDeep as exc:
         raise SettingsError(str(exc)) from None
     ignored = "; Claude Code ignores this file until it is fixed" if client == CLAUDE else ""
     if root.kind != "object":
         raise SettingsError(
-            f"{name} must hold a JSON object, not {_kind(root)}; fix the file first"
+            f"{name} must hold a JSON object, not {_kind(root)}; make it one ({{}} at the least)"
+            " or move the file aside, then run the command again"
         )
     _refuse_duplicates(root, name, "")
     hooks = root.get("hooks")
@@ -143,16 +145,31 @@ def load(text: str | None, name: str = "settings.json", client: str = CLAUDE) ->
     if hooks.kind != "object":
         raise SettingsError(
             f'{name}: "hooks" must be an object mapping event names to lists, not {_kind(hooks)}'
-            f"{ignored}; fix it, then run the command again"
+            f'{ignored}; make "hooks" an object like {{"Stop": [...]}}, then run the command'
+            " again"
         )
     _refuse_duplicates(hooks, name, "hooks.")
+    settings_keys = _settings_keys(client)
     for member in hooks.members:
+        if member.key in settings_keys:
+            continue  # a setting of the hook system (Gemini CLI's "enabled"), not an event
         if member.value.kind != "array":
             raise SettingsError(
                 f"{name}: hooks.{member.key} must be a list of matcher groups, not"
-                f" {_kind(member.value)}{ignored}; fix it, then run the command again"
+                f' {_kind(member.value)}{ignored}; make it a list like [{{"hooks": [...]}}], then'
+                " run the command again"
             )
     return root
+
+
+def _settings_keys(client: str) -> tuple[str, ...]:
+    """Keys under ``hooks`` that the client reads as settings, not events (by its label)."""
+    from spawnkit import hosts
+
+    for host in hosts.all_hosts():
+        if host.label == client:
+            return host.hooks_config_keys
+    return ()
 
 
 def managed_hooks(
@@ -164,6 +181,22 @@ def managed_hooks(
         ManagedHook(m.event, m.matcher, m.command, _scalar(m.hook.get("timeout")))
         for m in _marked(root)
     ]
+
+
+PLUGIN_PREFIX = "spawnkit@"  # enabledPlugins key of the spawnkit plugin, from any marketplace
+
+
+def spawnkit_plugins(text: str | None, name: str = "settings.json") -> list[str]:
+    """The spawnkit plugins a Claude Code settings text enables (its hooks run besides any
+    installed ones, and keep the hook's state folder in use); [] when unreadable."""
+    try:
+        data = bounded.json_loads(text, name) if text and text.strip() else None
+    except (ValueError, bounded.TooDeep):
+        return []
+    plugins = data.get("enabledPlugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    return [key for key, on in plugins.items() if key.startswith(PLUGIN_PREFIX) and on]
 
 
 def hook_problems(
@@ -236,19 +269,30 @@ def install(
     *,
     force: bool = False,
     client: str = CLAUDE,
+    seed: tuple[str, Any] | None = None,
 ) -> MergeResult:
     """Put spawnkit's entries in place: replace its old ones where they stand, append the missing.
 
     ``command`` is the marked hook command, or a function giving each registration's (a
     host whose payloads name no event gets one command per event). A marked entry whose
     command spawnkit did not write is kept (and holds its slot, so the hook never runs twice) unless
-    ``force``. Running it again on its own output returns the same text.
+    ``force``. Running it again on its own output returns the same text. ``seed`` is a
+    top-level key and value a file this call creates starts with (Qwen Code's
+    ``"$version": 4``, without which the client rewrites the file); ``remove`` takes it out
+    again when nothing else is left.
     """
     table = list(regs.registrations() if table is None else table)
     original = load(text, name, client)
     created: list[str] = []
     if original is None:
-        text = "{}" + ("\r\n" if text and "\r\n" in text else "\n")
+        newline = "\r\n" if text and "\r\n" in text else "\n"
+        if seed is not None:
+            key, value = seed
+            text = "{" + newline + f"  {json.dumps(key)}: {json.dumps(value)}" + newline + "}"
+            text += newline
+            created.append(key)
+        else:
+            text = "{}" + newline
         created.append("hooks")
         original = parse(text)
     elif original.get("hooks") is None:
@@ -413,6 +457,8 @@ def _marked(root: Node | None):
     hooks = root.get("hooks") if root else None
     for ei, member in enumerate(hooks.members if hooks else []):
         array = member.value
+        if array.kind != "array":
+            continue  # a setting the client keeps under "hooks" (see ``load``)
         for gi in _groups_with_markers(array):
             group = array.items[gi]
             group_value = group.value
@@ -541,6 +587,14 @@ class _Edits:
                     append=appends,
                     empty=self.empty_inner.get("hooks", ""),
                 )
+        # a key install seeded a new file with ("$version") goes once nothing else is left
+        seeded = {
+            i
+            for i, m in enumerate(root.members)
+            if m.key in created and m.value.kind not in ("object", "array") and i not in root_remove
+        }
+        if seeded and len(root.members) == len(root_remove | seeded) and not root_append:
+            root_remove |= seeded
         self.root_left_empty = len(root.members) == len(root_remove) and not root_append
         if not (root_remove or root_replace or root_append):
             return text

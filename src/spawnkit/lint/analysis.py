@@ -1490,7 +1490,7 @@ def _lenient(doc: Document) -> dict[str, object]:
 
 
 def _spawn_tools(doc: Document, result: Analysis) -> None:
-    spawn = set(V.SPAWN_TOOLS)
+    spawn = set(V.SPAWN_TOOLS) | set(V.HOST_SPAWN_TOOLS)
     data = doc.data or _lenient(doc)
     for key in V.DENY_KEYS:
         denied = _tool_names(data.get(key))

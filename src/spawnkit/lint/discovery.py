@@ -32,6 +32,10 @@ _SKIP_DIRS = {
 }
 
 
+# dot-folders a walk enters: where a host keeps a project's skills, commands and agents
+_HOST_DIRS = {".claude", ".gemini", ".qwen"}
+
+
 def default_roots(cwd: Path | None = None) -> list[Path]:
     """With no path given: the user's Claude config dir and the project's .claude, then the
     skill folders Codex reads (``$CODEX_HOME/skills`` but its ``.system`` built-ins,
@@ -55,6 +59,23 @@ def default_roots(cwd: Path | None = None) -> list[Path]:
     return roots
 
 
+def default_root_labels() -> list[tuple[str, str]]:
+    """The folders ``default_roots`` looks in, as people read them: ``(short, long)`` per
+    folder, ``~/.claude`` and ``$CLAUDE_CONFIG_DIR (or ~/.claude)`` (see
+    ``hosts.paths.shown``), one inside another left out. ``lint --help`` and the README name
+    these."""
+    from spawnkit import hosts
+    from spawnkit.hosts.paths import shown, skill_dir_labels
+
+    claude = hosts.CLAUDE_CODE
+    first = [shown(claude, "{config}"), shown(claude, claude.project_folder)]
+    found = list(first)
+    for _scope, short, long in skill_dir_labels():
+        if not any(short == s or short.startswith(s + "/") for s, _ in found):
+            found.append((short, long))
+    return found
+
+
 def _within(path: Path, root: Path) -> bool:
     """``path`` is ``root`` or inside it (resolved), so walking ``root`` already covers it."""
     try:
@@ -75,13 +96,20 @@ def location_profile(path: Path) -> str | None:
 
 
 def is_agent_file(path: Path, config_dir: str | None = None) -> bool:
-    """Whether ``path`` (under an ``agents/`` folder) is where Claude Code loads agents from."""
+    """Whether ``path`` (under an ``agents/`` folder) is where a host loads agents from: Claude
+    Code (``config_dir``, default its config folder), Gemini CLI or Qwen Code."""
     from spawnkit import hosts
     from spawnkit.hosts.kinds import file_kind
 
     if config_dir is None:
         config_dir = str(claude_config_dir())
-    return file_kind(os.path.abspath(path), [(hosts.CLAUDE_CODE, config_dir)]) == "agent"
+    roots = [(hosts.CLAUDE_CODE, config_dir)]
+    roots += [
+        (h, h.config_dir(os.environ))
+        for h in hosts.all_hosts()
+        if h is not hosts.CLAUDE_CODE and "agent" in h.file_kinds
+    ]
+    return file_kind(os.path.abspath(path), roots) == "agent"
 
 
 def is_workflow_script(path: Path, config_dir: str | None = None) -> bool:
@@ -160,7 +188,7 @@ def discover(
                 for d in dirnames
                 if d not in _SKIP_DIRS
                 and not d.endswith("-reports")
-                and not (d.startswith(".") and d != ".claude")
+                and not (d.startswith(".") and d not in _HOST_DIRS)
             )
             for name in sorted(filenames):
                 path = Path(dirpath) / name

@@ -51,6 +51,7 @@ class Diagnostic(NamedTuple):  # a NamedTuple: importing dataclasses cost a one-
     evidence: tuple[Evidence, ...] = ()  # the places the finding rests on
     looked_for: str = ""  # what the rule searched for and did not find
     family: str = ""  # the way of reading that produced it (Rule.families)
+    observed: tuple = ()  # tier "observed": the runs that broke it (``lint.observed.Run``)
     # a calibrated finding: the probability that it is right (spawnkit.lint.calibration)
     probability: float | None = None
 
@@ -238,7 +239,7 @@ def _made(
         finding.evidence,
         " ".join(finding.looked_for.split()),
         finding.family,
-        None if probability is None else round(probability, 3),
+        probability=None if probability is None else round(probability, 3),
     )
 
 

@@ -25,7 +25,8 @@ from typing import NamedTuple
 
 DEFAULT = "default"
 PREVIEW = "preview"
-TIERS = (DEFAULT, PREVIEW)  # the tiers a finding can have
+OBSERVED = "observed"  # seen at run time in the transcripts (``spawnkit lint --observed``)
+TIERS = (DEFAULT, PREVIEW)  # the tiers a finding read from a file can have
 # a rule or reading whose findings take their tier from their calibrated probability
 CALIBRATED = "calibrated"
 

@@ -10,7 +10,9 @@ from collections.abc import Iterable
 
 from spawnkit import __version__
 from spawnkit.lint.engine import Diagnostic, FileResult
-from spawnkit.lint.evidence import PREVIEW
+from spawnkit.lint.evidence import DEFAULT as DEFAULT_TIER
+from spawnkit.lint.evidence import OBSERVED, PREVIEW
+from spawnkit.lint.observed import describe
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -47,6 +49,9 @@ def grounds(d: Diagnostic) -> list[str]:
     out = [f"found: line {e.line}: {e.note}" for e in d.evidence[:_SHOWN_EVIDENCE]]
     if len(d.evidence) > _SHOWN_EVIDENCE:
         out.append(f"found: … and {len(d.evidence) - _SHOWN_EVIDENCE} more places")
+    out += [f"seen: {describe(run)}" for run in d.observed[:_SHOWN_EVIDENCE]]
+    if len(d.observed) > _SHOWN_EVIDENCE:
+        out.append(f"seen: … and {len(d.observed) - _SHOWN_EVIDENCE} more runs (--format json)")
     if d.probability is not None:
         out.append(f"calibrated: {calibrated(d)}")
     if d.looked_for:
@@ -70,6 +75,7 @@ def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
     diags = _all(results)
     errors = sum(d.severity == "error" for d in diags)
     preview = sum(d.tier == PREVIEW for d in diags)
+    observed = sum(d.tier == OBSERVED for d in diags)
     files = len(results)
     spawning = sum(r.orchestrator for r in results)
     maybe = sum(r.spawn_tier == PREVIEW and not r.orchestrator for r in results)
@@ -80,6 +86,7 @@ def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
     lines = []
     if diags:
         tiers = f"; {preview} of them preview" if preview else ""
+        tiers += f"; {observed} seen at run time" if observed else ""
         lines.append(
             f"Found {_plural(len(diags), 'problem')} ({_plural(errors, 'error')}, "
             f"{_plural(len(diags) - errors, 'warning')}{tiers}) in {where}."
@@ -105,7 +112,7 @@ def as_text(results: list[FileResult], unreadable: int = 0) -> str:
     """
     lines = []
     for d in _all(results):
-        tier = ", preview" if d.tier == PREVIEW else ""
+        tier = f", {d.tier}" if d.tier != DEFAULT_TIER else ""
         lines.append(
             f"{d.path}:{d.line}:{d.col}: {d.code} {d.message} [{d.name}, {d.severity}{tier}]"
         )
@@ -143,6 +150,11 @@ def as_json(results: list[FileResult]) -> str:
                             "looked_for": d.looked_for or None,
                             "probability": d.probability,
                             "fix": d.fix,
+                            **(
+                                {"observed": [_run(run) for run in d.observed]}
+                                if d.observed
+                                else {}
+                            ),
                         }
                         for d in r.diagnostics
                     ],
@@ -156,6 +168,11 @@ def as_json(results: list[FileResult]) -> str:
 
 def _rounded(p: float | None) -> float | None:
     return None if p is None else round(p, 3)
+
+
+def _run(run: object) -> dict[str, object]:
+    """A run that broke a rule (tier observed), as JSON and SARIF give it."""
+    return dict(run._asdict())  # type: ignore[attr-defined]
 
 
 def _place(e: object) -> dict[str, object]:
@@ -216,6 +233,8 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
         text += " Found: " + "; ".join(f"line {e.line}: {e.note}" for e in d.evidence) + "."
     if d.looked_for:
         text += f" Looked for: {d.looked_for}."
+    if d.observed:
+        text += " Seen: " + "; ".join(describe(run) for run in d.observed) + "."
     if d.probability is not None:
         text += f" Calibrated: {calibrated(d)}."
     result: dict[str, object] = {
@@ -247,6 +266,8 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
     properties: dict[str, object] = {"tier": d.tier}
     if d.looked_for:
         properties["lookedFor"] = d.looked_for
+    if d.observed:
+        properties["observed"] = [_run(run) for run in d.observed]
     if d.probability is not None:
         properties["probability"] = d.probability
     result["properties"] = properties
@@ -269,9 +290,10 @@ def as_github(results: list[FileResult]) -> str:
         why = "".join(f" Found: line {e.line}: {e.note}." for e in d.evidence[:_SHOWN_EVIDENCE])
         if d.looked_for:
             why += f" Looked for: {d.looked_for}."
+        why += "".join(f" Seen: {describe(run)}." for run in d.observed[:_SHOWN_EVIDENCE])
         if d.probability is not None:
             why += f" Calibrated: {calibrated(d)}."
-        tier = ", preview" if d.tier == PREVIEW else ""
+        tier = f", {d.tier}" if d.tier != DEFAULT_TIER else ""
         message = _escape_data(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}")
         out.append(
             f"::{level} file={_escape_property(d.path)},line={d.line},col={d.col},"

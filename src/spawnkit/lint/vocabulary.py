@@ -12,13 +12,17 @@ import re
 # frontmatter grants or denies
 SPAWN_TOOLS = ("Agent", "Task")
 # spawn tool names distinctive enough to count alone, without the word "tool" (Codex CLI:
-# "spawn_agent", multi-agent v2's "collaborationspawn_agent" / "collaboration.spawn_agent")
-SPAWN_TOOL_NAMES = ("spawn_agent", "collaborationspawn_agent")
+# "spawn_agent", multi-agent v2's "collaborationspawn_agent" / "collaboration.spawn_agent";
+# Gemini CLI: "invoke_agent")
+SPAWN_TOOL_NAMES = ("spawn_agent", "collaborationspawn_agent", "invoke_agent")
+# other hosts' spawn tools, as a frontmatter tool list names them (Gemini CLI's agent "tools",
+# Qwen Code's "allowedTools": "agent")
+HOST_SPAWN_TOOLS = ("invoke_agent", "agent")
 # names only a spawn call carries, in code sketches of one (any language); Claude Code's
 # Workflow tool takes a `scriptPath` to the workflow script that starts the agents
 SPAWN_CALL_KEYS = ("subagent_type", "fork_context", "scriptPath", *SPAWN_TOOL_NAMES)
 # frontmatter keys that grant tools (skills/commands) or list them (agents), and that deny them
-GRANT_KEYS = ("allowed-tools", "tools")
+GRANT_KEYS = ("allowed-tools", "tools", "allowedTools")
 DENY_KEYS = ("disallowed-tools", "disallowedTools")
 
 # what a sub-agent is called

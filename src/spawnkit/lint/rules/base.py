@@ -29,7 +29,7 @@ from spawnkit.lint.evidence import (
 from spawnkit.lint.memo import cached_property
 from spawnkit.standard import protocol
 
-PROFILES = ("claude-code", "portable", "copilot")
+PROFILES = ("claude-code", "portable", "copilot", "gemini", "qwen")
 DEFAULT_PROFILE = "claude-code"
 
 
@@ -220,11 +220,12 @@ def calibrated_note(rule: Rule) -> str:
     for f in rule.families:
         measured = calibration.reading_precision(rule.code, f.name)
         fires = fitted.get("reading_files", {}).get(f.name)
-        said = (
-            f"{measured:.2f} on {fires} files"
-            if measured is not None
-            else "fired on no labelled file: not calibrated, so always offered"
-        )
+        if measured is None:
+            said = "fired on no labelled file: not calibrated, so always offered"
+        elif f.name not in fitted.get("readings", ()):
+            said = f"{measured:.2f} on {fires} files, too few to calibrate: always offered"
+        else:
+            said = f"{measured:.2f} on {fires} files"
         rows += f"- {f.name} ({said}): {f.what}\n"
     return head + rows
 

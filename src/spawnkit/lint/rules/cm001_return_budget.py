@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from spawnkit.lint.analysis import Prompt, Sentence, sentences
+from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, Prompt, Sentence, sentences
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import (
@@ -42,6 +42,40 @@ _VAGUE = Gated(
     *("brief", "concise", "short", "succinct", "terse", "compact", "highlights"),
     exact=True,
 )
+
+
+# A sub-agent told to message its findings to the orchestrator (Claude Code's SendMessage to
+# main, or to the lead by another name): the message lands in the orchestrator's context uncut,
+# beside the reply and whatever the reply's cap, so the prompt asks for the whole report back.
+_LEAD = (
+    r"(?:main|team[- ]lead|me|(?:the\s+)?(?:lead(?:er)?|orchestrator|coordinator|main\s+(?:agent"
+    r"|session|conversation|thread)|parent(?:\s+agent)?|team\s+lead))\b"
+)
+_MESSAGED = Gated(
+    lazy(
+        r"\bsendmessage\b|\bmessage\s+" + _LEAD + r"|\bsend\b[^.\n]{0,80}?\bto\s+" + _LEAD,
+        re.I,
+    ),
+    "sendmessage",
+    "message",
+    "send",
+)
+# ... the findings themselves, not a note about them
+_WHOLE = folded(
+    r"\b(?:findings?|results|reports?|analysis|everything|details|full\s+output|whole\s+output"
+    r"|all\s+(?:of\s+)?(?:your|the|its)\s+(?:work|output))\b"
+)
+_NOTE = folded(r"\b(?:path|paths|summary|status|one[- ]line|short|brief|note|count|counts)\b")
+
+
+def messaged_whole(s: Sentence) -> bool:
+    """Whether ``s`` tells a sub-agent to message its findings, not a note, to the lead."""
+    m = _MESSAGED.search(s.text, s.lower)
+    if m is None or not _WHOLE.search(s.text, s.lower):
+        return False
+    if _NOTE.search(s.text, s.lower) or _TOKENS.search(s.text, s.lower):
+        return False  # a short note, or a message held to a cap
+    return not NEGATION.search(s.text[: m.start()], s.lower[: m.start()])
 
 
 class Cap(NamedTuple):
@@ -80,6 +114,7 @@ def _caps(s: Sentence, need_reply_word: bool) -> list[Cap]:
 OVER = "cap-over-budget"
 PROMPT = "prompt-without-cap"
 SPAWN = "spawn-without-cap"
+MESSAGED = "findings-messaged"
 
 
 def prompt_evidence(prompt: Prompt) -> Evidence:
@@ -96,6 +131,12 @@ class ReturnBudget(Rule):
         Family(OVER, CALIBRATED, "a reply cap in tokens above the standard's budget"),
         Family(PROMPT, CALIBRATED, "a sub-agent prompt, found in the file, that caps nothing"),
         Family(SPAWN, CALIBRATED, "spawn steps with no prompt text and no cap for any sub-agent"),
+        Family(
+            MESSAGED,
+            CALIBRATED,
+            "a sub-agent told to message its findings to the orchestrator (SendMessage to main "
+            "or the lead): the whole report back, past any cap",
+        ),
     )
     what = """
 Finds every prompt the skill hands to a sub-agent (a fenced or quoted block
@@ -104,7 +145,11 @@ spawn step, or the whole body of a `context: fork` skill) and checks that it
 caps the reply at a number of tokens no larger than the standard's budget. A cap
 stated once for every sub-agent (a "Rules" section, a referenced file beside
 SKILL.md) covers all prompts. "Be brief" or "concise" is not a cap; neither is a
-limit in words or lines.
+limit in words or lines. A prompt (or a rule for every sub-agent) that tells the
+sub-agent to message its findings to the orchestrator — Claude Code's
+`SendMessage` to `main` or the lead — asks for the whole report back however its
+reply is capped: the message lands in the orchestrator's context uncut (a preview
+reading; a message of the report's path, a status or a short note is fine).
 """
     why = """
 Whatever a sub-agent writes as its final message lands in the orchestrator's
@@ -148,6 +193,7 @@ Reply with at most 400 tokens: STATUS, counts, report path.
     )
 
     def check(self, ctx: Context) -> Iterator[Finding]:
+        yield from self._messaged(ctx)
         a = ctx.analysis
         budget = protocol.return_budget()
         prompt_ids = a.prompt_block_ids
@@ -196,6 +242,37 @@ Reply with at most 400 tokens: STATUS, counts, report path.
         for cap in caps:
             if cap.tokens > budget:
                 yield self._over(cap.line, cap, budget)
+
+    @staticmethod
+    def _messaged(ctx: Context) -> Iterator[Finding]:
+        """Prompts, and rules said of every sub-agent, that send the findings to the lead."""
+        a = ctx.analysis
+        prompt_ids = a.prompt_block_ids
+        said = [(p.blocks, "this sub-agent prompt") for p in a.prompts]
+        general = [b for b in a.global_units if id(b) not in prompt_ids]
+        said.append((general, "the skill"))
+        for blocks, who in said:
+            for block in blocks:
+                if "message" not in block.lower and "send" not in block.lower:
+                    continue
+                for s in sentences(block):
+                    if who == "the skill" and not AGENT_NOUN.search(s.text, s.lower):
+                        continue  # the orchestrator's own messages, not a sub-agent's
+                    if not messaged_whole(s):
+                        continue
+                    line = a.report_line(block, s.line)
+                    yield Finding(
+                        line,
+                        f"{who} tells a sub-agent to message its findings to the orchestrator: "
+                        "a message lands in its context uncut, past any cap on the reply",
+                        "Keep the findings in the report file and message (or reply) only its "
+                        "path and a short note within the budget.",
+                        family=MESSAGED,
+                        evidence=(Evidence(line, f"messages its findings: {quote(s.text)}"),),
+                        looked_for="the findings kept in a report file, with at most its path "
+                        "and a short note sent to the orchestrator",
+                    )
+                    break
 
     @staticmethod
     def _over(line: int, cap: Cap, budget: int, what: str = "") -> Finding:

@@ -7,33 +7,45 @@ from collections.abc import Iterator
 from spawnkit.lint.document import AGENT, COMMAND, SKILL
 from spawnkit.lint.rules.base import Context, Finding, Rule
 
+# Per profile: the skill keys its client reads besides the spec's, its agent files' keys (None:
+# Claude Code's format), and the client's name.
+_SKILL_KEYS = {
+    "claude-code": "claude_code_keys",
+    "copilot": "copilot_keys",
+    "gemini": "gemini_keys",
+    "qwen": "qwen_keys",
+}
+_AGENT_KEYS = {"gemini": "gemini_agent_keys", "qwen": "qwen_agent_keys"}
+_CLIENTS = {"copilot": "Copilot CLI", "gemini": "Gemini CLI", "qwen": "Qwen Code"}
+
 
 def allowed_keys(ctx: Context) -> set[str]:
     spec = ctx.spec
     if ctx.doc.kind == AGENT:
-        return set(spec["claude_code_agent_keys"])
+        return set(spec[_AGENT_KEYS.get(ctx.profile, "claude_code_agent_keys")])
     if ctx.doc.kind == COMMAND:
         return set(spec["claude_code_command_keys"])
     keys = set(spec["portable_keys"])
-    if ctx.profile == "claude-code":
-        keys |= set(spec["claude_code_keys"])
-    elif ctx.profile == "copilot":
-        keys |= set(spec["copilot_keys"])
+    if ctx.profile in _SKILL_KEYS:
+        keys |= set(spec[_SKILL_KEYS[ctx.profile]])
     return keys
 
 
 def _client(ctx: Context) -> str:
     """The client whose reading of the file the profile stands for."""
-    return "Copilot CLI" if ctx.profile == "copilot" and ctx.doc.kind == SKILL else "Claude Code"
+    if ctx.doc.kind == SKILL or (ctx.doc.kind == AGENT and ctx.profile in _AGENT_KEYS):
+        return _CLIENTS.get(ctx.profile, "Claude Code")
+    return "Claude Code"
 
 
 def ignored(ctx: Context, key: str) -> bool:
-    """Whether the profile's client (``_client``) reads nothing from ``key`` here."""
+    """Whether the profile's client (``_client``) reads nothing from ``key`` here (Gemini CLI
+    refuses an agent file with a key it does not know: not ignored, refused)."""
     spec = ctx.spec
     if ctx.doc.kind == SKILL:
-        extra = spec["copilot_keys"] if ctx.profile == "copilot" else spec["claude_code_keys"]
+        extra = spec[_SKILL_KEYS.get(ctx.profile, "claude_code_keys")]
         return key not in set(spec["portable_keys"]) | set(extra)
-    return True
+    return not (ctx.doc.kind == AGENT and ctx.profile == "gemini")
 
 
 class UnknownKey(Rule):
@@ -50,8 +62,12 @@ the keys Claude Code documents for skills (when_to_use, argument-hint,
 disable-model-invocation, user-invocable, model, effort, context, agent, hooks,
 paths, shell, disallowed-tools, background); `copilot` allows the spec's keys and
 the three Copilot CLI reads besides (argument-hint, disable-model-invocation,
-user-invocable). Commands and agents are Claude Code formats and are checked
-against Claude Code's keys for them under every profile.
+user-invocable); `gemini` the spec's keys (Gemini CLI reads name and description
+only); `qwen` the spec's and the ones Qwen Code reads (allowedTools, argument-hint,
+when_to_use, disable-model-invocation, hooks, model, paths, priority). Agent files
+are checked against Gemini CLI's keys under `gemini` (it refuses an agent with any
+other key), Qwen Code's under `qwen`, Claude Code's otherwise; commands against
+Claude Code's keys for them under every profile.
 """
     why = """
 An unknown key is usually a typo (`allowed_tools`) that silently drops a setting,
@@ -92,7 +108,7 @@ Deploy.
             hint = None
             if doc.kind != SKILL:
                 keys = ", ".join(sorted(known))
-                hint = f"Use only the keys Claude Code reads for {doc.kind}s: {keys}."
+                hint = f"Use only the keys {_client(ctx)} reads for {doc.kind}s: {keys}."
             if (
                 ctx.profile == "portable"
                 and doc.kind == SKILL
@@ -103,13 +119,13 @@ Deploy.
                     f"--profile claude-code."
                 )
             elif (
-                ctx.profile == "copilot"
+                ctx.profile in _CLIENTS
                 and doc.kind == SKILL
                 and str(key) in ctx.spec["claude_code_keys"]
             ):
                 hint = (
-                    f"'{key}' is a Claude Code extension Copilot CLI does not read; drop it, or "
-                    f"use --profile claude-code for a skill only Claude Code runs."
+                    f"'{key}' is a Claude Code extension {_client(ctx)} does not read; drop it, "
+                    f"or use --profile claude-code for a skill only Claude Code runs."
                 )
             typo = _near_miss(str(key), known)
             if typo and hint is None or typo and doc.kind == SKILL:
@@ -117,7 +133,12 @@ Deploy.
             yield Finding(
                 doc.key_line(str(key)),
                 f"unknown frontmatter key '{key}' for a {doc.kind} (profile {ctx.profile})"
-                + (f"; {_client(ctx)} ignores it" if not typo and ignored(ctx, str(key)) else ""),
+                + (f"; {_client(ctx)} ignores it" if not typo and ignored(ctx, str(key)) else "")
+                + (
+                    f"; {_client(ctx)} refuses to load the agent"
+                    if doc.kind == AGENT and ctx.profile == "gemini"
+                    else ""
+                ),
                 hint,
                 # a misspelt key the client reads is a setting silently lost: an error
                 severity="error" if typo else None,

@@ -73,12 +73,20 @@ class WorkflowContext:
 
     @property
     def orchestrator(self) -> bool:
-        """The script spawns agents (an ``agent()`` or ``workflow()`` call)."""
+        """The script spawns agents: an ``agent()`` call (under any name the evaluator follows),
+        a ``workflow()`` call, or ``agent`` handed to a function (``files.map(agent)``)."""
         if not self.analysable:
             return False
+        from spawnkit.lint.workflow.script import call_arguments, unwrap
+
         ev = self.flow.ev
-        return bool(ev.sites) or any(
-            ev.is_global_call(call, "workflow") for call in self.script.by_type["call_expression"]
+        calls = self.script.by_type["call_expression"]
+        return (
+            bool(ev.sites)
+            or any(ev.is_global_call(call, "workflow") for call in calls)
+            or any(
+                ev.is_global(unwrap(arg), "agent") for call in calls for arg in call_arguments(call)
+            )
         )
 
     def suppressions(self) -> dict[int, set[str]]:

@@ -441,8 +441,8 @@ class PhaseTitles(WorkflowRule):
                 if not titles or any(not isinstance(t, str) for t in titles):
                     dynamic = True
                 used += [(t, call) for t in titles if isinstance(t, str)]
-            elif ev.is_global_call(call, "agent") and len(args) > 1:
-                opts = ev.value(args[1])
+            elif ev.site_of(call) is not None and ev.site_arguments(call)[1] is not None:
+                opts = ev.value(ev.site_arguments(call)[1])
                 for option in options(opts):
                     if not isinstance(option, Obj) or "phase" not in option.fields:
                         continue

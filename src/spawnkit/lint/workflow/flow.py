@@ -107,12 +107,46 @@ class Flow:
     def __init__(self, script: Script) -> None:
         self.script = script
         self.ev = Evaluator(script)
-        self.sites = [
-            Site(call, i, *(call_arguments(call) + [None, None])[:2])
-            for i, call in enumerate(self.ev.sites)
-        ]
         self._invocations: dict[int, list[Inv]] = {}
         self._busy: set[int] = set()
+        self.sites = self._sites()
+        found = self._sites_through_parameters()
+        if found:
+            self.ev.add_sites(found)
+            self._invocations.clear()
+            self.sites = self._sites()
+
+    def _sites(self) -> list[Site]:
+        return [
+            Site(call, i, *self.ev.site_arguments(call)) for i, call in enumerate(self.ev.sites)
+        ]
+
+    def _sites_through_parameters(self) -> dict[int, str]:
+        """Calls of a parameter that some caller hands ``agent`` (``go(agent, p)`` with
+        ``function go(spawn, p) { return spawn(p) }``): agent() sites the evaluator could not see
+        without the callers' arguments."""
+        found: dict[int, str] = {}
+        for call in self.script.by_type["call_expression"]:
+            if self.ev.site_of(call) is not None or not self._calls_a_parameter(call):
+                continue
+            for inv in self.invocations(self.script.function_of(call)):
+                kind = self.ev._aliased_agent(call, inv.ctx)
+                if kind is not None:
+                    found[call.id] = kind
+                    break
+        return found
+
+    def _calls_a_parameter(self, call: Node) -> bool:
+        fn = unwrap(call.child_by_field_name("function"))
+        if fn is not None and fn.type == "member_expression":
+            prop = fn.child_by_field_name("property")
+            if prop is None or self.script.text(prop) not in ("call", "apply"):
+                return False
+            fn = fn.child_by_field_name("object")  # spawn.call(…), spawn.apply(…)
+        if fn is None or fn.type != "identifier":
+            return False
+        binding = self.script.resolve(fn)
+        return binding is not None and binding.kind == "param"
 
     # --- invocations ---------------------------------------------------------------------
 

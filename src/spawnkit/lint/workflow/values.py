@@ -202,6 +202,11 @@ def options(value: Value) -> tuple[Value, ...]:
     return value.options if isinstance(value, Union) else (value,)
 
 
+def may_be(value: Value, name: str) -> bool:
+    """Whether ``value`` may be the global function ``name`` (``agent`` under another name)."""
+    return any(isinstance(o, Global) and o.name == name for o in options(value))
+
+
 class Frame:
     """One activation of a function: its parameters' values."""
 
@@ -238,6 +243,18 @@ _NAMESPACES = frozenset(
 )
 _PRIM_FUNCS = frozenset(
     {"Number", "Boolean", "parseInt", "parseFloat", "isNaN", "isFinite", "encodeURIComponent"}
+)
+KNOWN_GLOBALS = WORKFLOW_GLOBALS | _NAMESPACES | _PRIM_FUNCS | {"globalThis"}
+# callees whose value the evaluator follows to find `agent` under another name
+_CALLEE_TYPES = frozenset(
+    {
+        "identifier",
+        "member_expression",
+        "subscript_expression",
+        "sequence_expression",
+        "ternary_expression",
+        "binary_expression",
+    }
 )
 _STRING_KEEP = frozenset(
     {
@@ -303,10 +320,68 @@ class Evaluator:
         self._busy: set[tuple[int, tuple[int, ...]]] = set()
         self._frames: list[Frame] = []  # kept alive: memo keys hold their ids
         self._calls = 0
-        for call in script.by_type["call_expression"]:
+        self._site_kind: dict[int, str] = {}  # call id -> "direct", "call" or "apply"
+        calls = script.by_type["call_expression"]
+        for call in calls:
             if self.is_global_call(call, "agent"):
-                self._site_index[call.id] = len(self.sites)
-                self.sites.append(call)
+                self._site_kind[call.id] = "direct"
+        # `agent` under another name (`const real = agent`, `globalThis.agent`, `agent.call`):
+        # the callee's value may be the global itself
+        for call in calls:
+            kind = None if call.id in self._site_kind else self._aliased_agent(call, ROOT)
+            if kind is not None:
+                self._site_kind[call.id] = kind
+        self._index_sites()
+
+    # --- agent() sites ------------------------------------------------------------
+
+    def _index_sites(self) -> None:
+        """Sites in source order; values evaluated before a site was known are forgotten."""
+        calls = self.script.by_type["call_expression"]
+        self.sites = [call for call in calls if call.id in self._site_kind]
+        self.sites.sort(key=lambda n: n.start_byte)
+        self._site_index = {call.id: i for i, call in enumerate(self.sites)}
+        self._memo.clear()
+        self._busy.clear()
+        self.steps = 0
+        self.exhausted = False
+
+    def _aliased_agent(self, call: Node, ctx: Ctx) -> str | None:
+        """How ``call`` starts an agent when its callee is ``agent`` under another name: "direct"
+        (``real(p, o)``), "call" (``agent.call(this, p, o)``) or "apply" (``agent.apply(this,
+        [p, o])``); None when it does not."""
+        fn = unwrap(call.child_by_field_name("function"))
+        if fn is None or fn.type not in _CALLEE_TYPES:
+            return None
+        if fn.type == "member_expression":
+            prop = fn.child_by_field_name("property")
+            method = self.script.text(prop) if prop is not None else ""
+            if method in ("call", "apply"):
+                base = fn.child_by_field_name("object")
+                if may_be(self.value(base, ctx), "agent"):
+                    return method
+        return "direct" if may_be(self.value(fn, ctx), "agent") else None
+
+    def add_sites(self, found: dict[int, str]) -> None:
+        """More sites (call id -> kind), found where a parameter holds ``agent``."""
+        self._site_kind.update(found)
+        self._index_sites()
+
+    def site_arguments(self, call: Node) -> tuple[Node | None, Node | None]:
+        """The prompt and the options an agent() site passes (after ``this`` in ``.call``,
+        inside the array literal of ``.apply``)."""
+        args = call_arguments(call)
+        kind = self._site_kind.get(call.id, "direct")
+        if kind == "call":
+            args = args[1:]
+        elif kind == "apply":
+            packed = unwrap(args[1]) if len(args) > 1 else None
+            args = (
+                [a for a in packed.named_children if a.type != "comment"]
+                if packed is not None and packed.type == "array"
+                else []
+            )
+        return (args + [None, None])[0], (args + [None, None])[1]
 
     # --- globals ----------------------------------------------------------------
 
@@ -461,7 +536,7 @@ class Evaluator:
                 return UNDEFINED
             if name in ("NaN", "Infinity"):
                 return Prim("number")
-            if name in WORKFLOW_GLOBALS or name in _NAMESPACES or name in _PRIM_FUNCS:
+            if name in KNOWN_GLOBALS:
                 return Global(name)
             return Unknown(name)  # args, budget, anything the script did not declare
         return self.binding_value(binding, ctx)
@@ -608,6 +683,9 @@ class Evaluator:
     # --- calls --------------------------------------------------------------------
 
     def _call(self, node: Node, ctx: Ctx) -> Value:
+        site = self.site_of(node)
+        if site is not None:
+            return Ans(site)
         fn = unwrap(node.child_by_field_name("function"))
         if fn is None:
             return Unknown("call")
@@ -619,6 +697,12 @@ class Evaluator:
             prop = fn.child_by_field_name("property")
             method = self.script.text(prop) if prop is not None else ""
             base_value = self.value(base, ctx)
+            if isinstance(base_value, Global) and base_value.name == "globalThis":
+                if method in KNOWN_GLOBALS - _NAMESPACES:
+                    return self._global_call(method, node, arg_nodes, ctx)
+                return Unknown(method)
+            if isinstance(base_value, Global) and base_value.name == "agent" and method == "bind":
+                return base_value  # agent.bind(null, …) is agent again
             if isinstance(base_value, Global):
                 return self._namespace_call(base_value.name, method, node, arg_nodes, ctx)
             return self.method(base_value, method, node, arg_nodes, ctx)
@@ -909,6 +993,8 @@ _HANDLERS: dict[str, Any] = {
 def get_prop(value: Value, name: str) -> Value:
     if isinstance(value, Union):
         return union([get_prop(o, name) for o in value.options])
+    if isinstance(value, Global) and value.name == "globalThis":
+        return Global(name) if name in KNOWN_GLOBALS else Unknown(name)
     if isinstance(value, Obj):
         if name in value.fields:
             return value.fields[name]
