@@ -115,8 +115,8 @@ def test_a_file_found_spawning_by_preview_readings_only(calibrated):
     assert {(d.tier, d.severity) for d in shown.diagnostics} == {(PREVIEW, "warning")}
     summary = as_text([hidden]).splitlines()[-1]
     assert (
-        "0 of them spawn sub-agents; 1 more by preview readings only, checked with --preview"
-        in summary
+        "0 of them spawn sub-agents; 1 more read as spawning below the calibrated threshold, "
+        "checked with --preview" in summary
     )
 
 

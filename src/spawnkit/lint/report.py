@@ -81,7 +81,7 @@ def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
     maybe = sum(r.spawn_tier == PREVIEW and not r.orchestrator for r in results)
     where = f"{_plural(files, 'file')} ({spawning} of them spawn{'s' * (spawning == 1)} sub-agents"
     if maybe:
-        where += f"; {maybe} more by preview readings only, checked with --preview"
+        where += f"; {maybe} more read as spawning below the calibrated threshold, checked with --preview"
     where += ")"
     lines = []
     if diags:
