@@ -217,6 +217,15 @@ def test_a_type_definition_or_schema_is_neither_a_call_nor_a_prompt(text, path):
     assert analysis.marks == [] and analysis.prompts == []
 
 
+def test_control_a_yaml_call_sketch_with_a_bare_value_is_still_a_call():
+    text = (
+        "---\nname: scan\ndescription: Scan the repo.\n---\n# Scan\n\n"
+        "```yaml\ntool: Task\nsubagent_type: Explore\ndescription: Map the repository\n```\n"
+    )
+    analysis = analyse(Document("skills/scan/SKILL.md", text, "pyyaml"))
+    assert [m.family for m in analysis.marks] == ["call-in-code"] and analysis.foreign == []
+
+
 def test_control_a_call_sketch_with_literal_values_is_still_a_call_and_a_prompt():
     path = "skills/review-fanout/SKILL.md"
     analysis = analyse(Document(path, CALL_SKETCH, "pyyaml"))

@@ -1584,7 +1584,9 @@ _TYPED_KEY = lazy(
     + V.alternation(V.SPAWN_CALL_KEYS)
     + r")[\"']?\??\s*:\s*(?:\{|\n\s+type\s*:|(?:string|str|number|int|integer|float|bool|boolean"
     r"|any|unknown|Optional|Literal|List|list|dict|Dict|Record|z\.\w+|t\.\w+|Type\.\w+)\b"
-    r"|[A-Z]\w*(?:\[\])?\s*[;,}\n])"
+    # a named type ends its field with ; , or } (a YAML sketch's `subagent_type: Explore` is a
+    # value: it ends the line)
+    r"|[A-Z]\w*(?:\[\])?[ \t]*[;,}])"
     # ... or named in a list of keys: a schema's "required": ["subagent_type", "prompt"]
     r"|[\[,]\s*[\"'](?:" + V.alternation(V.SPAWN_CALL_KEYS) + r")[\"']\s*(?=[,\]])"
 )

@@ -12,8 +12,8 @@ The weights and the thresholds are data (``calibration.json`` beside this module
 ``benchmarks/lint_calibrate.py`` on the labelled real-skill corpus; each threshold is the lowest
 probability at which the decision's precision, cross-validated with every file's repository
 left out of the fit, is at least the target (0.95). The default tier asserts "spawns
-sub-agents", and with it a protocol finding, only above its threshold; below it the finding is
-offered with ``--preview``. ``docs/lint-accuracy.md`` has the curves.
+sub-agents", and with it a protocol finding, only at or above its threshold; below it the
+finding is offered with ``--preview``. ``docs/lint-accuracy.md`` has the curves.
 
 Standard library only (the lint-on-write hook imports this), and inference is a dot product:
 the model file is read once, on the first file whose readings make it a candidate.
@@ -48,6 +48,12 @@ def model() -> dict[str, Any]:
     return _model
 
 
+def part(what: str) -> dict[str, Any]:
+    """One entry of the model (``detection`` or a rule code); {} when absent or malformed."""
+    value = model().get(what)
+    return value if isinstance(value, dict) else {}
+
+
 def use(data: dict[str, Any] | None) -> None:
     """Replace the model in this process (benchmarks fit one per fold; None reloads the file)."""
     global _model
@@ -78,14 +84,14 @@ def logit(p: float) -> float:
 def detection_probability(x: dict[str, float]) -> float:
     """The calibrated probability that a file whose readings give features ``x`` starts
     sub-agents."""
-    return logistic(model().get("detection", {}).get("weights", {}), x)
+    return logistic(part("detection").get("weights", {}), x)
 
 
 def detection_asserted(p: float, structural: bool) -> bool:
     """Whether the default tier asserts that the file starts sub-agents: its probability is
     at or above the threshold, or, in the fallback the fit chooses when no threshold gives
     useful recall at the target precision (``"mode": "structural"``), a structural reading."""
-    if model().get("detection", {}).get("mode") == "structural":
+    if part("detection").get("mode") == "structural":
         return structural
     return asserted("detection", p)
 
@@ -93,7 +99,7 @@ def detection_asserted(p: float, structural: bool) -> bool:
 def threshold(what: str) -> float | None:
     """The probability from which ``what`` (``detection`` or a rule code) is asserted by
     default; None when no threshold reached the target precision (all preview)."""
-    value = model().get(what, {}).get("threshold")
+    value = part(what).get("threshold")
     return float(value) if isinstance(value, (int, float)) else None
 
 
@@ -121,8 +127,8 @@ def rule_probability(
 ) -> float | None:
     """The calibrated probability that a finding of rule ``code`` is right (the file breaks
     the rule); None for a rule, or a reading, the model was not fitted on."""
-    fitted = model().get(code)
-    if not isinstance(fitted, dict) or family not in fitted.get("readings", ()):
+    fitted = part(code)
+    if family not in fitted.get("readings", ()):
         return None
     return logistic(fitted.get("weights", {}), rule_features(family, p_spawn, kind, findings))
 
@@ -132,9 +138,9 @@ def rule_can_assert(code: str, p_spawn: float, kind: str) -> bool:
     spawn probability ``p_spawn``: the engine skips the rule's reading (by default) when none
     could. Exact where more findings cannot raise the probability (a "findings" weight of 0 or
     less: one finding gives the most); otherwise, True."""
-    fitted = model().get(code)
+    fitted = part(code)
     t = threshold(code)
-    if t is None or not isinstance(fitted, dict):
+    if t is None:
         return False
     if fitted.get("weights", {}).get("findings", 0.0) > 0:
         return True
@@ -145,7 +151,7 @@ def rule_can_assert(code: str, p_spawn: float, kind: str) -> bool:
 
 
 def reading_precision(what: str, family: str) -> float | None:
-    """The cross-validated precision of files where reading ``family`` fires (for ``spawnkit
-    rule`` and the docs), as fitted; None when not measured."""
-    value = model().get(what, {}).get("reading_precision", {}).get(family)
+    """The precision, on the labelled files, of the files where reading ``family`` fires (for
+    ``spawnkit rule``), as the fit measured it; None when not measured."""
+    value = part(what).get("reading_precision", {}).get(family)
     return float(value) if isinstance(value, (int, float)) else None

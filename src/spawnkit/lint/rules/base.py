@@ -194,7 +194,7 @@ class Rule:
 def calibrated_note(rule: Rule) -> str:
     """``spawnkit rule``'s account of a calibrated rule: the threshold and, for each reading,
     its precision cross-validated on the labelled corpus (repositories left out)."""
-    fitted = calibration.model().get(rule.code, {})
+    fitted = calibration.part(rule.code)
     t = calibration.threshold(rule.code)
     target = calibration.model().get("target_precision", 0.95)
     files = calibration.model().get("corpus_files", "the")
