@@ -25,8 +25,10 @@ families of orchestrator detection and of each rule): on how many files each one
 many of them are labelled positive, and on how many it alone makes the verdict — the figures
 the tiers are decided from. A rule's readings are counted on the files default readings find
 spawning (elsewhere all protocol findings are preview anyway); detection's on every file.
-``--demote RULE:FAMILY`` (repeatable; ``detection:agent-object``, ``CM001:spawn-without-cap``)
-scores as if those readings were preview: what a tier change would cost before it is made.
+``--demote RULE:FAMILY`` (repeatable; ``CM001:spawn-without-cap``) scores as if those
+readings were preview: what a tier change would cost before it is made. Detection and the
+calibrated rules' tiers come from ``benchmarks/lint_calibrate.py``, which measures them with
+every file's repository left out of the fit: that is the figure that decides a tier.
 """
 
 from __future__ import annotations
@@ -332,26 +334,30 @@ def materialize(
 
 
 def demote(readings: list[str]) -> None:
-    """Move each ``RULE:FAMILY`` reading to the preview tier, in this process only."""
-    from spawnkit.lint import analysis
-    from spawnkit.lint.evidence import PREVIEW
+    """Move each ``RULE:FAMILY`` reading to the preview tier, in this process only. A reading
+    of a calibrated rule (CM001, CM002, CM003, CM005) is taken out of the rule's model, so its
+    findings are offered; detection's readings are weighed together by the calibrated model
+    and cannot be demoted one by one (refit with benchmarks/lint_calibrate.py)."""
+    from spawnkit.lint import calibration
+    from spawnkit.lint.evidence import CALIBRATED, PREVIEW
     from spawnkit.lint.rules import BY_CODE
 
     for reading in readings:
         rule, _, family = reading.partition(":")
         if rule == DETECTION:
-            names = {f.name for f in analysis.DETECTION_FAMILIES}
-            if family not in names:
-                raise ValueError(f"no detection reading {family!r}; one of {sorted(names)}")
-            analysis.DETECTION_FAMILIES = tuple(
-                f._replace(tier=PREVIEW) if f.name == family else f
-                for f in analysis.DETECTION_FAMILIES
+            raise ValueError(
+                f"detection readings are weighed by the calibrated model, not demoted one by one "
+                f"({reading!r}); measure a change with benchmarks/lint_calibrate.py"
             )
-            continue
         target = BY_CODE.get(rule)
         names = {f.name for f in target.families} if target is not None else set()
         if family not in names:
             raise ValueError(f"no reading {reading!r}; a rule code and one of its families")
+        if target.tier == CALIBRATED:
+            fitted = dict(calibration.model().get(rule, {}))
+            fitted["readings"] = [f for f in fitted.get("readings", ()) if f != family]
+            calibration.use({**calibration.model(), rule: fitted})
+            continue
         target.families = tuple(
             f._replace(tier=PREVIEW) if f.name == family else f for f in target.families
         )
@@ -382,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="RULE:FAMILY",
-        help="score as if this reading were preview (detection:FAMILY or CODE:FAMILY)",
+        help="score as if this reading were preview (CODE:FAMILY)",
     )
     args = parser.parse_args(argv)
     try:

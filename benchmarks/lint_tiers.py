@@ -5,7 +5,9 @@
 
 Counts what a user would see, file by file, as ``spawnkit lint`` reads them (the PyYAML
 frontmatter reader): errors and warnings of the protocol (CM) and spec (SP) rules, the files
-judged as orchestrators, and — where the installed spawnkit has tiers — what ``--preview`` adds.
+judged as orchestrators, and — where the installed spawnkit has tiers — what ``--preview`` adds;
+and per rule (``rule CM001 default findings``, ``… default files``, ``… preview …``) the findings
+and the files each tier reports.
 It imports nothing but ``lint_document``, so it runs unchanged against a spawnkit from before
 tiers existed: that is how the "before" column in docs/lint-accuracy.md was taken. Texts come
 from the cache that ``benchmarks/lint_real.py --materialize-from`` fills; an absent or changed
@@ -51,6 +53,9 @@ def count(doc: dict, texts: Path) -> dict[str, dict[str, int]]:
         found: Counter[str] = Counter(
             f"default {d.severity} {d.code[:2]}" for d in result.diagnostics
         )
+        # per rule: its findings, and the files it reports, by tier
+        found.update(f"rule {d.code} default findings" for d in result.diagnostics)
+        found.update({f"rule {d.code} default files" for d in result.diagnostics})
         found["files"] = 1
         found["orchestrators"] = int(result.orchestrator)
         if tiers:
@@ -59,6 +64,10 @@ def count(doc: dict, texts: Path) -> dict[str, dict[str, int]]:
             for d in more.diagnostics:
                 if d.tier == "preview":
                     found[f"preview {d.severity} {d.code[:2]}"] += 1
+                    found[f"rule {d.code} preview findings"] += 1
+            found.update(
+                {f"rule {d.code} preview files" for d in more.diagnostics if d.tier == "preview"}
+            )
         for name in wanted:
             out[name].update(found)
     return {name: dict(sorted(c.items())) for name, c in out.items()}

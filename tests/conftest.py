@@ -54,3 +54,55 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         elif path.name in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+# --- the lint calibration (issue 34) ------------------------------------------------------
+
+
+def sure_model(
+    detection: dict[str, float] | None = None, rules: dict[str, dict[str, float]] | None = None
+) -> dict:
+    """A calibration model for mechanism tests, fixed so they do not move when the shipped one
+    is refitted: every file some reading finds spawning, and every finding of a calibrated rule,
+    gets probability 0.99 (a bias of 5) and is asserted from 0.5; ``detection`` and ``rules``
+    add weights (``{"reading:agent-object": -10}`` makes that reading's files preview)."""
+    from spawnkit.lint import calibration
+    from spawnkit.lint.rules import BY_CODE
+
+    model: dict = {
+        "target_precision": 0.95,
+        "corpus_files": 0,
+        "detection": {
+            "mode": "calibrated",
+            "threshold": 0.5,
+            "weights": {"bias": 5.0, **(detection or {})},
+        },
+    }
+    for code in calibration.CALIBRATED_RULES:
+        model[code] = {
+            "threshold": 0.5,
+            "readings": [f.name for f in BY_CODE[code].families],
+            "weights": {"bias": 5.0, **((rules or {}).get(code, {}))},
+        }
+    return model
+
+
+@pytest.fixture
+def calibrated(monkeypatch):
+    """calibrated(**kw): use :func:`sure_model` (with ``kw``) in this test; the shipped model
+    comes back after it."""
+    from spawnkit.lint import calibration
+
+    def install(**kw) -> dict:
+        model = sure_model(**kw)
+        monkeypatch.setattr(calibration, "_model", model)
+        return model
+
+    return install
+
+
+@pytest.fixture
+def sure(calibrated):
+    """Every calibrated decision asserted: the tiers as they were before issue 34 calibrated
+    them, for tests of how findings are made and shown rather than which tier they get."""
+    return calibrated()

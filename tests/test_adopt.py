@@ -171,7 +171,10 @@ def test_adopt_refuses_an_answer_its_profile_does_not_ask(env, skill):
     assert yaml.safe_load((skill / ANSWERS).read_text())["skill_hooks"] is True
 
 
-def test_retrofit_never_hides_a_finding_it_did_not_fix(env):
+def test_retrofit_never_hides_a_finding_it_did_not_fix(env, calibrated):
+    # the tiers as this test was written for (CM002 offered, the other calibrated rules
+    # asserted), fixed so a refit of the shipped model does not move them
+    calibrated(rules={"CM002": {"bias": -10.0}})
     skill = env.config / "skills" / "audit"
     skill.mkdir(parents=True)
     md = skill / "SKILL.md"

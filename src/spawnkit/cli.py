@@ -210,7 +210,10 @@ _LINT_HELP = f"""Check skills, commands, agents and workflow scripts against the
     PATHS, the folders {helptext.labels()} read them from, those present:
     {helptext.lint_folders()}. Each protocol finding shows what it
     found (with lines) and what it looked for; findings the linter cannot judge reliably are in
-    the preview tier, shown with --preview. With --observed, the rules a skill broke in its
+    the preview tier, shown with --preview. Whether a file starts sub-agents, and the findings
+    of CM001, CM002, CM003 and CM005, carry a calibrated probability: they are asserted only
+    where it clears the threshold measured on labelled real files (`spawnkit rule CODE` shows
+    it; docs/lint-accuracy.md). With --observed, the rules a skill broke in its
     runs (read from the transcripts) are findings of the tier observed. FIFOs and devices are
     never read; files over --max-file-size are skipped with a warning. Exit 0 clean, 1 problems
     found, 2 usage or I/O error (also when no file could be checked).

@@ -5,7 +5,11 @@ from __future__ import annotations
 from .codex_sandbox import PATCH_MODEL
 from .fake_responses import add_file_patch, apply_patch
 
-BAD = "---\nname: fan\ndescription: Audits.\n---\nLaunch one sub-agent per file, all in parallel.\n"
+# names the spawn tool: the shipped calibration asserts the file, and CM001 (no cap on replies)
+BAD = (
+    "---\nname: fan\ndescription: Audits.\n---\n"
+    "Use the Task tool to launch one sub-agent per file, all in parallel.\n"
+)
 
 
 def test_lint_findings_reach_the_model_after_apply_patch(codex, fake_responses):
@@ -18,7 +22,7 @@ def test_lint_findings_reach_the_model_after_apply_patch(codex, fake_responses):
     assert (codex.project / ".agents" / "skills" / "fan" / "SKILL.md").read_text() == BAD
     after = main.request_with_result(patch["call_id"])
     assert "spawnkit lint: .agents/skills/fan/SKILL.md breaks" in after.new_text
-    assert "CM005" in after.new_text
+    assert "CM001" in after.new_text
 
 
 def test_enforce_replaces_the_patch_result_with_the_findings(codex, fake_responses):

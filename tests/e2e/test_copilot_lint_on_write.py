@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from .fake_chat import tool_call
 
-BAD = "---\nname: fan\ndescription: Audits.\n---\nLaunch one sub-agent per file, all in parallel.\n"
+# names the spawn tool: the shipped calibration asserts the file, and CM001 (no cap on replies)
+BAD = (
+    "---\nname: fan\ndescription: Audits.\n---\n"
+    "Use the Task tool to launch one sub-agent per file, all in parallel.\n"
+)
 
 
 def _write(copilot, fake_chat, tag: str):
@@ -25,7 +29,7 @@ def test_lint_findings_reach_the_model_after_create_and_edit(copilot, fake_chat)
         after = main.request_with_result(call["id"]).tool_result(call["id"]).text
         assert after.startswith(("Created file", "File "))  # the tool's own result stays ...
         assert "Additional guidance from postToolUse hooks:" in after  # ... with ours after it
-        assert "spawnkit lint: .github/skills/fan/SKILL.md breaks" in after and "CM005" in after
+        assert "spawnkit lint: .github/skills/fan/SKILL.md breaks" in after and "CM001" in after
 
 
 def test_enforce_replaces_the_result_with_the_findings(copilot, fake_chat):
@@ -33,4 +37,4 @@ def test_enforce_replaces_the_result_with_the_findings(copilot, fake_chat):
     main, create, _ = _write(copilot, fake_chat, "P6E")
     result = main.request_with_result(create["id"]).tool_result(create["id"]).text
     assert result.startswith("spawnkit lint: .github/skills/fan/SKILL.md breaks")
-    assert "CM005" in result
+    assert "CM001" in result

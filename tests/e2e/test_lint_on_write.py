@@ -9,12 +9,12 @@ from .fake_api import tool_use
 BAD_SKILL = """\
 ---
 name: sloppy-audit
-description: Audits every module of the repository by spawning one sub-agent per module.
+description: Audits every <module> of the repository by spawning one sub-agent per module.
 ---
 # Sloppy audit
 
 1. List the modules of the repository.
-2. Spawn one Agent per module, all of them at once, in parallel.
+2. Use the Agent tool to spawn one agent per module, all of them at once, in parallel.
 3. Ask each agent to reply with everything it found, in full, including file contents.
 4. When all are done, read each agent's full output and write the summary.
 """
@@ -31,7 +31,9 @@ def test_a_protocol_breaking_skill_write_is_linted_into_the_next_request(claude,
 
     assert path.read_text() == BAD_SKILL  # the write itself went through
     seen = main.request_with_result(write["id"]).new_text
-    assert "CM001" in seen and "spawnkit rule" in seen
+    # the default tier: CM001 (asserted by the calibrated decision: the file names the spawn
+    # tool) and SP010 (the angle brackets); the rest is offered with --preview
+    assert "CM001" in seen and "SP010" in seen and "spawnkit rule" in seen
     assert len(CODE.findall(seen)) >= 2  # each violation named, one line each
     assert any(CODE.search(m) for m in run.system_messages("PostToolUse"))
 

@@ -19,7 +19,8 @@ from .test_codex_generated_skill import listed_skills
 
 REVIEWED = (
     "---\nname: fan\ndescription: Audits every module.\n---\n\n"
-    "Launch one sub-agent per module, all in parallel, and merge what they answer.\n"
+    "Use the Task tool to launch one sub-agent per module, all in parallel, and merge what they "
+    "answer.\n"
 )
 COMMAND = re.compile(r"`(spawnkit lint --preview --format json) <path>`")
 
@@ -62,7 +63,7 @@ def test_claude_loads_the_review_and_runs_lint_for_its_evidence(claude, fake_api
         "REVIEW-ORCH",
         tool_use("Skill", {"skill": "spawnkit"}),
         lint,
-        "CM001 breaks — “Launch one sub-agent per module” (line 6); lint: agrees.",
+        "CM001 breaks — “Use the Task tool to launch one sub-agent per module” (line 6); lint: agrees.",
     )
 
     claude.run("REVIEW-ORCH: review the fan skill against the protocol")

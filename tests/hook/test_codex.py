@@ -284,6 +284,7 @@ def test_a_patched_codex_skill_is_linted_with_the_portable_profile(codex, root):
     assert seen == [(str(codex.project / root / "skills" / "demo" / "SKILL.md"), "portable")]
 
 
+@pytest.mark.usefixtures("sure")  # the hook's plumbing, not the shipped model's tiers
 def test_lint_findings_on_apply_patch_reach_the_model(codex):
     answer = codex(patched(codex, ".agents/skills/demo/SKILL.md"))
     context = answer["hookSpecificOutput"]["additionalContext"]

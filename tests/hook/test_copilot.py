@@ -275,6 +275,7 @@ def test_a_written_github_skill_is_linted_with_the_copilot_profile(copilot, even
     assert seen == [(str(copilot.project / ".github/skills/demo/SKILL.md"), "copilot")]
 
 
+@pytest.mark.usefixtures("sure")  # the hook's plumbing, not the shipped model's tiers
 def test_lint_findings_reach_the_model_as_context_or_replace_the_result(copilot):
     data = written(copilot, "postToolUse_create_main", ".github/skills/demo/SKILL.md")
     answer = copilot(data, event="postToolUse")

@@ -146,11 +146,14 @@ description: Audits every file of a repo with sub-agents.
 """
 
 
-def test_real_engine_on_a_protocol_breaking_skill(hook):
-    """No seam: the real lint engine reads the written file."""
+def test_real_engine_on_a_protocol_breaking_skill(hook, calibrated):
+    """No seam: the real lint engine reads the written file (its tiers from a fixed model:
+    CM002 and CM003 offered, the other calibrated rules asserted, as the shipped model may
+    move when it is refitted)."""
+    calibrated(rules={"CM002": {"bias": -10.0}, "CM003": {"bias": -10.0}})
     data = write(hook, ".claude/skills/demo/SKILL.md", ORCHESTRATOR)
     answer = hook(data)
-    # the hook shows the default tier only: CM002, CM003 and CM006 (line 9) are preview rules
+    # the hook shows the default tier only: CM002, CM003 and CM006 (line 9) are offered
     assert answer["systemMessage"] == (
         "spawnkit: 2 lint issue(s) in .claude/skills/demo/SKILL.md (CM001, CM005)"
     )

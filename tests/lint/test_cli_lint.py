@@ -27,6 +27,16 @@ PARALLEL = (
 )
 
 
+# a file the shipped calibration asserts (it names the spawn tool) and whose sub-agents are
+# never told to cap their reply: a CM001 error by default, in a process of its own too
+ASSERTED = (
+    "---\nname: sweep\ndescription: Sweep every package.\n---\n"
+    "Use the Task tool to spawn one reviewer sub-agent per package.\n"
+)
+# the in-process tests check how lint reads, shows and exits, not which tier a finding gets
+pytestmark = pytest.mark.usefixtures("sure")
+
+
 def _skill(root: Path, name: str, text: str) -> Path:
     path = root / "skills" / name / "SKILL.md"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,12 +78,14 @@ def test_json_contract(tmp_path):
         "path": "skills/notes/SKILL.md",
         "orchestrator": False,
         "spawn_tier": None,
+        "spawn_probability": None,
         "spawns": [],
         "suppressed": 0,
         "diagnostics": [],
     }
     sweep = by_path["skills/sweep/SKILL.md"]
     assert sweep["orchestrator"] is True and sweep["spawn_tier"] == "default"
+    assert sweep["spawn_probability"] == 0.993  # the test model's: sigmoid(5)
     assert sweep["spawns"][0]["line"] == 7 and "spawns sub-agents" in sweep["spawns"][0]["note"]
     diag = sweep["diagnostics"][0]
     assert set(diag) == {
@@ -87,6 +99,7 @@ def test_json_contract(tmp_path):
         "message",
         "evidence",
         "looked_for",
+        "probability",
         "fix",
     }
     assert (diag["code"], diag["name"], diag["severity"], diag["line"], diag["tier"]) == (
@@ -179,7 +192,8 @@ def test_unreadable_file_is_an_io_error(tmp_path):
 
 def test_rule_command(tmp_path):
     doc = run(["rule", "cm005"], tmp_path)
-    assert doc.exit_code == 0 and doc.output.startswith("CM005 max-parallel (error)")
+    assert doc.exit_code == 0 and doc.output.startswith("CM005 max-parallel (error, calibrated)")
+    assert "## Tier: calibrated" in doc.output and "- no-limit (" in doc.output
     assert "## Example (bad)" in doc.output and "## Use instead (good)" in doc.output
     listing = run(["rule"], tmp_path).output.splitlines()
     assert len(listing) == 31 and listing[0].startswith("SP001")  # 22 Markdown + 9 WF rules
@@ -217,7 +231,7 @@ def lint_probe(cwd: Path, *args: str) -> tuple[str, dict[str, bool]]:
 
 
 def test_lint_path_never_imports_copier_and_uses_real_process(tmp_path):
-    _skill(tmp_path, "sweep", PARALLEL)
+    _skill(tmp_path, "sweep", ASSERTED)
     exit_line, loaded = lint_probe(tmp_path, "skills")
     assert exit_line == "exit 1"
     assert not (loaded["copier"] or loaded["yaml"] or loaded["jinja2"])
@@ -234,7 +248,7 @@ def test_text_lint_without_a_config_file_imports_no_json_or_toml_parser(tmp_path
 def test_a_pyproject_that_never_names_spawnkit_is_not_parsed(tmp_path):
     """Most Python projects have a pyproject.toml without our table: lint neither pays for the
     TOML parser there nor judges the file (a broken one is not ours to refuse)."""
-    _skill(tmp_path, "sweep", PARALLEL)
+    _skill(tmp_path, "sweep", ASSERTED)
 
     def lint() -> tuple[str, bool]:
         exit_line, loaded = lint_probe(tmp_path, "skills/sweep/SKILL.md")

@@ -72,8 +72,17 @@ def test_one_agent_for_each_item_is_parallel_without_a_cap(codes):
     assert "CM005" in codes(_skill("Launch one sub-agent for each package with this prompt:"))
 
 
-def test_parallel_work_not_said_of_agents_is_a_preview_finding(lint):
-    """ "What can run in parallel" with no agent named is offered, not asserted (issue 25)."""
+def test_parallel_work_not_said_of_agents_is_a_preview_finding(lint, calibrated):
+    """ "What can run in parallel" with no agent named is offered, not asserted (issue 25): its
+    reading's calibrated probability is under the threshold (here a test model's, fixed)."""
+    calibrated(
+        rules={
+            "CM005": {
+                "reading:parallel-not-said-of-agents": -10,
+                "reading:parallel-without-cap": -10,
+            }
+        }
+    )
     loose = _skill(
         "Spawn one sub-agent per package.", extra="List which checks can run in parallel.\n\n"
     )
@@ -85,7 +94,7 @@ def test_parallel_work_not_said_of_agents_is_a_preview_finding(lint):
     assert [d.family for d in lint(said).diagnostics if d.code == "CM005"] == [
         "parallel-without-cap"
     ]
-    # itself a preview reading since the test half was seen (docs/lint-accuracy.md)
+    # itself below the threshold in the test model, as in the shipped one
     assert [d for d in lint(said, preview=False).diagnostics if d.code == "CM005"] == []
     unbounded = _skill("Spawn all the package sub-agents at once.")
     assert [d.family for d in lint(unbounded, preview=False).diagnostics if d.code == "CM005"] == [

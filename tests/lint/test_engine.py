@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from samples import GOOD_PROMPT, HEAD
 
 from spawnkit.lint.engine import Diagnostic, lint_document, lint_text, selected
@@ -14,6 +15,7 @@ from spawnkit.lint.engine import Diagnostic, lint_document, lint_text, selected
 BAD = HEAD + "Launch all sub-agents in parallel.\n\n" + GOOD_PROMPT
 
 
+@pytest.mark.usefixtures("sure")
 def test_diagnostic_fields_are_the_contract():
     assert list(Diagnostic._fields) == [
         "path",
@@ -31,6 +33,8 @@ def test_diagnostic_fields_are_the_contract():
         "family",
         # added by issue 31: the runs behind a finding of the tier "observed"
         "observed",
+        # added by issue 34: a calibrated finding's probability of being right
+        "probability",
     ]
     diags = lint_text(BAD, "skills/demo-audit/SKILL.md")
     assert diags and all(d.fix and d.message and d.line >= 1 and d.col >= 1 for d in diags)
@@ -74,6 +78,7 @@ def test_select_and_ignore_by_code_or_prefix():
 CAPPED_PROMPT = GOOD_PROMPT + "\nOne sub-agent at a time.\n"
 
 
+@pytest.mark.usefixtures("sure")
 def test_inline_suppression_covers_the_next_block_only():
     text = (
         HEAD

@@ -21,14 +21,16 @@ ROOT = Path(__file__).resolve().parents[2]
 CLEAN = (
     "---\nname: notes\ndescription: Turn a transcript into notes.\n---\nSummarise the meeting.\n"
 )
+# the shipped calibration asserts this file (it names the spawn tool) and its CM001: the prompt
+# caps no reply (a process of its own: no test model can stand in)
 BAD = (
     "---\nname: sweep\ndescription: Sweep every package.\n---\n"
     "Keep `.sweep-reports/state-<ts>.json`, updated after every package; resume from it if "
     "unfinished.\n\n"
-    "Launch one sub-agent per package, all in parallel, with this prompt:\n\n"
-    "```\nCheck {package}; write findings to .sweep-reports/{package}.md. Reply in at most 200 "
-    "tokens.\n```\n"
+    "Use the Task tool to launch one sub-agent per package, one at a time, with this prompt:\n\n"
+    "```\nCheck {package}; write findings to .sweep-reports/{package}.md.\n```\n"
 )
+FIXED = BAD.replace(".md.\n", ".md. Reply in at most 200 tokens.\n")
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -108,12 +110,12 @@ def test_pre_commit_try_repo_runs_the_hook_offline(tmp_path):
         timeout=600,
     )
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "skills/sweep/SKILL.md:7:1: CM005" in failing.stdout
+    assert "skills/sweep/SKILL.md:10:1: CM001" in failing.stdout
     assert ".claude/workflows/stamp.js:2:17: WF005" in failing.stdout
     assert "src/workflows/app.js" not in failing.stdout
     assert "README.md" not in failing.stdout.split("spawnkit lint")[-1]
 
-    (project / "skills/sweep/SKILL.md").write_text(BAD.replace("all in parallel", "one at a time"))
+    (project / "skills/sweep/SKILL.md").write_text(FIXED)
     (project / ".claude/workflows/stamp.js").write_text(WF_BAD.replace("Date.now()", "args.at"))
     _git(project, "add", ".")
     passing = subprocess.run(

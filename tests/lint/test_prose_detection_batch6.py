@@ -28,8 +28,10 @@ from spawnkit.lint.analysis import latin_spawn
     ],
 )
 def test_batch6_spawn_wordings_make_an_orchestrator(body):
-    got = result(body, preview=False)
-    assert got.orchestrator and got.spawn_tier == "default", body
+    # a reading finds the file spawning; whether the default tier asserts it is the
+    # calibrated decision's (test_calibration.py)
+    got = result(body)
+    assert got.orchestrator and got.spawn_tier in ("default", "preview"), body
 
 
 @pytest.mark.parametrize(

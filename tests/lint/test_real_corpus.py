@@ -194,6 +194,7 @@ def _entry(repo: str, path: str, text: bytes, split: str, orchestrator: bool, **
     }
 
 
+@pytest.mark.usefixtures("sure")  # the scorer's mechanism, not the shipped model's tiers
 def test_benchmark_scores_present_texts_and_counts_the_rest(tmp_path: Path) -> None:
     bench = _benchmark()
     spawner = (
@@ -273,15 +274,10 @@ def test_benchmark_refuses_a_missing_corpus_or_snapshot_folder_in_one_line(
     assert len(err) == 1 and "is not a folder of git snapshots" in err[0]
 
 
-def test_demote_scores_a_reading_as_preview_and_refuses_unknown_ones(monkeypatch, tmp_path):
-    """``--demote RULE:FAMILY``: what a tier change would cost, measured before it is made."""
-    from spawnkit.lint import analysis
-    from spawnkit.lint.rules import BY_CODE
-
+def test_demote_scores_a_reading_as_preview_and_refuses_unknown_ones(sure, tmp_path):
+    """``--demote RULE:FAMILY``: what a tier change would cost, measured before it is made (a
+    calibrated rule's reading leaves the rule's model, so its findings are offered)."""
     bench = _benchmark()
-    rule = BY_CODE["CM001"]
-    monkeypatch.setattr(analysis, "DETECTION_FAMILIES", analysis.DETECTION_FAMILIES)
-    monkeypatch.setattr(rule, "families", rule.families)
     spawner = b"---\nname: fan\ndescription: d\n---\nSpawn three sub-agents, one per package.\n"
     entry = _entry("a/b", "skills/fan/SKILL.md", spawner, "test", True, CM001="positive")
     dest = bench.text_path(tmp_path, entry)
@@ -292,9 +288,7 @@ def test_demote_scores_a_reading_as_preview_and_refuses_unknown_ones(monkeypatch
     bench.demote(["CM001:spawn-without-cap"])
     after = bench.evaluate({"files": [entry]}, tmp_path)["test"].scores
     assert after["detection"].tp == 1 and after["CM001"].tp == 0  # still spawning, no CM001
-    bench.demote(["detection:agent-object"])
-    assert bench.evaluate({"files": [entry]}, tmp_path)["test"].scores["detection"].tp == 0
-    for bad in ("detection:nope", "CM001:nope", "CM999:x", "nothing"):
+    for bad in ("detection:agent-object", "CM001:nope", "CM999:x", "nothing"):
         with pytest.raises(ValueError):
             bench.demote([bad])
     assert bench.main(["--demote", "CM001:nope", "--corpus", str(tmp_path / "none.yaml")]) == 2

@@ -34,9 +34,14 @@ def test_doc_has_the_four_parts_and_a_fix(rule):
         "## Fix",
     ):
         assert part in doc
-    tier = ", preview" if rule.tier == "preview" else ""
+    tier = "" if rule.tier == "default" else f", {rule.tier}"
     assert doc.startswith(f"{rule.code} {rule.name} ({rule.severity}{tier})")
     assert rule.fix.strip()
+    if rule.tier == "calibrated":
+        # the threshold (or that none reaches the target) and each reading's measured precision
+        assert "## Tier: calibrated" in doc
+        for family in rule.families:
+            assert f"- {family.name} (" in doc
 
 
 # SP009 and SP012 abbreviate their bad example ("... 600 rows ...");

@@ -15,9 +15,8 @@ import pytest
 from samples import HEAD
 from test_cli_lint import run
 
-from spawnkit.lint import analysis
 from spawnkit.lint.engine import lint_document
-from spawnkit.lint.evidence import DEFAULT, PREVIEW, Family, quote
+from spawnkit.lint.evidence import CALIBRATED, DEFAULT, PREVIEW, Family, quote
 from spawnkit.lint.report import as_github, as_json, as_sarif, as_text
 from spawnkit.lint.rules import BY_CODE
 from spawnkit.lint.rules.cm005_max_parallel import PARALLEL, MaxParallel
@@ -35,22 +34,13 @@ STALE = HEAD + (
 
 
 @pytest.fixture(autouse=True)
-def fixed_table(request, monkeypatch):
-    """The mechanism tests run on one fixed table (CM002, CM003 and CM005's parallel reading in
-    the default tier, as before the test half was seen), so they do not move with today's."""
+def fixed_table(request, calibrated):
+    """The mechanism tests run on one fixed model (every calibrated finding asserted but CM005's
+    parallel statements not said of agents, as in the tiers before issue 34 calibrated them), so
+    they do not move when the shipped model is refitted."""
     if request.node.name == "test_the_tiers_decided_from_the_real_corpus":
         return
-    for code, reset in (("CM002", 2), ("CM003", 1)):  # CM003's second reading was preview before
-        rule = type(BY_CODE[code])
-        monkeypatch.setattr(rule, "tier", DEFAULT)
-        families = rule.families
-        kept = tuple(f._replace(tier=DEFAULT) for f in families[:reset]) + families[reset:]
-        monkeypatch.setattr(rule, "families", kept)
-    monkeypatch.setattr(
-        MaxParallel,
-        "families",
-        tuple(f._replace(tier=DEFAULT) if f.name == PARALLEL else f for f in MaxParallel.families),
-    )
+    calibrated(rules={"CM005": {"reading:parallel-not-said-of-agents": -10}})
 
 
 def codes(result) -> list[str]:
@@ -68,18 +58,15 @@ def cm007_default(monkeypatch):
 
 
 def test_the_tiers_decided_from_the_real_corpus():
-    """Today's table (docs/lint-accuracy.md): the rules and readings below 0.9 precision on the
-    458 labelled files are preview; CM001 and CM005's sure readings are on by default."""
-    tiers = {code: BY_CODE[code].tier for code in ("CM001", "CM005")}
-    assert set(tiers.values()) == {DEFAULT}
-    tiers = {code: BY_CODE[code].tier for code in ("CM002", "CM003", "CM004", "CM006", "CM007")}
-    assert set(tiers.values()) | {BY_CODE["CM008"].tier} == {PREVIEW}
-    cm005 = {f.name: f.tier for f in MaxParallel.families}
-    assert cm005[PARALLEL] == PREVIEW and list(cm005.values()).count(DEFAULT) == 4
-    assert codes(lint_document(STALE, PATH)) == []
+    """Issue 34: CM001, CM002, CM003 and CM005 take each finding's tier from its calibrated
+    probability (test_calibration.py); CM004 and CM006 to CM008 stay preview, below 0.9
+    precision on the labelled files (docs/lint-accuracy.md)."""
+    tiers = {code: BY_CODE[code].tier for code in ("CM001", "CM002", "CM003", "CM005")}
+    assert set(tiers.values()) == {CALIBRATED}
+    tiers = {code: BY_CODE[code].tier for code in ("CM004", "CM006", "CM007", "CM008")}
+    assert set(tiers.values()) == {PREVIEW}
+    assert all(f.tier == CALIBRATED for f in MaxParallel.families)
     assert codes(lint_document(STALE, PATH, preview=True)) == ["CM005", "CM007"]
-    unbounded = STALE.replace("Run the package sub-agents in parallel.", "Run all agents at once.")
-    assert codes(lint_document(unbounded, PATH)) == ["CM005"]
 
 
 def test_default_tier_shows_a_default_rule(cm007_default):
@@ -97,11 +84,10 @@ def test_a_preview_rule_shows_only_with_preview_or_its_exact_code(cm007_preview)
     assert codes(lint_document(STALE, PATH, select=["CM"])) == ["CM005"]
 
 
-def test_a_preview_family_hides_only_its_own_findings(monkeypatch, cm007_default):
-    families = tuple(
-        f._replace(tier=PREVIEW) if f.name == PARALLEL else f for f in MaxParallel.families
+def test_a_reading_under_its_threshold_hides_only_its_own_findings(calibrated, cm007_default):
+    calibrated(
+        rules={"CM005": {f"reading:{PARALLEL}": -10, "reading:parallel-not-said-of-agents": -10}}
     )
-    monkeypatch.setattr(MaxParallel, "families", families)
     assert codes(lint_document(STALE, PATH)) == ["CM007"]
     shown = lint_document(STALE, PATH, preview=True)
     cm005 = next(d for d in shown.diagnostics if d.code == "CM005")
@@ -114,25 +100,23 @@ def test_a_preview_family_hides_only_its_own_findings(monkeypatch, cm007_default
     ]
 
 
-def test_a_file_found_spawning_by_preview_readings_only(monkeypatch):
+def test_a_file_found_spawning_by_preview_readings_only(calibrated):
     text = HEAD + "Spawn three sub-agents, one per package.\n"
     before = lint_document(text, PATH)
     assert (before.spawn_tier, before.orchestrator) == (DEFAULT, True)
     assert before.spawns[0].line == 5 and "Spawn three sub-agents" in before.spawns[0].note
-    families = tuple(
-        f._replace(tier=PREVIEW) if f.name == analysis.AGENT_OBJECT else f
-        for f in analysis.DETECTION_FAMILIES
-    )
-    monkeypatch.setattr(analysis, "DETECTION_FAMILIES", families)
+    # the calibrated probability of a file read only by this reading falls under the threshold
+    calibrated(detection={"reading:agent-object": -20})
     hidden = lint_document(text, PATH)
     assert (hidden.spawn_tier, hidden.orchestrator, codes(hidden)) == (PREVIEW, False, [])
+    assert hidden.spawn_probability is not None and hidden.spawn_probability < 0.5
     shown = lint_document(text, PATH, preview=True)
     assert shown.orchestrator and {"CM001", "CM002", "CM003"} <= set(codes(shown))
     assert {(d.tier, d.severity) for d in shown.diagnostics} == {(PREVIEW, "warning")}
     summary = as_text([hidden]).splitlines()[-1]
     assert (
-        "0 of them spawn sub-agents; 1 more by preview readings only, checked with --preview"
-        in summary
+        "0 of them spawn sub-agents; 1 more read as spawning below the calibrated threshold, "
+        "checked with --preview" in summary
     )
 
 

@@ -30,7 +30,7 @@ description: Reviews the code with helpers.
 
 # {name}
 
-Spawn 5 agents in parallel, one per folder.
+Use the Task tool to spawn 5 agents in parallel, one per folder.
 """
 
 
@@ -86,7 +86,7 @@ def test_one_deep_file_costs_one_line_and_no_other_result(project, shape, where)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     errors = proc.stderr.strip().splitlines()
     assert len(errors) == 1 and "deep/SKILL.md's frontmatter is nested more than" in errors[0]
-    assert "other/SKILL.md" in proc.stdout and "CM005" in proc.stdout  # still reported
+    assert "other/SKILL.md" in proc.stdout and "CM001" in proc.stdout  # still reported
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ import sys
 from typing import TextIO
 
 from spawnkit.errors import EXIT_OK, SpawnkitError
-from spawnkit.lint.evidence import PREVIEW
+from spawnkit.lint import calibration
+from spawnkit.lint.evidence import CALIBRATED, PREVIEW
 from spawnkit.lint.rules import ALL, Rule, get
 
 
@@ -23,7 +24,7 @@ def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> 
         width = max(len(r.name) for r in ALL)
         for rule in ALL:
             out.write(
-                f"{rule.code}  {rule.name:<{width}}  {_severity(rule):<7}  {rule.tier:<7}  "
+                f"{rule.code}  {rule.name:<{width}}  {_severity(rule):<7}  {rule.tier:<10}  "
                 f"{rule.summary}\n"
             )
         return EXIT_OK
@@ -38,5 +39,8 @@ def run(code: str | None, show_all: bool = False, out: TextIO | None = None) -> 
 
 
 def _severity(rule: Rule) -> str:
-    """What a finding of ``rule`` shows as today: a preview rule's findings are warnings."""
+    """What a finding of ``rule`` shows as today: a preview rule's findings are warnings, and so
+    are a calibrated rule's when no threshold reached the target precision."""
+    if rule.tier == CALIBRATED and calibration.threshold(rule.code) is None:
+        return "warning"
     return "warning" if rule.tier == PREVIEW else rule.severity

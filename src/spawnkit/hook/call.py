@@ -77,10 +77,9 @@ def safe_name(raw: object) -> str:
     clean = "".join(c if c in _SAFE else "_" for c in text)[:96].strip(".")
     if clean and clean == text:
         return clean
-    import zlib
+    from spawnkit.base.checksum import checksum
 
-    crc = zlib.crc32(text.encode("utf-8", "surrogatepass"))
-    return f"{clean or 'unknown'}-{crc:08x}"
+    return f"{clean or 'unknown'}-{checksum(text)}"
 
 
 class Call:
@@ -148,7 +147,7 @@ class Call:
         are told apart by the order they came in (``parallel_cap``)."""
         if self.call_id:
             return self.call_id
-        import zlib
+        from spawnkit.base.checksum import checksum
 
         tool_input = self.tool_input()
         text = self.host.spawn_text(tool_input) or ""
@@ -156,7 +155,7 @@ class Call:
         text = text.split("\n\n" + head, 1)[0].rstrip()
         label = self.host.spawn_label(tool_input)
         raw = "\0".join((self.tool_name, spawn_type(self), label, text))
-        return f"fp-{zlib.crc32(raw.encode('utf-8', 'surrogatepass')):08x}"
+        return f"fp-{checksum(raw)}"
 
     @property
     def loaded_config(self) -> config_mod.Config | None:

@@ -202,18 +202,14 @@ def del_oldest(table: dict[str, Any], keep: int = _KEEP) -> None:
         del table[name]
 
 
-def checksum(text: str) -> int:
-    import zlib
-
-    return zlib.crc32(text.encode("utf-8", "replace"))
-
-
 def _remember(data: dict[str, Any], message: str, mode: str, told: bool) -> None:
     """An over-budget message goes through: its arrival will know its scope and whether the
     user was told already."""
     sent = data.get(SENT)
     if not isinstance(sent, list):
         sent = data[SENT] = []
+    from spawnkit.base.checksum import checksum
+
     sent.append([checksum(message), len(message), mode, told])
     del sent[:-_KEEP]
 
@@ -223,6 +219,8 @@ def _recall(data: dict[str, Any], body: str) -> tuple[str, bool] | None:
     sent = data.get(SENT)
     if not isinstance(sent, list):
         return None
+    from spawnkit.base.checksum import checksum
+
     key = [checksum(body), len(body)]
     for i, item in enumerate(sent):
         if isinstance(item, list) and len(item) == 4 and item[:2] == key:

@@ -13,14 +13,16 @@ not an orchestrator.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from spawnkit.lint import calibration
 from spawnkit.lint import vocabulary as V
 from spawnkit.lint.document import Document
-from spawnkit.lint.evidence import DEFAULT, PREVIEW, Evidence, Family, quote, tier_of
+from spawnkit.lint.evidence import CALIBRATED, DEFAULT, PREVIEW, Evidence, Family, quote
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import AnyOf, Gated, Keywords, folded, lazy
@@ -47,53 +49,65 @@ HEADING = "heading"
 GUIDE = "guide-section"
 GUIDE_WEAK = "guide-section-mention"
 
-# each reading's tier, from its precision on the real-skill corpus (docs/lint-accuracy.md)
+# the readings; none decides alone: their counts, where they sit, the file's kind and
+# frontmatter are weighed into one calibrated probability (spawnkit.lint.calibration)
 DETECTION_FAMILIES: tuple[Family, ...] = (
     Family(
-        TOOL, DEFAULT, 'an instruction that names the spawn tool ("use the Agent tool", "via Task")'
+        TOOL,
+        CALIBRATED,
+        'an instruction that names the spawn tool ("use the Agent tool", "via Task")',
     ),
     Family(
-        AGENT_OBJECT, DEFAULT, 'a spawn verb whose object is an agent ("spawn three sub-agents")'
+        AGENT_OBJECT, CALIBRATED, 'a spawn verb whose object is an agent ("spawn three sub-agents")'
     ),
-    Family(ROLE_OBJECT, DEFAULT, 'a spawn verb whose object is a job ("dispatch a reviewer")'),
-    Family(NAMED_OBJECT, DEFAULT, 'a spawn verb whose object is a name ("dispatch fix-planner")'),
+    Family(ROLE_OBJECT, CALIBRATED, 'a spawn verb whose object is a job ("dispatch a reviewer")'),
+    Family(
+        NAMED_OBJECT, CALIBRATED, 'a spawn verb whose object is a name ("dispatch fix-planner")'
+    ),
     Family(
         GRANTED,
-        DEFAULT,
+        CALIBRATED,
         "a looser object, where the spawn tool is granted or the section is about sub-agents",
     ),
-    Family(FRONTED, DEFAULT, 'the agent first: "for each sub-agent, delegate its task"'),
-    Family(IN_AGENT, DEFAULT, 'work placed in a sub-agent ("run each mission in a subagent")'),
-    Family(USING_NAMED, DEFAULT, 'a named agent as the instrument ("using the Explore agent")'),
+    Family(FRONTED, CALIBRATED, 'the agent first: "for each sub-agent, delegate its task"'),
+    Family(IN_AGENT, CALIBRATED, 'work placed in a sub-agent ("run each mission in a subagent")'),
+    Family(USING_NAMED, CALIBRATED, 'a named agent as the instrument ("using the Explore agent")'),
     Family(
         SELF,
-        DEFAULT,
+        CALIBRATED,
         'the orchestrator in the third person ("the orchestrator dispatches a verifier")',
     ),
-    Family(PROMPT_HEADER, PREVIEW, 'a prompt handed over ("each sub-agent gets this prompt:")'),
-    Family(CJK, DEFAULT, "a spawn instruction in Japanese, Korean or Chinese"),
+    Family(PROMPT_HEADER, CALIBRATED, 'a prompt handed over ("each sub-agent gets this prompt:")'),
+    Family(CJK, CALIBRATED, "a spawn instruction in Japanese, Korean or Chinese"),
     Family(
         LATIN,
-        DEFAULT,
+        CALIBRATED,
         'a spawn instruction in French, Portuguese, Spanish, Italian or German ("délègue au sub-agent")',
     ),
-    Family(PROSE_CALL, PREVIEW, 'a call written into prose ("Task(subagent_type=...)")'),
-    Family(CODE_CALL, DEFAULT, "a code sketch that calls the spawn tool"),
+    Family(PROSE_CALL, CALIBRATED, 'a call written into prose ("Task(subagent_type=...)")'),
+    Family(CODE_CALL, CALIBRATED, "a code sketch that calls the spawn tool"),
     Family(
-        WEAK, DEFAULT, 'a remark about how agents run ("one agent per file", "3 parallel agents")'
+        WEAK,
+        CALIBRATED,
+        'a remark about how agents run ("one agent per file", "3 parallel agents")',
     ),
-    Family(FORK, DEFAULT, "context: fork in the frontmatter (the body is a sub-agent's prompt)"),
-    Family(HEADING, PREVIEW, 'a heading that names spawning ("## Step 4: Spawn Subagents")'),
+    Family(FORK, CALIBRATED, "context: fork in the frontmatter (the body is a sub-agent's prompt)"),
+    Family(HEADING, CALIBRATED, 'a heading that names spawning ("## Step 4: Spawn Subagents")'),
     Family(
         GUIDE,
-        PREVIEW,
+        CALIBRATED,
         'spawning named under a guide-like heading ("Patterns", "Examples", "Best practices")',
     ),
-    Family(GUIDE_WEAK, PREVIEW, "a code sketch or remark about agents under a guide-like heading"),
+    Family(
+        GUIDE_WEAK, CALIBRATED, "a code sketch or remark about agents under a guide-like heading"
+    ),
 )
 _SHOWN_SPAWNS = 5  # spawn steps kept as evidence
 _STRONG = {TOOL, AGENT_OBJECT, ROLE_OBJECT, NAMED_OBJECT, GRANTED, FRONTED, IN_AGENT}
 _STRONG |= {USING_NAMED, SELF, PROMPT_HEADER, CJK, LATIN, PROSE_CALL, HEADING, GUIDE}
+STRONG = frozenset(_STRONG)  # the readings that name a spawn step (the rest are hints)
+# shown last as evidence: a title, a guide, a prompt header, a call written into a sentence
+_LESSER = {HEADING, GUIDE, GUIDE_WEAK, PROMPT_HEADER, PROSE_CALL}
 # headings of sections that describe or teach rather than instruct: a spawn step under one of
 # them is read as an example, a pattern or advice
 _GUIDE_SECTION = lazy(
@@ -102,6 +116,19 @@ _GUIDE_SECTION = lazy(
     r"|checklist|when\s+to\s+use|comparison|background|introduction|built-in\s+tools|glossary)\b",
     re.I,
 )
+
+
+# where a reading sits: the file's own text ...
+INSTRUCTION = "instruction"  # prose: a paragraph or a list item
+TABLE = "table"  # a table cell
+TITLE = "heading"  # a heading
+CODE = "code"  # a code sketch
+IN_GUIDE = "guide"  # under a guide-like heading ("Patterns", "Reference")
+# ... or text that is not the file's own instruction, never read as one (issue 34)
+TEMPLATE = "template"  # text the file writes into another file
+SCHEMA = "schema"  # a type definition, an interface, a schema
+EXAMPLE = "example"  # an example ("For example:", "e.g.") under guidance
+NOT_OWN = (TEMPLATE, SCHEMA, EXAMPLE)
 
 
 class Mark(NamedTuple):
@@ -113,6 +140,7 @@ class Mark(NamedTuple):
     header: bool = False  # a prompt header, not a spawn verb
     tool: bool = False  # names the spawn tool itself
     section: tuple[str, ...] = ()  # the headings above it
+    where: str = INSTRUCTION  # where it sits (INSTRUCTION, TABLE, … or one of NOT_OWN)
 
 
 # --- vocabulary -------------------------------------------------------------------
@@ -150,7 +178,10 @@ _TOOL_USE = Gated(
     lazy(
         r"\b(?:with|via|through|using)\s+(?:the\s+)?(?:"
         + _TOOLS.lower()
-        + r")\s+tool\b|\busing\s+(?:(?:"
+        + r")\s+tool\b"
+        # the spawn tool by a name every host shares: "start each step with your sub-agent tool"
+        + r"|\b(?:with|via|through|using)\s+(?:the\s+|your\s+)(?:sub-?agent|subagent)\s+tool\b"
+        + r"|\busing\s+(?:(?:"
         + _QUANT
         + r"|\d+)\s+){1,3}(?:sub-?agents|subagents|agents)\b",
         re.I,
@@ -321,7 +352,12 @@ _TRAILING_ADVERB = lazy(r"\s\w+ly\s*$", re.I)
 _LEAD_TO_BAD = folded(
     r"(?:\b(?:how|whether|when|where|what|not|never|it|them|agent|agents|sub-?agents?|subagents?|worker|workers"
     # a third party told to do it: "encourage Claude to invoke the subagent"
-    r"|reviewer|reviewers|claude|model|users?)\s+to)\s*$",
+    r"|reviewer|reviewers|claude|model|users?)\s+to"
+    # a request to someone else: "ask the orchestrator to spawn two more developers" (a
+    # persona asking its lead), "tell the user to launch …" (issue 34)
+    r"|\b(?:ask|asks|asking|request|requests|requesting|tell|tells|remind|reminds|prompt|prompts"
+    r"|signal|signals|notify|notifies|recommend|recommends|suggest|suggests|instruct|instructs"
+    r"|invite|invites|expect|expects|want|wants|allow|allows)\s+(?:(?!to\b)[\w'-]+\s+){1,3}to)\s*$",
 )
 _STEP_LABEL = lazy(r"^\s*(?:(?:step|phase|stage)\s*\d+\s*[:.)—–-]|\d+\s*[.)]|[-*+])\s*", re.I)
 _CELL = lazy(r"[^|\n]+")
@@ -833,12 +869,22 @@ def spawn_hits(s: Sentence, granted: bool = False) -> list[tuple[int, str]]:
     key = f"spawn:{s.offset}:{granted}"
     cached = s.block.memo.get(key)
     if cached is None:
+        told: list[int] = []
         cached = s.block.memo[key] = (
-            _spawn_hits(s.text, s.lower, granted or _agents_section(s.block))
+            _spawn_hits(s.text, s.lower, granted or _agents_section(s.block), told)
             if _hinted(s.lower)
             else []
         )
+        if told and not cached:
+            s.block.memo[f"told:{s.offset}"] = True
     return cached  # type: ignore[return-value]
+
+
+def described(s: Sentence) -> bool:
+    """Whether :func:`spawn_hits` (already asked) found a spawn verb with an agent as its
+    object in ``s`` that is not an order to the reader: a description ("the lead spawns …" in
+    another's voice, "agents are dispatched when …"), a question, a negation."""
+    return bool(s.block.memo.get(f"told:{s.offset}"))
 
 
 def _agents_section(block: Block) -> bool:
@@ -847,11 +893,17 @@ def _agents_section(block: Block) -> bool:
     return any(_SUB_AGENT.search(title) for title in block.section)
 
 
-def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int, str]]:
+def _spawn_hits(
+    text: str, lower: str, granted: bool = False, told: list[int] | None = None
+) -> list[tuple[int, str]]:
+    """See :func:`spawn_hits`; ``told`` collects the offsets of spawn verbs with an agent as
+    their object that are not instructions (the mood of the file's text about sub-agents)."""
     quoted = quoted_spans(text) if '"' in text or "“" in text else ()
     if "agent" in lower or "task" in lower:
         for pattern, family in ((_TOOL_USE, TOOL), (_USING_NAMED, USING_NAMED)):
             for m in pattern.finditer(text, lower):
+                if _CONDITION.match(text, _clause_start(text, m.start())):
+                    continue  # "when spawning teammates with the Agent tool, choose …"
                 if not inside(quoted, m.start()) and _plain_clause(text, m.start()):
                     if family == TOOL and "tool" not in m.group(0).lower():
                         family = AGENT_OBJECT  # "using three agents"
@@ -884,6 +936,8 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int,
         )
         if family and imperative(text, m.start()):
             return [(m.start(), family)]
+        if family and told is not None:
+            told.append(m.start())
     for m in _SELF_SPAWN.finditer(text, lower) if _SELF_WORDS.any_in(lower) else ():
         verb = _THIRD_PERSON[" ".join(m.group(1).lower().split())]
         obj = _AFTER_STOP.split(text[m.end() : m.end() + 90])[0]
@@ -893,6 +947,9 @@ def _spawn_hits(text: str, lower: str, granted: bool = False) -> list[tuple[int,
 
 
 _SELF_WORDS = Keywords(*(w.split()[0] for w in V.SELF_SUBJECTS), "this")
+# a clause that states when, not what: "When spawning teammates with the Agent tool, choose …"
+# (the order is in the main clause, and here it is not a spawn)
+_CONDITION = lazy(r"(?:when|whenever|while|before|after|once|if|by)\s+\w+ing\b", re.I)
 
 
 def _plain_clause(text: str, at: int) -> bool:
@@ -1057,24 +1114,40 @@ class Analysis:
         self.header_lines: list[int] = []  # spawn lines that are prompt headers, not verbs
         self.memo: dict[str, object] = {}  # facts several rules share (e.g. the state file's lines)
         self.marks: list[Mark] = []  # every spawn step and hint, with the reading that found it
+        # readings in text that is not the file's own instruction (Mark.where in NOT_OWN): kept
+        # for the calibration's features and the benchmarks, never evidence of spawning
+        self.foreign: list[Mark] = []
+        self.not_own: dict[int, str] = {}  # id(block) -> where, for blocks that are not its own
+        self.described = 0  # sentences that speak of spawning without ordering it (the mood)
 
-    @property
+    @cached_property
     def orchestrator(self) -> bool:
-        """Whether any reading, preview ones included, finds the file spawning sub-agents."""
-        return self._spawns(None)
+        """Whether the readings find the file spawning sub-agents at all: a candidate, which
+        the calibrated decision (:attr:`spawn_tier`) asserts or only offers."""
+        return self._spawns()
+
+    @cached_property
+    def spawn_probability(self) -> float:
+        """The calibrated probability that the file starts sub-agents (0 when no reading finds
+        it spawning at all)."""
+        if not self.orchestrator:
+            return 0.0
+        return calibration.detection_probability(spawn_features(self))
 
     @cached_property
     def spawn_tier(self) -> str:
-        """``default`` when default readings find the file spawning sub-agents, ``preview``
-        when only preview readings do, "" when none does."""
-        if self._spawns(DEFAULT):
-            return DEFAULT
-        return PREVIEW if self._spawns(None) else ""
+        """``default`` when the calibrated decision asserts that the file starts sub-agents,
+        ``preview`` when the readings find it spawning but the decision is not sure enough,
+        "" when no reading does."""
+        if not self.orchestrator:
+            return ""
+        sure = calibration.detection_asserted(self.spawn_probability, structural(self))
+        return DEFAULT if sure else PREVIEW
 
-    def _spawns(self, tier: str | None) -> bool:
-        """The verdict from the marks whose family is in ``tier`` (None: every family)."""
-        marks = [m for m in self.marks if tier is None or _family_tier(m.family) == tier]
-        if self.forked and (tier is None or _family_tier(FORK) == tier):
+    def _spawns(self) -> bool:
+        """The readings' verdict: a spawn step, or hints the file does not negate."""
+        marks = self.marks
+        if self.forked:
             return True
         if self.cannot_spawn:
             return False  # whatever the prose says, the tool is not there
@@ -1095,8 +1168,7 @@ class Analysis:
         """Where the file spawns sub-agents, the surest readings first: the first few marks'
         lines and what they say, for findings and for the JSON report."""
         ranked = sorted(
-            self.marks,
-            key=lambda m: (_family_tier(m.family) != DEFAULT, m.family not in _STRONG, m.line),
+            self.marks, key=lambda m: (m.family in _LESSER, m.family not in _STRONG, m.line)
         )
         out: list[Evidence] = []
         if self.forked:
@@ -1120,9 +1192,14 @@ class Analysis:
         header: bool = False,
         tool: bool = False,
         section: tuple[str, ...] = (),
+        where: str = INSTRUCTION,
     ) -> None:
-        """Record a spawn step (or a weaker hint) found by ``family``."""
-        self.marks.append(Mark(line, family, text, header, tool, section))
+        """Record a spawn step (or a weaker hint) found by ``family``; one in text that is not
+        the file's own instruction (``where`` in NOT_OWN) is kept apart and proves nothing."""
+        if where in NOT_OWN:
+            self.foreign.append(Mark(line, family, text, header, tool, section, where))
+            return
+        self.marks.append(Mark(line, family, text, header, tool, section, where))
         if family in _STRONG:
             self.spawn_lines.append(line)
             if header:
@@ -1165,8 +1242,8 @@ class Analysis:
         handed = {id(b) for p in found for b in p.blocks}
         for source, blocks in self.groups:
             for idx, block in enumerate(blocks):
-                if id(block) in handed:
-                    continue
+                if id(block) in handed or id(block) in self.not_own:
+                    continue  # a type definition or another file's text is handed to no one
                 if block.kind == "tag" and _PROMPT_WORD.search(
                     block.info.replace("-", " ").replace("_", " ")
                 ):
@@ -1362,10 +1439,6 @@ def _in_guide(section: tuple[str, ...]) -> bool:
     return any(_GUIDE_SECTION.search(title) for title in titles)
 
 
-def _family_tier(name: str) -> str:
-    return tier_of(DETECTION_FAMILIES, name)
-
-
 def _masked(block: Block) -> Block:
     """A copy of ``block`` with its long quoted passages blanked (line breaks kept)."""
     text = _LONG_QUOTE.sub(lambda m: _blank(m.group(0)), block.text)
@@ -1454,6 +1527,179 @@ _AUTHORING = lazy(
 )
 
 
+# --- what the calibrated decision weighs (spawnkit.lint.calibration) ------------------
+
+
+def spawn_features(a: Analysis) -> dict[str, float]:
+    """What the readings found in the file, as numbers for the calibrated model: each
+    reading's count and where the readings sit (as log(1 + n)), the file's kind, its
+    frontmatter tools, its mood, and its size."""
+    counts: dict[str, int] = {}
+    strong_lines: set[int] = set()
+    sections: set[tuple[str, ...]] = set()
+    for m in a.marks:
+        key = f"reading:{m.family}"
+        counts[key] = counts.get(key, 0) + 1
+        if m.where == TABLE:
+            counts["where:table"] = counts.get("where:table", 0) + 1
+        if m.family in _STRONG:
+            strong_lines.add(m.line)
+            sections.add(m.section)
+    for m in a.foreign:
+        key = f"where:{m.where}"
+        counts[key] = counts.get(key, 0) + 1
+    x = {name: math.log1p(n) for name, n in counts.items()}
+    x["strong-lines"] = math.log1p(len(strong_lines))
+    x["strong-sections"] = math.log1p(len(sections))
+    x[f"kind:{a.doc.kind}"] = 1.0
+    x["frontmatter:granted"] = float(a.granted)
+    x["frontmatter:unlisted"] = float(a.unlisted)
+    x["frontmatter:fork"] = float(a.forked)
+    x["mood:self-negated"] = float(a.self_negated)
+    x["mood:persona"] = float(persona(a.doc))
+    x["mood:described"] = math.log1p(a.described)
+    x["structural"] = float(structural(a))
+    x["size"] = math.log1p(len(a.doc.body_text) / 1000)
+    return x
+
+
+def structural(a: Analysis) -> bool:
+    """The readings that need no judgement of wording: an instruction that names the spawn
+    tool, a spawn call (in a sketch or a sentence, ``subagent_type``), ``context: fork``, or an
+    order to spawn where the frontmatter grants the spawn tool."""
+    if a.forked:
+        return True
+    families = {m.family for m in a.marks}
+    if families & {TOOL, CODE_CALL, PROSE_CALL}:
+        return True
+    return a.granted and bool(families & (_STRONG - {HEADING, GUIDE, PROMPT_HEADER}))
+
+
+# --- text that is not the file's own instruction (issue 34) ---------------------------
+
+# a spawn-call key given a type rather than a value: an interface, a schema, a typed field
+# (`subagent_type: string`, `"subagent_type": {"type": "string"}`, `subagent_type?: str`)
+_TYPED_KEY = lazy(
+    r"[\"']?\b(?:"
+    + V.alternation(V.SPAWN_CALL_KEYS)
+    + r")[\"']?\??\s*:\s*(?:\{|\n\s+type\s*:|(?:string|str|number|int|integer|float|bool|boolean"
+    r"|any|unknown|Optional|Literal|List|list|dict|Dict|Record|z\.\w+|t\.\w+|Type\.\w+)\b"
+    # a named type ends its field with ; , or } (a YAML sketch's `subagent_type: Explore` is a
+    # value: it ends the line)
+    r"|[A-Z]\w*(?:\[\])?[ \t]*[;,}])"
+    # ... or named in a list of keys: a schema's "required": ["subagent_type", "prompt"]
+    r"|[\[,]\s*[\"'](?:" + V.alternation(V.SPAWN_CALL_KEYS) + r")[\"']\s*(?=[,\]])"
+)
+
+
+def _schema(block: Block) -> bool:
+    """A code block whose spawn-call keys are all given types, not values: a TypeScript
+    interface, a JSON Schema, a typed record. It defines a call's shape and makes none."""
+    if not _TYPED_KEY.search(block.text):
+        return False
+    rest = _TYPED_KEY.sub(" ", block.text)
+    return _CODE_CALL.search(rest, rest.lower()) is None
+
+
+# a lead that introduces text written into another file: "create `.claude/commands/x.md` with
+# this content:", "append these lines to each file in `.claude/commands/`:"
+_WRITES_FILE = lazy(
+    r"\b(?:create|write|add|append|prepend|insert|save|put|paste|place|generate)\b[^:]{0,160}?"
+    r"(?:[\w.<>{}*\[\]-]+\.(?:md|mdc|markdown|txt|ya?ml|json|toml)\b|\bfiles?\b|/)[^:]{0,80}:$",
+    re.I,
+)
+# a lead that introduces examples: "For example:", "e.g.:", "Examples of good delegation:"
+_EXAMPLES_LEAD = lazy(
+    r"(?:\bfor\s+(?:example|instance)\b|\be\.g\.|\bexamples?\b|\bsuch\s+as\b)[^:]{0,60}:$", re.I
+)
+# a sentence that gives an example: "For example, spawn …", "e.g. launch …"
+_EXAMPLE_SENTENCE = lazy(r"^\W*(?:for\s+(?:example|instance)\b|e\.g\.|example\s*:)", re.I)
+# a heredoc that writes a file: `cat > .claude/commands/x.md <<'EOF'` … `EOF`
+_HEREDOC = lazy(
+    r"(?:(?:>>?|\btee\b(?:\s+-a)?)\s*[^\s<>|;&]+\s*<<-?\s*['\"]?(\w+)['\"]?"
+    r"|<<-?\s*['\"]?(\w+)['\"]?\s*(?:>>?|\|\s*tee\b(?:\s+-a)?)\s*[^\s<>|;&]+)[^\n]*\n"
+)
+# a whole skill, command or agent file in a fence: its frontmatter first
+_FILE_TEMPLATE = lazy(r"\s*---[ \t]*\n(?:[^\n]*\n){0,12}?[ \t]*(?:name|description)\s*:")
+
+
+# a persona: the body opens by telling the model who it is ("You are the project manager …")
+_PERSONA = lazy(r"(?:\s*#[^\n]*\n)*\s*(?:\*\*)?you\s+are\s+(?:an?|the|my)\b", re.I)
+
+
+def persona(doc: Document) -> bool:
+    """Whether the body opens as a persona ("You are the project manager of this team")."""
+    return bool(_PERSONA.match(doc.body_text[:400]))
+
+
+def _lead_context(block: Block | None) -> str:
+    """TEMPLATE or EXAMPLE when ``block`` is prose that ends with a colon introducing text the
+    file writes into another file, or examples; "" otherwise."""
+    if block is None or block.kind not in ("paragraph", "item"):
+        return ""
+    cached = block.memo.get("lead")
+    if cached is None:
+        cached = block.memo["lead"] = _lead_kind(plain(block.text).rstrip())
+    return cached  # type: ignore[return-value]
+
+
+def _lead_kind(text: str) -> str:
+    if not text.endswith(":"):
+        return ""
+    last = _AFTER_STOP.split(text)[-1]
+    if _EXAMPLES_LEAD.search(last):
+        return EXAMPLE
+    if _WRITES_FILE.search(last) and not _PROMPT_WORD.search(last):
+        lower = last.lower()
+        if not _spawn_hits(last, lower) and not _TOOL.search(last):
+            return TEMPLATE
+    return ""
+
+
+def _written_elsewhere(block: Block) -> bool:
+    """A code block whose spawn calls are all text it writes into another file: a whole
+    skill, command or agent file (its frontmatter first), or the body of a heredoc that a
+    command writes (`cat > .claude/commands/x.md <<'EOF'`)."""
+    if _FILE_TEMPLATE.match(block.text):
+        return True
+    if "<<" not in block.text:
+        return False
+    rest, at = [], 0
+    text = block.text
+    for m in _HEREDOC.finditer(text):
+        marker = m.group(1) or m.group(2)
+        end = re.search(r"^[ \t]*" + re.escape(marker) + r"[ \t]*$", text[m.end() :], re.M)
+        stop = m.end() + (end.start() if end else len(text) - m.end())
+        rest.append(text[at : m.end()])
+        at = stop
+    if not rest:
+        return False
+    rest.append(text[at:])
+    left = "".join(rest)
+    return _CODE_CALL.search(left, left.lower()) is None
+
+
+def _contexts(blocks: list[Block]) -> list[str]:
+    """For each block, where it sits when that is not the file's own instruction: under a lead
+    that introduces another file's text (TEMPLATE) or examples (EXAMPLE); "" otherwise. A list
+    item inherits its parent's, the items of a list the paragraph's before them, a code block
+    the paragraph's right above it."""
+    out: list[str] = []
+    list_lead: dict[int | None, str] = {}
+    for idx, block in enumerate(blocks):
+        here = ""
+        if block.parent is not None and block.parent < idx:
+            here = out[block.parent] or _lead_context(blocks[block.parent])
+        elif block.kind == "item":
+            if block.list_id not in list_lead:
+                list_lead[block.list_id] = _lead_context(blocks[idx - 1]) if idx else ""
+            here = list_lead[block.list_id]
+        elif block.kind == "code" and idx:
+            here = _lead_context(blocks[idx - 1]) if blocks[idx - 1].kind == "paragraph" else ""
+        out.append(here)
+    return out
+
+
 def analyse(doc: Document) -> Analysis:
     result = Analysis(doc)
     result.forked = str(doc.data.get("context", "")).strip().lower() == "fork"
@@ -1467,21 +1713,33 @@ def analyse(doc: Document) -> Analysis:
     guides: dict[tuple[str, ...], bool] = {}  # section -> under a guide-like heading
 
     def mark(
-        block: Block, line: int, family: str, text: str, header: bool = False, tool: bool = False
+        block: Block,
+        line: int,
+        family: str,
+        text: str,
+        header: bool = False,
+        tool: bool = False,
+        where: str = "",
     ) -> None:
-        if family != PROMPT_HEADER:
-            if block.kind == "heading" and family in _STRONG:
-                family = HEADING  # a title over the steps, not a step
-            else:
-                guide = guides.get(block.section)
-                if guide is None:
-                    guide = guides[block.section] = _in_guide(block.section)
-                if guide:
-                    family = GUIDE if family in _STRONG else GUIDE_WEAK
-        result.add_mark(line, family, text, header, tool, block.section)
+        if where not in NOT_OWN:
+            where = (
+                TABLE if block.kind == "table" else CODE if block.kind == "code" else INSTRUCTION
+            )
+            if family != PROMPT_HEADER:
+                if block.kind == "heading" and family in _STRONG:
+                    family, where = HEADING, TITLE  # a title over the steps, not a step
+                else:
+                    guide = guides.get(block.section)
+                    if guide is None:
+                        guide = guides[block.section] = _in_guide(block.section)
+                    if guide:
+                        family = GUIDE if family in _STRONG else GUIDE_WEAK
+                        where = IN_GUIDE
+        result.add_mark(line, family, text, header, tool, block.section, where)
 
     for _, blocks in result.groups:
-        for block in blocks:
+        contexts = _contexts(blocks)
+        for block, context in zip(blocks, contexts, strict=True):
 
             def line_for(line: int, block: Block = block) -> int:
                 return doc.sibling_line(block.source) if block.source else line
@@ -1496,15 +1754,26 @@ def analyse(doc: Document) -> Analysis:
                     or any(k in block.text for k in V.SPAWN_CALL_KEYS)
                 ):
                     at, said = _code_call(block)
-                    mark(block, line_for(at), CODE_CALL, said)
+                    if _schema(block):
+                        context = SCHEMA
+                    elif not context and _written_elsewhere(block):
+                        context = TEMPLATE
+                    if context:
+                        result.not_own[id(block)] = context
+                    mark(block, line_for(at), CODE_CALL, said, where=context)
                 elif result.granted and block.info not in _SHELL_INFO and _TOOL.search(block.text):
                     # a sketch that names the granted spawn tool ("Task tool を並列起動:")
+                    if context:
+                        result.not_own[id(block)] = context
                     mark(
                         block,
                         line_for(block.start),
                         CODE_CALL,
                         block.text.strip().split("\n", 1)[0],
+                        where=context,
                     )
+                elif context == TEMPLATE:
+                    result.not_own[id(block)] = context
                 continue
             if block.kind in ("quote", "tag"):
                 continue
@@ -1517,19 +1786,22 @@ def analyse(doc: Document) -> Analysis:
                 if not _hinted(s.lower, with_prompt=True):
                     continue
                 hits = spawn_hits(s, result.granted)
+                where = context or (EXAMPLE if _EXAMPLE_SENTENCE.match(s.text) else "")
                 if hits:
                     tool = result.unlisted and bool(_TOOL.search(s.text))
-                    mark(block, line_for(s.line), hits[0][1], s.text, tool=tool)
+                    mark(block, line_for(s.line), hits[0][1], s.text, tool=tool, where=where)
                 elif _hands_prompt(s.text, s.lower) and not NEGATION.search(s.text, s.lower):
-                    mark(block, line_for(s.line), PROMPT_HEADER, s.text, header=True)
+                    mark(block, line_for(s.line), PROMPT_HEADER, s.text, header=True, where=where)
                 elif cjk_spawn(s.lower):
-                    mark(block, line_for(s.line), CJK, s.text)
+                    mark(block, line_for(s.line), CJK, s.text, where=where)
                 elif latin_spawn(s.lower):
-                    mark(block, line_for(s.line), LATIN, s.text)
+                    mark(block, line_for(s.line), LATIN, s.text, where=where)
                 elif _prose_call(s) and not _calls_itself(doc, s.text):
-                    mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True)
+                    mark(block, line_for(s.line), PROSE_CALL, s.text, tool=True, where=where)
                 elif _WEAK.search(s.text, s.lower):
-                    mark(block, line_for(s.line), WEAK, s.text)
+                    mark(block, line_for(s.line), WEAK, s.text, where=where)
+                elif not where and described(s):
+                    result.described += 1  # spawning told of, not ordered
                 if _NEGATED_WORDS.any_in(s.lower) and _SELF_NEGATION.search(s.text, s.lower):
                     result.self_negated = True
     return result

@@ -27,8 +27,9 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from spawnkit.lint import calibration
 from spawnkit.lint.document import Document
-from spawnkit.lint.evidence import DEFAULT, PREVIEW, Evidence
+from spawnkit.lint.evidence import CALIBRATED, DEFAULT, PREVIEW, Evidence
 from spawnkit.lint.patterns import lazy
 from spawnkit.lint.rules import DEFAULT_PROFILE, MARKDOWN, PROFILES, Context, Finding, Rule
 
@@ -51,6 +52,8 @@ class Diagnostic(NamedTuple):  # a NamedTuple: importing dataclasses cost a one-
     looked_for: str = ""  # what the rule searched for and did not find
     family: str = ""  # the way of reading that produced it (Rule.families)
     observed: tuple = ()  # tier "observed": the runs that broke it (``lint.observed.Run``)
+    # a calibrated finding: the probability that it is right (spawnkit.lint.calibration)
+    probability: float | None = None
 
 
 class FileResult(NamedTuple):
@@ -63,6 +66,8 @@ class FileResult(NamedTuple):
     spawn_tier: str = ""
     spawns: tuple[Evidence, ...] = ()
     suppressed: int = 0  # findings silenced by suppression comments
+    # the calibrated probability that the file starts sub-agents (None: no reading finds it)
+    spawn_probability: float | None = None
 
 
 def selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
@@ -125,6 +130,7 @@ def _lint(
     doc = Document(path, text, reader)
     ctx = Context(doc, profile)
     spawn_tier = ctx.analysis.spawn_tier
+    p_spawn = ctx.analysis.spawn_probability if spawn_tier else None
     orchestrator = spawn_tier == DEFAULT or (preview and spawn_tier == PREVIEW)
     frontmatter_broken = doc.front_error is not None
     rules = MARKDOWN if select is None and ignore is None else _selected_rules(select, ignore)
@@ -136,19 +142,32 @@ def _lint(
         shown = preview or rule.code in named  # the preview tier is on for this rule
         if rule.tier == PREVIEW and not shown:
             continue
+        if rule.tier == CALIBRATED and not shown and not _assertable(rule, spawn_tier, ctx):
+            continue  # none of its findings could show: not worth reading the file for
         if (
             frontmatter_broken
             and rule.code.startswith("SP")
             and rule.code not in ("SP001", "SP002", "SP003", "SP012", "SP014")
         ):
             continue
-        for finding in rule.check(ctx):
-            tier = rule.tier_of(finding.family)
-            if rule.protocol_rule and spawn_tier == PREVIEW:
-                tier = PREVIEW  # judged only because preview readings found it spawning
+        findings = list(rule.check(ctx))
+        for finding in findings:
+            probability = None
+            if rule.tier == CALIBRATED and p_spawn is not None:
+                # default only where both the file's and the finding's probabilities clear
+                # their thresholds; a reading the model was not fitted on is offered
+                probability = calibration.rule_probability(
+                    rule.code, finding.family, p_spawn, doc.kind, len(findings)
+                )
+                sure = probability is not None and calibration.asserted(rule.code, probability)
+                tier = DEFAULT if spawn_tier == DEFAULT and sure else PREVIEW
+            else:
+                tier = rule.tier_of(finding.family)
+                if rule.protocol_rule and spawn_tier == PREVIEW:
+                    tier = PREVIEW  # the file is not surely an orchestrator
             if tier == PREVIEW and not shown:
                 continue
-            found.append(_diagnostic(rule, finding, path, ctx, tier))
+            found.append(_diagnostic(rule, finding, path, ctx, tier, probability))
     silenced = 0
     if found:
         suppressed = _suppressions(doc)
@@ -156,7 +175,17 @@ def _lint(
         silenced = len(found) - len(kept)
         found = sorted(kept, key=lambda d: (d.line, d.code))
     spawns = ctx.analysis.spawn_evidence[:3] if spawn_tier else ()
-    return FileResult(path, doc.kind, orchestrator, _dedupe(found), spawn_tier, spawns, silenced)
+    return FileResult(
+        path, doc.kind, orchestrator, _dedupe(found), spawn_tier, spawns, silenced, p_spawn
+    )
+
+
+def _assertable(rule: Rule, spawn_tier: str, ctx: Context) -> bool:
+    """Whether a finding of calibrated ``rule`` can be asserted in this file: the file is
+    asserted to spawn sub-agents and the rule's probability can reach its threshold here."""
+    if spawn_tier != DEFAULT:
+        return False
+    return calibration.rule_can_assert(rule.code, ctx.analysis.spawn_probability, ctx.doc.kind)
 
 
 def _selected_rules(select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
@@ -174,11 +203,26 @@ def lint_text(
     return lint_document(text, path, profile, reader=reader, preview=preview).diagnostics
 
 
-def _diagnostic(rule: Rule, finding: Finding, path: str, ctx: Context, tier: str) -> Diagnostic:
-    return _made(rule, finding, path, tier, finding.severity or rule.severity_for(ctx))
+def _diagnostic(
+    rule: Rule,
+    finding: Finding,
+    path: str,
+    ctx: Context,
+    tier: str,
+    probability: float | None = None,
+) -> Diagnostic:
+    severity = finding.severity or rule.severity_for(ctx)
+    return _made(rule, finding, path, tier, severity, probability)
 
 
-def _made(rule: Rule, finding: Finding, path: str, tier: str, severity: str) -> Diagnostic:
+def _made(
+    rule: Rule,
+    finding: Finding,
+    path: str,
+    tier: str,
+    severity: str,
+    probability: float | None = None,
+) -> Diagnostic:
     """The one place a finding becomes a diagnostic (Markdown and workflow rules alike)."""
     if tier == PREVIEW:
         severity = "warning"  # offered, not asserted: an error only where the tool is sure
@@ -195,6 +239,7 @@ def _made(rule: Rule, finding: Finding, path: str, tier: str, severity: str) -> 
         finding.evidence,
         " ".join(finding.looked_for.split()),
         finding.family,
+        probability=None if probability is None else round(probability, 3),
     )
 
 

@@ -5,13 +5,15 @@ places it found (a spawn step, a state file, a prompt, with their lines) and wha
 for and did not find. A user sees at a glance why the linter thinks so, and can silence a
 misreading with a reason (``<!-- spawnkit: ignore CM007 -- progress is kept by bd -->``).
 
-Every rule, and every way of reading inside a rule (a *family* of patterns: "a spawn verb
-with an agent as its object", "a For each X: step over spawn steps"), sits in a tier, as
-ruff's preview rules do. ``default`` findings are on for everyone: each was measured at a
-precision of 0.9 or more on real skills the rules were not tuned on
-(``docs/lint-accuracy.md``). ``preview`` findings are offered, not asserted: they show with
-``--preview`` (``preview = true`` in the config) or when the rule is selected by its exact
-code or name, and are never errors.
+Every finding sits in a tier, as ruff's preview rules do. ``default`` findings are on for
+everyone; ``preview`` findings are offered, not asserted: they show with ``--preview``
+(``preview = true`` in the config) or when the rule is selected by its exact code or name, and
+are never errors. Whether a file starts sub-agents, and the findings of the protocol rules
+whose readings are ``calibrated`` (CM001, CM002, CM003, CM005), get their tier from a
+probability (:mod:`spawnkit.lint.calibration`): default only above the threshold whose
+precision, cross-validated on real skills with each file's repository left out, is 0.95
+(``docs/lint-accuracy.md``). Other rules and readings keep a fixed tier, ``default`` or
+``preview``, set from their measured precision.
 
 Standard library only: the lint-on-write hook imports this.
 """
@@ -24,7 +26,9 @@ from typing import NamedTuple
 DEFAULT = "default"
 PREVIEW = "preview"
 OBSERVED = "observed"  # seen at run time in the transcripts (``spawnkit lint --observed``)
-TIERS = (DEFAULT, PREVIEW)
+TIERS = (DEFAULT, PREVIEW)  # the tiers a finding read from a file can have
+# a rule or reading whose findings take their tier from their calibrated probability
+CALIBRATED = "calibrated"
 
 
 class Evidence(NamedTuple):

@@ -53,10 +53,22 @@ def grounds(d: Diagnostic) -> list[str]:
     out += [f"seen: {describe(run)}" for run in d.observed[:_SHOWN_EVIDENCE]]
     if len(d.observed) > _SHOWN_EVIDENCE:
         out.append(f"seen: … and {len(d.observed) - _SHOWN_EVIDENCE} more runs (--format json)")
+    if d.probability is not None:
+        out.append(f"calibrated: {calibrated(d)}")
     if d.looked_for:
         out.append(f"looked for: {d.looked_for}")
     out.append(f"fix: {d.fix}")
     return out
+
+
+def calibrated(d: Diagnostic) -> str:
+    """How sure a calibrated finding is: its probability of being right and the threshold
+    from which the default tier asserts it (spawnkit.lint.calibration)."""
+    from spawnkit.lint import calibration
+
+    t = calibration.threshold(d.code)
+    said = f"p = {d.probability:.2f} that this finding is right"
+    return said + (f" (asserted from {t:.2f})" if t is not None else " (never asserted: preview)")
 
 
 def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
@@ -70,7 +82,7 @@ def summary(results: list[FileResult], unreadable: int = 0) -> list[str]:
     maybe = sum(r.spawn_tier == PREVIEW and not r.orchestrator for r in results)
     where = f"{_plural(files, 'file')} ({spawning} of them spawn{'s' * (spawning == 1)} sub-agents"
     if maybe:
-        where += f"; {maybe} more by preview readings only, checked with --preview"
+        where += f"; {maybe} more read as spawning below the calibrated threshold, checked with --preview"
     where += ")"
     lines = []
     if diags:
@@ -124,6 +136,7 @@ def as_json(results: list[FileResult]) -> str:
                     "path": r.path,
                     "orchestrator": r.orchestrator,
                     "spawn_tier": r.spawn_tier or None,
+                    "spawn_probability": _rounded(r.spawn_probability),
                     "spawns": [_place(e) for e in r.spawns],
                     "suppressed": r.suppressed,
                     "diagnostics": [
@@ -138,6 +151,7 @@ def as_json(results: list[FileResult]) -> str:
                             "message": d.message,
                             "evidence": [_place(e) for e in d.evidence],
                             "looked_for": d.looked_for or None,
+                            "probability": d.probability,
                             "fix": d.fix,
                             **(
                                 {"observed": [_run(run) for run in d.observed]}
@@ -153,6 +167,10 @@ def as_json(results: list[FileResult]) -> str:
         },
         indent=2,
     )
+
+
+def _rounded(p: float | None) -> float | None:
+    return None if p is None else round(p, 3)
 
 
 def _run(run: object) -> dict[str, object]:
@@ -220,6 +238,8 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
         text += f" Looked for: {d.looked_for}."
     if d.observed:
         text += " Seen: " + "; ".join(describe(run) for run in d.observed) + "."
+    if d.probability is not None:
+        text += f" Calibrated: {calibrated(d)}."
     result: dict[str, object] = {
         "ruleId": d.code,
         "ruleIndex": rule_index,
@@ -233,7 +253,6 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
                 }
             }
         ],
-        "properties": {"tier": d.tier},
     }
     if d.evidence:
         result["relatedLocations"] = [
@@ -247,10 +266,14 @@ def _sarif_result(d: Diagnostic, rule_index: int) -> dict[str, object]:
             }
             for k, e in enumerate(d.evidence)
         ]
+    properties: dict[str, object] = {"tier": d.tier}
     if d.looked_for:
-        result["properties"] = {"tier": d.tier, "lookedFor": d.looked_for}
+        properties["lookedFor"] = d.looked_for
     if d.observed:
-        result["properties"] = {"tier": d.tier, "observed": [_run(run) for run in d.observed]}
+        properties["observed"] = [_run(run) for run in d.observed]
+    if d.probability is not None:
+        properties["probability"] = d.probability
+    result["properties"] = properties
     return result
 
 
@@ -272,6 +295,8 @@ def as_github(results: list[FileResult]) -> str:
         if d.looked_for:
             why += f" Looked for: {d.looked_for}."
         why += "".join(f" Seen: {describe(run)}." for run in d.observed[:_SHOWN_EVIDENCE])
+        if d.probability is not None:
+            why += f" Calibrated: {calibrated(d)}."
         tier = f", {d.tier}" if d.tier != DEFAULT_TIER else ""
         message = _escape_data(shown(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}"))
         out.append(

@@ -18,8 +18,9 @@ SPAWN_TOOL_NAMES = ("spawn_agent", "collaborationspawn_agent", "invoke_agent")
 # other hosts' spawn tools, as a frontmatter tool list names them (Gemini CLI's agent "tools",
 # Qwen Code's "allowedTools": "agent")
 HOST_SPAWN_TOOLS = ("invoke_agent", "agent")
-# names only a spawn call carries, in code sketches of one (any language)
-SPAWN_CALL_KEYS = ("subagent_type", "fork_context", *SPAWN_TOOL_NAMES)
+# names only a spawn call carries, in code sketches of one (any language); Claude Code's
+# Workflow tool takes a `scriptPath` to the workflow script that starts the agents
+SPAWN_CALL_KEYS = ("subagent_type", "fork_context", "scriptPath", *SPAWN_TOOL_NAMES)
 # frontmatter keys that grant tools (skills/commands) or list them (agents), and that deny them
 GRANT_KEYS = ("allowed-tools", "tools", "allowedTools")
 DENY_KEYS = ("disallowed-tools", "disallowedTools")

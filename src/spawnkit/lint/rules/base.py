@@ -13,9 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, NamedTuple
 
+from spawnkit.lint import calibration
 from spawnkit.lint.analysis import Analysis, analyse
 from spawnkit.lint.document import Document
-from spawnkit.lint.evidence import DEFAULT, PREVIEW, TIERS, Evidence, Family, quote, tier_of
+from spawnkit.lint.evidence import (
+    CALIBRATED,
+    DEFAULT,
+    PREVIEW,
+    TIERS,
+    Evidence,
+    Family,
+    quote,
+    tier_of,
+)
 from spawnkit.lint.memo import cached_property
 from spawnkit.standard import protocol
 
@@ -78,7 +88,8 @@ class Rule:
     example_path: ClassVar[str] = "skills/demo-audit/SKILL.md"
     protocol_rule: ClassVar[bool] = False  # runs only on orchestrators
     # how sure the rule is (see spawnkit.lint.evidence): the rule's own tier, and the tiers of
-    # its ways of reading where they differ; a finding names its family
+    # its ways of reading where they differ; a finding names its family. CALIBRATED: each
+    # finding's tier comes from its calibrated probability (spawnkit.lint.calibration)
     tier: ClassVar[str] = DEFAULT
     families: ClassVar[tuple[Family, ...]] = ()
     files: ClassVar[str] = "markdown"  # what it reads: "markdown" or "workflow" (JavaScript)
@@ -102,7 +113,8 @@ class Rule:
         raise NotImplementedError
 
     def tier_of(self, family: str = "") -> str:
-        """The tier of a finding of ``family``: preview when the rule or the family is."""
+        """The tier of a finding of ``family``: preview when the rule or the family is (a
+        calibrated rule's findings take theirs from their probability, in the engine)."""
         if self.tier == PREVIEW:
             return PREVIEW
         return tier_of(self.families, family, self.tier)
@@ -119,6 +131,10 @@ class Rule:
         """The severity as the rule tables show it: "error", "warning", or where each applies."""
         if self.tier == PREVIEW and self.severity == "error":
             return "warning (the standard's error once it leaves preview)"
+        if self.tier == CALIBRATED and self.severity == "error":
+            if calibration.threshold(self.code) is None:
+                return "warning (the standard's error once a threshold is reached)"
+            return "error where asserted, warning where offered"
         if self.severity != "error" or len(self.client_fails) == 3:
             return self.severity
         where = "".join(f"{k}s, " for k in self.client_fails)
@@ -136,7 +152,7 @@ class Rule:
 
     def doc(self) -> str:
         """The text ``spawnkit rule CODE`` prints."""
-        tier = ", preview" if self.tier == PREVIEW else ""
+        tier = "" if self.tier == DEFAULT else f", {self.tier}"
         return (
             f"{self.code} {self.name} ({self.severity}{tier})\n\n{self.summary}\n\n"
             f"## What it does\n{self.what.strip()}\n\n"
@@ -148,6 +164,11 @@ class Rule:
 
     def tier_label(self) -> str:
         """The tier as the rule tables show it: "default", "preview", or which readings are."""
+        if self.tier == CALIBRATED:
+            t = calibration.threshold(self.code)
+            if t is None:
+                return "calibrated: preview (no threshold reaches the target precision)"
+            return f"calibrated: default from p ≥ {t:.2f}"
         preview = [f.name for f in self.families if f.tier == PREVIEW]
         if self.tier == PREVIEW or not preview:
             return self.tier
@@ -155,6 +176,8 @@ class Rule:
 
     def tier_note(self) -> str:
         """The rule's tier and its families' tiers, for ``spawnkit rule``."""
+        if self.tier == CALIBRATED:
+            return calibrated_note(self)
         if self.tier == PREVIEW:
             head = (
                 "\n## Tier: preview\nOffered, not asserted: its findings show with --preview "
@@ -168,7 +191,47 @@ class Rule:
         return head + rows
 
 
+def calibrated_note(rule: Rule) -> str:
+    """``spawnkit rule``'s account of a calibrated rule: the threshold and, for each reading,
+    its precision cross-validated on the labelled corpus (repositories left out)."""
+    fitted = calibration.part(rule.code)
+    t = calibration.threshold(rule.code)
+    target = calibration.model().get("target_precision", 0.95)
+    files = calibration.model().get("corpus_files", "the")
+    head = "\n## Tier: calibrated\n"
+    if t is None:
+        head += (
+            f"No threshold reaches a cross-validated precision of {target} on {files} labelled "
+            "real files: every finding is offered (preview, a warning) with its probability.\n"
+        )
+    else:
+        cv = fitted.get("cv", {})
+        head += (
+            f"A finding is asserted (default) only where the file is asserted to start "
+            f"sub-agents and the finding's probability of being right is at least {t:.2f}: the "
+            f"threshold whose precision, cross-validated on {files} labelled real files with "
+            f"each file's repository left out of the fit, is {target}"
+        )
+        if cv.get("precision") is not None and cv.get("recall") is not None:
+            head += f" (there: precision {cv['precision']:.2f}, recall {cv['recall']:.2f})"
+        head += ". Below it the finding is offered with --preview. Each finding shows its probability.\n"
+    head += "Readings (precision on the labelled files where the reading fires):\n"
+    rows = ""
+    for f in rule.families:
+        measured = calibration.reading_precision(rule.code, f.name)
+        fires = fitted.get("reading_files", {}).get(f.name)
+        if measured is None:
+            said = "fired on no labelled file: not calibrated, so always offered"
+        elif f.name not in fitted.get("readings", ()):
+            said = f"{measured:.2f} on {fires} files, too few to calibrate: always offered"
+        else:
+            said = f"{measured:.2f} on {fires} files"
+        rows += f"- {f.name} ({said}): {f.what}\n"
+    return head + rows
+
+
 __all__ = [
+    "CALIBRATED",
     "DEFAULT",
     "PREVIEW",
     "TIERS",

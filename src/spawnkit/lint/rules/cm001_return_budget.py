@@ -10,8 +10,7 @@ from spawnkit.lint.analysis import AGENT_NOUN, NEGATION, Prompt, Sentence, sente
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, folded, lazy
 from spawnkit.lint.rules.base import (
-    DEFAULT,
-    PREVIEW,
+    CALIBRATED,
     Context,
     Evidence,
     Family,
@@ -127,13 +126,14 @@ def prompt_evidence(prompt: Prompt) -> Evidence:
 class ReturnBudget(Rule):
     code = "CM001"
     protocol_rule = True
+    tier = CALIBRATED  # each finding's tier from its probability (spawnkit.lint.calibration)
     families = (
-        Family(OVER, DEFAULT, "a reply cap in tokens above the standard's budget"),
-        Family(PROMPT, DEFAULT, "a sub-agent prompt, found in the file, that caps nothing"),
-        Family(SPAWN, DEFAULT, "spawn steps with no prompt text and no cap for any sub-agent"),
+        Family(OVER, CALIBRATED, "a reply cap in tokens above the standard's budget"),
+        Family(PROMPT, CALIBRATED, "a sub-agent prompt, found in the file, that caps nothing"),
+        Family(SPAWN, CALIBRATED, "spawn steps with no prompt text and no cap for any sub-agent"),
         Family(
             MESSAGED,
-            PREVIEW,
+            CALIBRATED,
             "a sub-agent told to message its findings to the orchestrator (SendMessage to main "
             "or the lead): the whole report back, past any cap",
         ),

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from spawnkit.lint.analysis import AGENT_NOUN, STATE_FILE
 from spawnkit.lint.markdown import Block
 from spawnkit.lint.patterns import Gated, lazy
-from spawnkit.lint.rules.base import PREVIEW, Context, Family, Finding, Rule
+from spawnkit.lint.rules.base import CALIBRATED, Context, Family, Finding, Rule
 from spawnkit.lint.rules.cm001_return_budget import prompt_evidence
 
 _EXTENSIONS = (
@@ -126,14 +126,12 @@ LOOKED_FOR = (
 class ResultsOnDisk(Rule):
     code = "CM002"
     protocol_rule = True
-    # below 0.9 precision on all 458 labelled files once the test half was seen (0.89 and 0.87
-    # for its two readings; docs/lint-accuracy.md, "Tiers after the test half")
-    tier = PREVIEW
+    tier = CALIBRATED  # each finding's tier from its probability (spawnkit.lint.calibration)
     families = (
         Family(
-            PROMPT, PREVIEW, "a sub-agent prompt, found in the file, that names no file to write"
+            PROMPT, CALIBRATED, "a sub-agent prompt, found in the file, that names no file to write"
         ),
-        Family(SPAWN, PREVIEW, "spawn steps with no prompt text that name no file to write"),
+        Family(SPAWN, CALIBRATED, "spawn steps with no prompt text that name no file to write"),
     )
     what = """
 Checks that every sub-agent prompt (or a rule stated once for all sub-agents)

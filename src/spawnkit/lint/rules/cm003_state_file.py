@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from spawnkit.lint.analysis import RESUME_TALK, STATE_ANY, Analysis
 from spawnkit.lint.patterns import Keywords, lazy
 from spawnkit.lint.rules.base import (
-    PREVIEW,
+    CALIBRATED,
     Context,
     Evidence,
     Family,
@@ -93,16 +93,16 @@ LOOKED_FOR = (
 class StateFile(Rule):
     code = "CM003"
     protocol_rule = True
-    # below 0.9 precision on all 458 labelled files once the test half was seen (0.89;
-    # docs/lint-accuracy.md, "Tiers after the test half")
-    tier = PREVIEW
+    tier = CALIBRATED  # each finding's tier from its probability (spawnkit.lint.calibration)
     families = (
         Family(
-            NO_STATE, PREVIEW, "an orchestrator that names no state kept outside the conversation"
+            NO_STATE,
+            CALIBRATED,
+            "an orchestrator that names no state kept outside the conversation",
         ),
         Family(
             UNSEEN_STATE,
-            PREVIEW,
+            CALIBRATED,
             "an orchestrator that speaks of resuming a run but names no state the rule recognises",
         ),
     )

@@ -11,8 +11,7 @@ from spawnkit.lint import vocabulary as V
 from spawnkit.lint.analysis import AGENT_NOUN, CJK_CHAR, NUM, inside, number, quoted_spans
 from spawnkit.lint.patterns import Gated, Keywords, folded, lazy
 from spawnkit.lint.rules.base import (
-    DEFAULT,
-    PREVIEW,
+    CALIBRATED,
     Context,
     Evidence,
     Family,
@@ -238,25 +237,30 @@ LOOSE = "parallel-not-said-of-agents"
 class MaxParallel(Rule):
     code = "CM005"
     protocol_rule = True
+    tier = CALIBRATED  # each finding's tier from its probability (spawnkit.lint.calibration)
     families = (
         Family(
             OVER,
-            DEFAULT,
+            CALIBRATED,
             'a number of parallel sub-agents above the cap ("spawn 5 agents in parallel")',
         ),
         Family(
-            UNBOUNDED, DEFAULT, 'parallelism with no limit ("all in parallel", "as many as needed")'
+            UNBOUNDED,
+            CALIBRATED,
+            'parallelism with no limit ("all in parallel", "as many as needed")',
         ),
-        Family(  # 0.87 on all 458 labelled files (docs/lint-accuracy.md): offered, not asserted
-            PARALLEL, PREVIEW, "a parallel statement with no cap in it, its section or the skill"
-        ),
-        Family(FAN_OUT, DEFAULT, 'a fan-out stated by structure: "For each X:" over spawn steps'),
         Family(
-            CODE_CALLS, DEFAULT, "a code sketch with more spawn calls than the cap, none awaited"
+            PARALLEL, CALIBRATED, "a parallel statement with no cap in it, its section or the skill"
+        ),
+        Family(
+            FAN_OUT, CALIBRATED, 'a fan-out stated by structure: "For each X:" over spawn steps'
+        ),
+        Family(
+            CODE_CALLS, CALIBRATED, "a code sketch with more spawn calls than the cap, none awaited"
         ),
         Family(
             LOOSE,
-            PREVIEW,
+            CALIBRATED,
             "a parallel statement in a heading, or one that names no sub-agent and no spawn step",
         ),
     )
