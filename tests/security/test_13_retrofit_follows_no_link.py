@@ -88,6 +88,7 @@ def test_a_link_that_stays_inside_the_project_is_written_through(layout):
     shared.mkdir()
     (skill / "scripts").symlink_to(shared)
     proc = spawnkit("adopt", ".claude/skills/x", "--retrofit", cwd=project)
-    assert proc.returncode == 1, proc.stderr  # adopted; lint lists what is left by hand
+    # adopted; lint's default tier finds nothing left (issue 34: what remains is preview)
+    assert proc.returncode == 0, proc.stderr
     assert (shared / "state.py").is_file()
     assert (skill / ".copier-answers.yml").is_file()

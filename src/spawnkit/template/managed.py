@@ -148,7 +148,9 @@ def discover(
             continue
         for child in sorted(folder.iterdir()):
             if root is not None and not contain.inside(child, root):
-                if outside is not None and child.is_dir():
+                # only a managed skill is update's business: its answers file is looked for
+                # (never opened) to tell one from a plain skill linked in, which is left alone
+                if outside is not None and child.is_dir() and _has_answers(child):
                     outside.append((child, root))
                 continue
             try:
@@ -160,6 +162,12 @@ def discover(
             if skill is not None:
                 found.append(skill)
     return found
+
+
+def _has_answers(folder: Path) -> bool:
+    """Whether ``folder`` holds an answers file (looked up, never read)."""
+    names = dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE))
+    return any(os.path.lexists(folder / name) for name in names)
 
 
 def select(
