@@ -6,6 +6,13 @@ start), so this file puts the folder that holds the ``spawnkit`` package on
 for a source checkout (the plugin runs it straight from the repo). Plain string
 work, no ``os``: importing it would cost ~2 ms on every call. Also works as
 ``python -m spawnkit.hook``. Fails open even when spawnkit cannot be imported.
+
+Once ``main`` has answered, the process ends without tearing the interpreter down
+(``posix._exit`` after flushing stdout and stderr): freeing every module and object one
+by one cost about a fifth of the hook's whole run, and nothing is left for it to do
+(every file the hook writes goes through a descriptor it has closed already; no thread,
+no ``atexit`` handler). A stdout the client has closed can then no longer turn the exit
+status into 120 (a status Copilot CLI reads as a denial).
 """
 
 import sys
@@ -33,4 +40,14 @@ except Exception as exc:  # noqa: BLE001 - a broken install must not break Claud
     )
     raise SystemExit(0) from None
 
-raise SystemExit(main())
+code = main()
+try:
+    sys.stdout.flush()
+    sys.stderr.flush()
+except Exception:  # noqa: BLE001, S110 - a closed pipe: the answer cannot be delivered anyway
+    pass
+try:
+    from posix import _exit
+except ImportError:  # pragma: no cover - not POSIX: the usual exit
+    raise SystemExit(code) from None
+_exit(code)
