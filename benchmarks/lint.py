@@ -14,8 +14,10 @@
    project (a ``pyproject.toml`` without a spawnkit table); and where the time goes:
    interpreter start, the standard-library modules the lint path imports, spawnkit's own
    modules, and the rest (each a process importing the modules of the step before plus its own).
+3. The whole tree: one ``spawnkit lint DIR`` process over the N files (finding them, reading,
+   linting, printing: what a CI run pays).
 ``--compare OTHER_SPAWNKIT`` times another install (say, the previous release) on the same
-file in the same run, for before/after figures under the same load.
+file and the same tree in the same run, for before/after figures under the same load.
 Goals: >= 1,000 files/s (issue 4); <= 3x agnix per process (issue 13).
 """
 
@@ -201,8 +203,11 @@ def main() -> int:
         }
         if args.agnix:
             commands["agnix"] = [args.agnix, str(one)]
+        tree = Path(tmp)
+        commands["tree"] = [spawnkit, "lint", "--format", "json", str(tree)]
         if args.compare:
             commands["compare"] = [args.compare, "lint", str(one)]
+            commands["compare tree"] = [args.compare, "lint", "--format", "json", str(tree)]
         # run from inside a Python project whose pyproject.toml has no spawnkit table
         project = Path(tmp) / "python-project"
         project.mkdir()
@@ -229,6 +234,17 @@ def main() -> int:
             print(
                 f"  {args.compare} lint on the same file: {cmp_w:.0f} ms wall, {cmp_c:.0f} ms CPU "
                 f"(this one: {lint_w / cmp_w:.2f}x wall, {lint_c / cmp_c:.2f}x CPU)"
+            )
+        tree_w, tree_c = ms["tree"]
+        print(
+            f"one 'spawnkit lint DIR' process over the {n} files: {tree_w:.0f} ms wall, "
+            f"{tree_c:.0f} ms CPU"
+        )
+        if "compare tree" in ms:
+            ctree_w, ctree_c = ms["compare tree"]
+            print(
+                f"  {args.compare} on the same tree: {ctree_w:.0f} ms wall, {ctree_c:.0f} ms CPU "
+                f"(this one: {tree_w / ctree_w:.2f}x wall, {tree_c / ctree_c:.2f}x CPU)"
             )
         print(f"  baseline, bare 'python -c pass': {bare_w:.0f} ms wall, {bare_c:.0f} ms CPU")
         nosite_w, nosite_c = ms["nosite"]

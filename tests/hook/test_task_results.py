@@ -172,3 +172,18 @@ def test_the_dispatch_looks_for_the_same_mark_as_the_parser():
     from spawnkit.hook import main
 
     assert main.NOTIFICATION_MARK == tasks.OPEN
+
+
+def test_a_reply_that_quotes_its_own_closing_tag_is_measured_whole(hook):
+    """Issue 30: a background reply of ~35,000 tokens that quotes ``</result>`` near its start
+    got no warning when the result was cut at its first closing tag. It runs to the last one,
+    in the hook and in the audit (both read it with ``tasks.Notification``)."""
+    result = "The tool answered <result>ok</result> as expected.\n" + "finding " * 40_000
+    size = tokens.estimate(result)
+    assert size > 35_000 and tokens.estimate(result[: result.index("</result>")]) < BUDGET
+    answer = hook(agent_with(result))
+    assert answer is not None, "a 35,000-token reply went by without a word"
+    assert f"returned ~{size} tokens" in answer["systemMessage"]
+    note = agent_with(result)["prompt"]
+    parsed = tasks.Notification(note[note.index(tasks.OPEN) + len(tasks.OPEN) :])
+    assert parsed.result == result

@@ -56,18 +56,21 @@ def test_sarif_schema_rejects_a_broken_log():
 
 
 def test_github_escapes_properties_and_data():
+    """GitHub's own escaping for %, : and ,; a line break or ESC inside a value (a message is
+    one line by construction: any control character in it came from a file) goes through
+    the output gate first and is shown as an escape, never as a second annotation line."""
     diag = Diagnostic(
-        "skills/a,b:c/SKILL.md",
+        "skills/a,b:c\x1b[8m/SKILL.md",
         3,
         1,
         "CM005",
         "max-parallel",
         "warning",
-        "100% parallel\nnow",
+        "100% parallel\nnow\r\x1b]0;t\x07",
         "cap it",
     )
     line = as_github([FileResult("x", "skill", True, [diag])])
     assert line == (
-        "::warning file=skills/a%2Cb%3Ac/SKILL.md,line=3,col=1,title=CM005::"
-        "100%25 parallel%0Anow (max-parallel). Fix: cap it"
+        "::warning file=skills/a%2Cb%3Ac\\x1b[8m/SKILL.md,line=3,col=1,title=CM005::"
+        "100%25 parallel\\x0anow\\x0d\\x1b]0;t\\x07 (max-parallel). Fix: cap it"
     )

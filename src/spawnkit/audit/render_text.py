@@ -2,6 +2,10 @@
 
 Colour is added with click's styles; click strips it when the output is not a terminal.
 Bars use block characters when the output encoding has them, ``#`` and ``|`` otherwise.
+Every value a transcript holds (session and agent ids, projects, descriptions, senders,
+skill names and paths, workflow names and statuses, record types, findings' messages)
+passes the output gate (``base.shown``) before it is laid out, so none can write a control
+character to the terminal; the styles are spawnkit's own.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import click
 
 from spawnkit.audit.by_skill import SkillUsage
 from spawnkit.audit.model import FROM_ESTIMATE, FROM_SHARED_USAGE, Audit, Message, Return, Session
+from spawnkit.base.shown import shown
 
 WIDTH = 80
 BAR = 18  # cells
@@ -67,8 +72,9 @@ def _skills(audit: Audit, fancy: bool) -> list[str]:
         lines.append("  no skill ran in these sessions")
     others = totals.kinds[1:]  # messages, and any kind counted beside the returns
     for usage in ranked:
-        lines.append(_skill_row(usage, usage.name or "", str(usage.runs)))
-        lines.append(f"    {usage.path or '(its file was not found)'}")  # whole: to be copied
+        lines.append(_skill_row(usage, shown(usage.name or ""), str(usage.runs)))
+        path = shown(usage.path) if usage.path else "(its file was not found)"
+        lines.append(f"    {path}")  # whole: to be copied
         lines += _other_kinds(usage, others) + _evidence(usage, times, dot)
     outside = totals.unattributed
     lines.append(_skill_row(outside, "outside any skill", "-"))
@@ -104,7 +110,7 @@ def _evidence(usage: SkillUsage, times: str, dot: str) -> list[str]:
     lines = []
     for code, n in sorted(usage.findings.items()):
         seen = [e for e in usage.evidence if e["code"] == code]
-        sessions = sorted({e["session"][:8] for e in seen})
+        sessions = sorted({shown(e["session"][:8]) for e in seen})
         where = ", ".join(sessions) + (" …" if n > len(seen) else "")
         first = seen[0] if seen else None
         when = ""
@@ -112,7 +118,7 @@ def _evidence(usage: SkillUsage, times: str, dot: str) -> list[str]:
             when = " " + datetime.fromtimestamp(first["started"]).strftime("%Y-%m-%d")
         text = f"    {code} {times}{n} (session {where}{when})"
         if first:
-            text += f": {first['message']}"
+            text += f": {shown(first['message'])}"
         lines += textwrap.wrap(text, WIDTH, subsequent_indent="      ", break_on_hyphens=False)
     return lines
 
@@ -131,9 +137,9 @@ def _count(n: int, word: str) -> str:
 def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     arrow, dot = ("→", "·") if fancy else ("->", "-")
     when = datetime.fromtimestamp(s.started).strftime("%Y-%m-%d %H:%M") if s.started else "?"
-    lines = [click.style(_clip(f"{s.id}  {s.host}  {when}", WIDTH), bold=True)]
+    lines = [click.style(_clip(f"{shown(s.id)}  {s.host}  {when}", WIDTH), bold=True)]
     if s.project:
-        lines.append(_clip(f"  {s.project}", WIDTH))
+        lines.append(_clip(f"  {shown(s.project)}", WIDTH))
     if s.context:
         first, peak = s.context[0].tokens, s.peak_context
         window = s.context_window or 0
@@ -188,7 +194,7 @@ def _session(s: Session, audit: Audit, fancy: bool) -> list[str]:
     for f in s.findings:
         colour = "red" if f.severity == "error" else "yellow"
         prefix = f"  {click.style(f.code, fg=colour)} "
-        body = textwrap.wrap(f.message, WIDTH - 8, break_on_hyphens=False) or [""]
+        body = textwrap.wrap(shown(f.message), WIDTH - 8, break_on_hyphens=False) or [""]
         lines.append(prefix + body[0])
         lines += ["        " + more for more in body[1:]]
     return lines
@@ -210,7 +216,7 @@ def _legend(returns: list[Return] | list[Message]) -> str:
 
 def _workflow_line(run, budget: int, dot: str) -> str:
     """``  workflow probe (wf_1): 2 agents, their answers 1,234 tokens · result 25 · peak 1``."""
-    name = run.name or run.run_id
+    name = shown(run.name or run.run_id)
     agents = _count(len(run.agents), "agent")
     answers = sum(a.answer_tokens or 0 for a in run.agents)
     text = f"  workflow {name}: {agents} (answers ~{answers:,} tokens, kept out of context)"
@@ -221,7 +227,7 @@ def _workflow_line(run, budget: int, dot: str) -> str:
     elif not run.status:
         text += f" {dot} no result received"
     if run.status and run.status != "completed":
-        text += f" {dot} {run.status}"
+        text += f" {dot} {shown(run.status)}"
     return text + f" {dot} peak {run.peak_parallel} at once"
 
 
@@ -246,7 +252,7 @@ def _bar(tokens: int, scale: int, budget: int, fancy: bool) -> str:
 
 def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
     """``  1  label   1,545  ████████▓▓▓▓▓▓▓▓  3.1x budget``."""
-    label = ret.description or ret.agent_type or ret.agent_id or "sub-agent"
+    label = shown(ret.description or ret.agent_type or ret.agent_id or "sub-agent")
     if ret.blocked:
         note = f"blocked, {ret.full_tokens or 0:,} saved"
     elif ret.tokens > budget:
@@ -267,7 +273,7 @@ def _row(n: int, ret: Return, scale: int, budget: int, fancy: bool) -> str:
 
 def _message_row(n: int, message: Message, scale: int, budget: int, fancy: bool) -> str:
     """``  1  mate1          11,868~  ████████▓▓▓▓▓▓▓▓  23.7x budget``: one message."""
-    label = message.sender or message.description or "sub-agent"
+    label = shown(message.sender or message.description or "sub-agent")
     if message.tokens > budget:
         note = f"{message.tokens / budget:.1f}x budget"
     elif message.estimated_tokens > budget:
@@ -311,10 +317,13 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         lines.append("  largest returns:")
         for w in worst:
             sent = f" x{w['deliveries']}" if w["deliveries"] > 1 else ""
-            label = w["description"] or w["agent_id"]
+            label = shown(w["description"] or w["agent_id"])
             mark = MARKS.get(w["tokens_source"], "")
             lines.append(
-                _clip(f"    {mark:>1}{w['tokens']:>7,}{sent}  {label}  ({w['session']})", WIDTH)
+                _clip(
+                    f"    {mark:>1}{w['tokens']:>7,}{sent}  {label}  ({shown(w['session'])})",
+                    WIDTH,
+                )
             )
     close = totals["closest_to_limit"][:3]
     if close:
@@ -322,7 +331,7 @@ def _summary(audit: Audit, totals: dict, fancy: bool) -> list[str]:
         for c in close:
             lines.append(
                 f"    {c['share']:>6.0%}  {_k(c['peak_context'])} of {_k(c['context_window'])}"
-                f"  ({c['host']} {c['session']})"
+                f"  ({c['host']} {shown(c['session'])})"
             )
     if totals["blocked"]:
         full, got = totals["blocked_full_tokens"], totals["blocked_received_tokens"]
@@ -367,7 +376,7 @@ def input_line(audit: Audit) -> str:
     skipped = [f"{n} {name.replace('_', ' ')}" for name, n in stats.problems.items()]
     unknown = stats.unknown_records
     if unknown:
-        kinds = ", ".join(f"{k} x{n}" for k, n in unknown.most_common(3))
+        kinds = ", ".join(f"{shown(str(k))} x{n}" for k, n in unknown.most_common(3))
         skipped.append(f"{sum(unknown.values())} record(s) of unknown types ({kinds})")
     if skipped:
         text += "; skipped: " + ", ".join(skipped)

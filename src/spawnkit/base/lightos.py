@@ -15,7 +15,7 @@ except ImportError:  # pragma: no cover - not a POSIX system
     import os as native  # type: ignore[no-redef]
 
 SEP = "/"
-_S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, 0o100000, 0o040000
+_S_IFMT, _S_IFREG, _S_IFDIR, _S_IFLNK = 0o170000, 0o100000, 0o040000, 0o120000
 _NOFOLLOW = getattr(native, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(native, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(native, "O_CLOEXEC", 0)
@@ -125,6 +125,37 @@ def absolute(path: str, base: str) -> str:
     import os
 
     return os.path.normpath(os.path.join(base, os.path.expanduser(path)))
+
+
+def inside(path: str, root: str) -> bool:
+    """True when ``path`` resolves (symlinks followed) to ``root`` or below it: the one
+    containment test of every read and write spawnkit makes in a folder (``files.contain``).
+
+    Compared with the separator: ``/a/proj-evil`` is not inside ``/a/proj``. Both are
+    absolute. When ``path`` is spelled below ``root`` and no component below ``root`` is a
+    symlink (or ``.``/``..``), it is inside whatever ``root`` resolves to: a ``lstat`` per
+    component, no ``os`` import (the hook checks its project's config files this way).
+    Anything else is decided on both real paths.
+    """
+    base = root.rstrip(SEP)
+    if path == root or path.startswith(base + SEP):
+        current = base
+        for part in path[len(base) + 1 :].split(SEP) if path != root else ():
+            if part in ("", ".", ".."):
+                break
+            current += SEP + part
+            try:
+                mode = native.lstat(current).st_mode
+            except (OSError, ValueError):
+                return True  # nothing there: opening it reaches nothing, inside or out
+            if mode & _S_IFMT == _S_IFLNK:
+                break
+        else:
+            return True
+    import os.path
+
+    real, base = os.path.realpath(path), os.path.realpath(root).rstrip(SEP)
+    return real == base or real.startswith(base + SEP)
 
 
 def is_file(path: str) -> bool:

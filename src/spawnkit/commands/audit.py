@@ -15,6 +15,7 @@ import click
 from spawnkit.audit import discovery, render_html, render_json, render_text
 from spawnkit.audit.engine import stream
 from spawnkit.audit.model import Audit
+from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import reading
 from spawnkit.files.atomic import atomic_writer, why_not_writable
@@ -96,7 +97,9 @@ def run(
         if progress is not None:
             progress.close()
     if output is not None:
-        click.echo(f"spawnkit: wrote {output} ({result.totals.sessions} session(s))", err=True)
+        click.echo(
+            shown(f"spawnkit: wrote {output} ({result.totals.sessions} session(s))"), err=True
+        )
     _report_problems(result, roots)
     return EXIT_FINDINGS if result.totals.findings else EXIT_OK
 
@@ -110,10 +113,10 @@ def _report_problems(result: Audit, roots: list[Path]) -> None:
         said.append("no sessions found under " + ", ".join(str(r) for r in roots))
     if problems:
         said.append(render_text.input_line(result))
-    if said:
-        click.echo("spawnkit: warning: " + "; ".join(said), err=True)
+    if said:  # paths and record types come from the transcripts: through the output gate
+        click.echo(shown("spawnkit: warning: " + "; ".join(said)), err=True)
     for note in stats.notes:
-        click.echo(f"spawnkit: warning: {note}", err=True)
+        click.echo(shown(f"spawnkit: warning: {note}"), err=True)
 
 
 class _Progress:

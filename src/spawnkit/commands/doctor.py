@@ -6,6 +6,7 @@ import json
 
 import click
 
+from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK
 from spawnkit.install.doctor import BROKEN, OK, WARN, as_dict, run_checks
 from spawnkit.install.install import Target
@@ -42,12 +43,13 @@ def _report(target: Target, as_json: bool, run_hook: bool) -> dict:
         "ok": broken == 0,
         "checks": [as_dict(r) for r in results],
     }
-    if not as_json:
-        click.echo(f"spawnkit doctor: {target.label}, {target.scope} scope, {target.config_dir}")
+    if not as_json:  # each line through the output gate: details quote the files read
+        say = lambda line: click.echo(shown(line))  # noqa: E731
+        say(f"spawnkit doctor: {target.label}, {target.scope} scope, {target.config_dir}")
         width = max(len(r.name) for r in results)
         for r in results:
-            click.echo(f"  {r.status:<6}  {r.name:<{width}}  {r.detail}")
+            say(f"  {r.status:<6}  {r.name:<{width}}  {r.detail}")
             if r.fix and r.status != OK:
-                click.echo(f"  {'':<6}  {'':<{width}}  fix: {r.fix}")
-        click.echo(f"{broken} broken, {warned} warning(s)" if broken or warned else "all good")
+                say(f"  {'':<6}  {'':<{width}}  fix: {r.fix}")
+        say(f"{broken} broken, {warned} warning(s)" if broken or warned else "all good")
     return report

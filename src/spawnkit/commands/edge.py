@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import click
 
+from spawnkit.base.shown import shown, shown_lines
 from spawnkit.errors import ERROR_PREFIX, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, SpawnkitError
 from spawnkit.files import interrupts
 from spawnkit.hosts import paths
@@ -50,8 +51,9 @@ def past_click() -> Iterator[None]:
 
 
 def say(message: str) -> None:
-    """One line on stderr, whatever the message holds."""
-    line = " ".join(str(message).split()) or "unknown error"
+    """One line on stderr, whatever the message holds (through the output gate: a path or a
+    value from a project cannot write an escape sequence to the terminal)."""
+    line = shown(" ".join(str(message).split())) or "unknown error"
     try:
         sys.stderr.write(ERROR_PREFIX + line + "\n")
         sys.stderr.flush()
@@ -216,7 +218,7 @@ def _log_traceback() -> Path | None:
     """Write the current traceback where a bug report can pick it up; None if that fails too."""
     import traceback  # only on the way out of a bug: importing it cost every command ~10 ms
 
-    text = traceback.format_exc()
+    text = shown_lines(traceback.format_exc())  # its messages may quote a project's values
     if os.environ.get("SPAWNKIT_DEBUG"):
         sys.stderr.write(text)
     log = paths.claude_config_dir() / ".spawnkit" / LOG_NAME

@@ -5,15 +5,19 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from spawnkit.base.shown import shown
 from spawnkit.errors import ERROR_PREFIX, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SpawnkitError
-from spawnkit.files import bounded, reading
+from spawnkit.files import bounded, contain, reading
 from spawnkit.lint import config as lint_config
 from spawnkit.lint.discovery import Walk, default_roots, discover, is_lintable, location_profile
 from spawnkit.lint.engine import FileResult, lint_document
 from spawnkit.lint.report import render
 from spawnkit.lint.rules import selector
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def split_codes(values: tuple[str, ...] | list[str] | None) -> list[str] | None:
@@ -91,6 +95,11 @@ def run(
     """
     out = out or sys.stdout
     err = err or sys.stderr
+
+    def say(line: str) -> None:
+        """One line on stderr through the output gate (paths and messages come from files)."""
+        err.write(shown(line) + "\n")
+
     cwd = cwd or Path.cwd()
     if select is not None and not select:
         raise SpawnkitError("--select '' selects no rule; name codes or prefixes, e.g. CM,SP")
@@ -101,7 +110,8 @@ def run(
             f"config file {config_path} does not exist; pass an existing .spawnkit.toml or "
             f"pyproject.toml"
         )
-    cfg = lint_config.load(config_path or lint_config.find(cwd))
+    found = None if config_path is not None else lint_config.find(cwd)
+    cfg = lint_config.load(config_path or found, found.parent if found else None)
     limit = max_file_size or cfg.max_file_size or lint_config.DEFAULT_MAX_FILE_SIZE
     use_preview = bool(cfg.preview) if preview is None else preview
     for path in paths:
@@ -122,21 +132,27 @@ def run(
     named = [p for p in paths if not p.is_dir()]
     if pre_commit:
         roots = [p for p in roots if p.is_dir() or is_lintable(p)]
-    files = list(discover(roots, cfg.exclude, walk))
+    files = list(discover(roots, cfg.exclude, walk, cwd))
     for path, reason in walk.unreadable:
-        err.write(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked\n")
+        say(f"spawnkit: warning: cannot read folder {path}: {reason}; it was not checked")
     for path in walk.cycles:
-        err.write(f"spawnkit: warning: {path} links back to a folder already checked; skipped\n")
+        say(
+            f"spawnkit: warning: {path} links back to a folder already checked (or one"
+            " holding it); skipped"
+        )
+    if walk.stopped:
+        say(f"spawnkit: warning: {walk.stopped}")
     results: list[FileResult] = []
     unreadable = 0
-    skips: list[str] = []  # files not linted on purpose (special, too big): warnings
+    # files not linted on purpose (links out of the project, special, too big): warnings
+    skips: list[str] = [str(contain.outside(path, root)) for path, root in walk.outside]
     for path in files:
         text, problem, skipped = _read(path, limit)
         if problem is not None:
             if skipped:
                 skips.append(problem)
             else:
-                err.write(f"{ERROR_PREFIX}{problem}\n")
+                say(f"{ERROR_PREFIX}{problem}")
                 unreadable += 1
             continue
         try:
@@ -149,29 +165,30 @@ def run(
                 reader="pyyaml",
                 preview=use_preview,
             )
-        except bounded.TooDeep as exc:  # this file cannot be judged: one line (naming it)
-            err.write(f"{ERROR_PREFIX}{exc}\n")
+        except (
+            bounded.OverLimit
+        ) as exc:  # too deep or an alias bomb: it cannot be judged: one line (naming it)
+            say(f"{ERROR_PREFIX}{exc}")
             unreadable += 1
             continue
         except SpawnkitError as exc:  # a workflow script with no JavaScript parser installed
-            err.write(f"{ERROR_PREFIX}{path}: {exc}\n")
+            say(f"{ERROR_PREFIX}{path}: {exc}")
             unreadable += 1
             continue
         if seen:
             result = _with_runs(result, seen, path, select, ignore, cfg)
         results.append(result)
     if not results and not unreadable:
-        if pre_commit:
+        if pre_commit:  # nothing to check passes, but what was skipped is still said
+            _warn_skips(skips, say)
             return EXIT_OK
         if len(skips) == 1:  # one line saying it all
-            err.write(f"{ERROR_PREFIX}no file was checked: {skips[0]}\n")
+            say(f"{ERROR_PREFIX}no file was checked: {skips[0]}")
             return EXIT_USAGE
-        for skip in skips:
-            err.write(f"spawnkit: warning: {skip}\n")
-        err.write(_why_nothing(roots, named, walk, len(skips)) + "\n")
+        _warn_skips(skips, say)
+        say(_why_nothing(roots, named, walk, len(skips)))
         return EXIT_USAGE
-    for skip in skips:
-        err.write(f"spawnkit: warning: {skip}\n")
+    _warn_skips(skips, say)
     if results and not unreadable:  # exit 2 writes nothing, not even the cache
         from spawnkit.lint import regexcache
 
@@ -182,6 +199,16 @@ def run(
     if unreadable:
         return EXIT_USAGE
     return EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_OK
+
+
+_SHOWN_SKIPS = 20  # a project planting thousands of links gets a count, not a screenful
+
+
+def _warn_skips(skips: list[str], say: Callable[[str], None]) -> None:
+    for skip in skips[:_SHOWN_SKIPS]:
+        say(f"spawnkit: warning: {skip}")
+    if len(skips) > _SHOWN_SKIPS:
+        say(f"spawnkit: warning: … and {len(skips) - _SHOWN_SKIPS:,} more files skipped")
 
 
 def _with_runs(result, seen, path: Path, select, ignore, cfg):  # noqa: ANN001, ANN202

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import bounded, reading
 from spawnkit.standard import protocol
@@ -30,7 +31,9 @@ def check(
     out = out or sys.stdout
     if path.suffix != ".js":
         raise SpawnkitError(f"{path} is not a workflow script; pass a .js file")
-    text = reading.read_text(path, limit=MAX_SCRIPT_BYTES)
+    # a script in the project (or named inside it) must not lead out of it: never opened
+    root = managed_root(path)
+    text = reading.read_text(path, limit=MAX_SCRIPT_BYTES, root=root)
     args = None
     if args_json is not None:
         try:
@@ -40,8 +43,7 @@ def check(
                 f"--args is not JSON ({exc.msg}); e.g. --args '{{\"skip\": []}}'"
             ) from None
     run = checker.run(text, args, seconds if seconds is not None else checker.DEFAULT_SECONDS)
-    shown = checker.shown  # every string the script controls goes through it before printing
-    cap, budget, source = limits(path)
+    cap, budget, source = limits(path, root)
     tokens = estimate(run.result) if run.result is not None else 0
     problems = []
     if run.error:
@@ -80,18 +82,25 @@ def check(
             if run.unbounded
             else ""
         )
-        out.write(
-            f"{shown(str(path))}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
-            f"(cap {cap}); {size}{at_least}{origin}\n"
-        )
-        for note in run.notes:
-            out.write(f"note: {shown(note)}\n")
-        for problem in problems:
-            out.write(f"problem: {shown(problem)}\n")
+        # each line through the output gate: the path, the script's notes and what it threw
+        lines = [
+            f"{path}: {run.agents} agent{'s' * (run.agents != 1)}, at most {run.peak} at once "
+            f"(cap {cap}); {size}{at_least}{origin}",
+            *(f"note: {note}" for note in run.notes),
+            *(f"problem: {problem}" for problem in problems),
+        ]
+        out.write("".join(shown(line) + "\n" for line in lines))
     return EXIT_FINDINGS if problems else EXIT_OK
 
 
-def limits(path: Path) -> tuple[int, int, str]:
+def managed_root(path: Path) -> Path | None:
+    """The folder reads for the script ``path`` keep to (``managed.read_root``)."""
+    from spawnkit.template import managed
+
+    return managed.read_root(path, Path.cwd())
+
+
+def limits(path: Path, root: Path | None = None) -> tuple[int, int, str]:
     """(cap, return budget, where they come from) for the script at ``path``.
 
     A workflow.js that spawnkit generated sits beside its skill's answers file, whose
@@ -102,7 +111,7 @@ def limits(path: Path) -> tuple[int, int, str]:
 
     cap, budget = protocol.max_parallel(), protocol.return_budget()
     try:
-        skill = managed.read_skill(path.resolve().parent, "path")
+        skill = managed.read_skill(path.absolute().parent, "path", root)
     except (SpawnkitError, OSError):
         skill = None  # an answers file spawnkit cannot read does not decide the limits
     if skill is None:

@@ -1,4 +1,4 @@
-"""Where spawnkit may write: the one containment rule of every command that writes files.
+"""Where spawnkit may write, and what it may read: the one containment rule of every command.
 
 A project arrives with ``git clone`` and a sub-agent with a shell can plant links in it,
 so a path inside a project is resolved one component at a time from the folder the
@@ -11,6 +11,12 @@ retrofit) and ``install``/``uninstall`` all check their targets here.
 In the user's own config folder (a *trusted* root) links are the user's (a dotfiles
 repository): they may lead anywhere, but a dangling or looping one is still refused.
 
+Reads follow the same rule (issue 30): a file lint, ``workflow check``, ``doctor``,
+``update --check`` or ``audit`` opens in a project must resolve inside the folder it belongs
+to (``check_read``, ``root_for``); a link out of it is reported in one line and never
+opened, so no byte of what it points to reaches any output. Folders are walked by
+``files.walk``, which follows no link out of its root and stops at its bounds.
+
 Standard library only.
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from spawnkit.base import lightos
 from spawnkit.errors import SpawnkitError
 
 
@@ -27,10 +34,39 @@ class LinkRefused(SpawnkitError):
 
 
 def inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
-    """True when ``path`` resolves (symlinks followed) to ``root`` or below it."""
-    real = os.path.realpath(path)
-    base = os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    """True when ``path`` resolves (symlinks followed) to ``root`` or below it
+    (``lightos.inside``, the one test: with the separator, so ``proj-evil`` is not in
+    ``proj``). Relative paths are taken from the working folder, never normalised first:
+    ``link/..`` means what the system makes of it."""
+    return lightos.inside(_absolute(path), _absolute(root))
+
+
+def _absolute(path: str | os.PathLike[str]) -> str:
+    text = os.fspath(path)
+    return text if os.path.isabs(text) else os.path.join(os.getcwd(), text)
+
+
+class Outside(SpawnkitError):
+    """A file to read that resolves out of the folder it belongs to: never opened."""
+
+
+def outside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> Outside:
+    """The one-line refusal of a read of ``path``, which leads out of ``root`` (its target
+    is not named: what lies outside is none of the project's business)."""
+    return Outside(
+        f"{path}: skipped: a link out of {root}, never opened (to check what it leads to,"
+        " name that file itself)"
+    )
+
+
+def check_read(
+    path: str | os.PathLike[str], root: str | os.PathLike[str] | None, label: str = ""
+) -> None:
+    """Refuse (``Outside``) a read of ``path`` that resolves out of ``root``; None: a trusted
+    root (the user's own folder or a file the user named outside any project). ``label``
+    names the file in the message (``config file …``), the path by default."""
+    if root is not None and not inside(path, root):
+        raise outside(label or path, root)
 
 
 def lexically_inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:

@@ -16,6 +16,7 @@ import os
 
 from spawnkit.base.lightos import FileTooLarge, NotRegularFile, read_regular
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import contain
 
 MAX_BYTES = 16 * 1024 * 1024  # far above any skill, config or answers file
 
@@ -50,15 +51,18 @@ def read_bytes(
     limit: int = MAX_BYTES,
     fix: str = "pass a file",
     follow: bool = True,
+    root: str | os.PathLike[str] | None = None,
 ) -> bytes:
     """The bytes of the regular file ``path`` (read by ``lightos.read_regular``, the hook's own
     non-blocking reader), or one ``SpawnkitError`` saying why not.
 
     ``what`` names it in messages ("the answers file"); ``fix`` is the advice when something
     other than a regular file stands there ("pass a file" for a path the user gave);
-    ``follow=False`` refuses a symlink.
+    ``follow=False`` refuses a symlink; ``root``: the folder ``path`` belongs to (a
+    project), out of which it must not resolve (``contain.Outside``, never opened).
     """
     label = f"{what} {path}" if what else str(path)
+    contain.check_read(path, root, label)
     try:
         return read_regular(os.fspath(path), limit, follow=follow)
     except (NotRegularFile, IsADirectoryError):
@@ -87,9 +91,10 @@ def read_text(
     what: str = "",
     limit: int = MAX_BYTES,
     fix: str = "pass a file",
+    root: str | os.PathLike[str] | None = None,
 ) -> str:
     """``read_bytes`` decoded as UTF-8; invalid bytes are refused with their position."""
-    data = read_bytes(path, what=what, limit=limit, fix=fix)
+    data = read_bytes(path, what=what, limit=limit, fix=fix, root=root)
     return decode(data, f"{what} {path}" if what else str(path))
 
 

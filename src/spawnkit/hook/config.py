@@ -207,13 +207,25 @@ def load(
     ``project_folder`` is the host's folder in the project (``.claude``, ``.codex``)."""
     problems: list[str] = []
     user = _read_file(lightos.join(config_dir, CONFIG_NAME), aliases, problems)
-    proj = _read_file(lightos.join(project, project_folder, CONFIG_NAME), aliases, problems)
-    local = _read_file(lightos.join(project, project_folder, LOCAL_CONFIG_NAME), aliases, problems)
+    proj = _read_file(
+        lightos.join(project, project_folder, CONFIG_NAME), aliases, problems, project
+    )
+    local = _read_file(
+        lightos.join(project, project_folder, LOCAL_CONFIG_NAME), aliases, problems, project
+    )
     return Config([_read_env(env, aliases, problems), local, proj, user], problems)
 
 
-def _read_file(path: str, aliases: dict[str, str], problems: list[str]) -> Layer:
+def _read_file(
+    path: str, aliases: dict[str, str], problems: list[str], project: str | None = None
+) -> Layer:
+    """One config file's layer. A project's (``project`` given) must resolve inside the
+    project: a link out of it is skipped, never opened (``lightos.inside``, the rule of every
+    read spawnkit makes in a project)."""
     layer = Layer(path)
+    if project is not None and not _inside(path, project):
+        problems.append(f"ignored {path}: a link out of the project, never opened")
+        return layer
     try:
         raw = lightos.read_regular(path, _MAX_CONFIG_BYTES)
     except FileNotFoundError:
@@ -321,6 +333,11 @@ def _agents(value: object, path: str, problems: list[str]) -> dict[str, str]:
         if checked is not None:
             agents[key.strip()] = checked
     return agents
+
+
+def _inside(path: str, project: str) -> bool:
+    here = lightos.getcwd()
+    return lightos.inside(lightos.join(here, path), lightos.join(here, project))
 
 
 def _read_env(env: Mapping[str, str], aliases: dict[str, str], problems: list[str]) -> Layer:

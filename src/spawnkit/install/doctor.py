@@ -77,15 +77,22 @@ class Context:
         self.install_hint = _install_command(target)
         # The user's own folder is trusted; a project's hook runs only when asked.
         self.run_hook = run_hook or target.scope == "user"
+        # What doctor reads of a project resolves inside it (a link out is never opened);
+        # None: the user's own folder, whose links are the user's.
+        self.boundary = None if target.trusted else target.settings_bounds
+
+    def read(self, path: Path, limit: int = guard.MAX_FILE_BYTES) -> bytes | None:
+        """A file of the target's (None when missing), never through a link out of it."""
+        return guard.read_file(path, limit, self.boundary)
 
     @cached_property
     def settings_text(self) -> str | None:
-        return decode(read_bytes(self.target.settings_path), self.target.settings_path)
+        return decode(self.read(self.target.settings_path), self.target.settings_path)
 
     @cached_property
     def manifest(self) -> mf.Manifest | None:
         try:
-            return mf.read(self.target.config_dir, self.target.local)
+            return mf.read(self.target.config_dir, self.target.local, self.boundary)
         except SpawnkitError:
             return None
 
@@ -125,7 +132,7 @@ def check_config_dir(ctx: Context) -> CheckResult:
 def check_mode(ctx: Context) -> CheckResult:
     path = ctx.target.config_dir / ctx.target.config_name
     try:
-        raw = guard.read_file(path, CONFIG_LIMIT)
+        raw = ctx.read(path, CONFIG_LIMIT)
         data = None if raw is None else bounded.json_loads(raw.decode("utf-8"), str(path))
     except (SpawnkitError, ValueError) as exc:
         return CheckResult(
@@ -576,7 +583,7 @@ def check_spawnkit_skill(ctx: Context) -> CheckResult:
 
 def check_skills_lint(ctx: Context) -> CheckResult:
     """Skills, commands and agents in the config folder, linted against the standard."""
-    from spawnkit.lint.discovery import discover
+    from spawnkit.lint.discovery import Walk, discover
     from spawnkit.lint.engine import lint_text
 
     name = "skills"
@@ -585,21 +592,26 @@ def check_skills_lint(ctx: Context) -> CheckResult:
     if ctx.target.host == hosts.DEFAULT:
         roots += [ctx.target.config_dir / d for d in ("commands", "agents")]
         lint_root = ctx.target.config_dir
-    found = list(discover([r for r in roots if r.is_dir()]))
-    if not found:
+    state = Walk()
+    found = list(
+        discover([r for r in roots if r.is_dir()], walk_state=state, boundary=ctx.boundary)
+    )
+    outside = len(state.outside)
+    if not found and not outside:
         return CheckResult(name, OK, "no skills found")
     errors = warnings = 0
     flagged: list[str] = []
     unreadable = 0
     for path in found:
         try:
-            raw = guard.read_file(path, SKILL_LIMIT)
-        except SpawnkitError:
+            raw = ctx.read(path, SKILL_LIMIT)
+        except SpawnkitError:  # not a plain file, a link out of the project
             raw = None
         if raw is None:
             unreadable += 1
             flagged.append(path.parent.name if path.name == "SKILL.md" else path.stem)
             continue
+        # too deep or an alias bomb: bounded.OverLimit, the check's one line names the file
         diagnostics = lint_text(raw.decode("utf-8", errors="replace"), str(path), reader="pyyaml")
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity != "error" for d in diagnostics)
@@ -609,12 +621,13 @@ def check_skills_lint(ctx: Context) -> CheckResult:
         f"{len(found)} found, {len(found) - len(flagged)} clean;"
         f" {errors} error(s), {warnings} warning(s)"
         + (f", {unreadable} not a readable plain file" if unreadable else "")
+        + (f", {outside} link(s) out of {ctx.boundary} skipped, never opened" if outside else "")
+        + (f"; {state.stopped}" if state.stopped else "")
     )
-    if not flagged:
+    if not flagged and not outside:
         return CheckResult(name, OK, summary)
-    return CheckResult(
-        name, WARN, f"{summary} in {', '.join(flagged)}", f"spawnkit lint {lint_root}"
-    )
+    where = f" in {', '.join(flagged)}" if flagged else ""
+    return CheckResult(name, WARN, f"{summary}{where}", f"spawnkit lint {lint_root}")
 
 
 def check_plugin_overlap(ctx: Context) -> CheckResult:
@@ -622,11 +635,12 @@ def check_plugin_overlap(ctx: Context) -> CheckResult:
     name = "plugin overlap"
     if ctx.target.host != hosts.DEFAULT:
         return CheckResult(name, OK, "not a Claude Code install")
-    sources = [ctx.target.settings_path, resolve_target("user").settings_path]
+    user = resolve_target("user").settings_path
+    sources = {ctx.target.settings_path: ctx.boundary, user: None}  # None: the user's own
     enabled = []
-    for path in dict.fromkeys(sources):
+    for path, boundary in sources.items():
         try:
-            raw = guard.read_file(path)
+            raw = guard.read_file(path, root=boundary)
             enabled += sm.spawnkit_plugins(raw.decode("utf-8") if raw else None, str(path))
         except (SpawnkitError, ValueError):
             continue
@@ -843,7 +857,7 @@ def _bundled_file_check(ctx: Context, name: str, rel: Path, packaged: Path) -> C
             "" if fresh else "spawnkit install",
         )
     path = ctx.target.root / rel
-    current = read_bytes(path)
+    current = ctx.read(path)
     if current is None:
         return CheckResult(name, BROKEN, f"{path} is missing", ctx.install_hint)
     if packaged.is_file() and current == packaged.read_bytes():

@@ -32,6 +32,7 @@ from typing import Any
 
 from spawnkit import hosts
 from spawnkit.errors import SpawnkitError
+from spawnkit.files import contain
 from spawnkit.install.copilot_policy import read_jsonc
 
 TRUSTED = ("TRUST_FOLDER", "TRUST_PARENT")
@@ -69,7 +70,12 @@ def settings_files(host: str, project: Path | None) -> list[Path]:
     return files
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path, project: Path | None = None) -> dict[str, Any]:
+    """A settings file's object ({} when missing or unreadable). The project's must resolve
+    inside the project (``files.contain``): one linked out of it is never opened."""
+    if project is not None and contain.lexically_inside(path, project):
+        if not contain.inside(path, project):
+            return {}
     try:
         return read_jsonc(path) or {}
     except SpawnkitError:
@@ -93,7 +99,7 @@ def folder_trust(host: str, folder: Path, project: Path | None = None) -> Trust:
     enabled = _TRUST_ON_BY_DEFAULT[host]
     source = "by default"
     for path in settings_files(host, project):
-        value = _get(_read(path), "security.folderTrust.enabled")
+        value = _get(_read(path, project), "security.folderTrust.enabled")
         if isinstance(value, bool):
             enabled, source = value, f"in {path}"
     if not enabled:
@@ -127,7 +133,7 @@ def hooks_turned_off(host: str, project: Path | None, commands: set[str]) -> str
     name or its command)."""
     desc = hosts.get(host)
     for path in settings_files(host, project):
-        data = _read(path)
+        data = _read(path, project)
         if host == "gemini":
             if _get(data, "hooksConfig.enabled") is False:
                 return f'"hooksConfig": {{"enabled": false}} in {path} turns every hook off'
@@ -148,7 +154,7 @@ def qwen_block_cap(project: Path | None) -> tuple[int, str]:
         return min(int(raw), 100), f"${QWEN_BLOCK_CAP_ENV}"
     cap, where = hosts.QWEN.own_block_cap or 8, "by default"
     for path in settings_files("qwen", project):
-        value = _read(path).get("stopHookBlockingCap")
+        value = _read(path, project).get("stopHookBlockingCap")
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             cap, where = min(value, 100), f"in {path}"
     return cap, where

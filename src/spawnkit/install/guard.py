@@ -20,14 +20,18 @@ MAX_FILE_BYTES = 32 * MIB  # settings files, the standard, the skill: far above 
 MAX_RECORD_BYTES = 1 * MIB  # install records and journals of spawnkit's own
 
 
-def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
-    """The bytes of a plain file; None when it does not exist; one-line errors otherwise."""
+def read_file(path: Path, limit: int = MAX_FILE_BYTES, root: Path | None = None) -> bytes | None:
+    """The bytes of a plain file; None when it does not exist; one-line errors otherwise.
+
+    ``root``: the project the file belongs to; a file resolving out of it is refused
+    (``contain.Outside``) and never opened. None: the user's own folder."""
     if not os.path.lexists(path):
         return None
     return reading.read_bytes(
         path,
         limit=limit,
         fix="spawnkit reads only plain files: move it aside, then run the command again",
+        root=root,
     )
 
 

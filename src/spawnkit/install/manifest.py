@@ -156,14 +156,15 @@ def path_in(config_dir: Path, local: bool = False) -> Path:
     return config_dir / (LOCAL_RELATIVE_PATH if local else RELATIVE_PATH)
 
 
-def read(config_dir: Path, local: bool = False) -> Manifest | None:
+def read(config_dir: Path, local: bool = False, root: Path | None = None) -> Manifest | None:
     """The record in ``config_dir``, checked; None when there is none.
 
     Refused (``SpawnkitError``, nothing acted on) when damaged or when any path in
-    it could point outside ``config_dir``.
+    it could point outside ``config_dir``; ``root``: the project whose record it is, out of
+    which the file must not resolve (None: the user's own folder).
     """
     path = path_in(config_dir, local)
-    raw = guard.read_file(path, guard.MAX_RECORD_BYTES)
+    raw = guard.read_file(path, guard.MAX_RECORD_BYTES, root)
     if raw is None:
         return None
     try:

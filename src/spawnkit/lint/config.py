@@ -30,23 +30,28 @@ class LintConfig(NamedTuple):
 
 
 def find(start: Path) -> Path | None:
-    """The nearest config file holding spawnkit settings."""
+    """The nearest config file holding spawnkit settings.
+
+    Each is read only if it resolves inside its own folder: a ``.spawnkit.toml`` a cloned
+    project links to a file elsewhere is refused (``contain.Outside``), never opened."""
     for folder in [start, *start.parents]:
         dotfile = folder / ".spawnkit.toml"
         if dotfile.is_file():
             return dotfile
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "spawnkit" in _read(pyproject, only_if="spawnkit").get(
-            "tool", {}
-        ):
+        if pyproject.is_file() and "spawnkit" in _read(
+            pyproject, only_if="spawnkit", root=folder
+        ).get("tool", {}):
             return pyproject
     return None
 
 
-def load(path: Path | None) -> LintConfig:
+def load(path: Path | None, root: Path | None = None) -> LintConfig:
+    """The settings in ``path`` (defaults for None); ``root``: the folder it was found in,
+    out of which it must not resolve (None: a file named with ``--config``)."""
     if path is None:
         return LintConfig()
-    data = _read(path)
+    data = _read(path, root=root)
     section: Any = data.get("tool", {}).get("spawnkit", {})
     if path.name != "pyproject.toml" and not section:
         section = {k: v for k, v in data.items() if k != "tool"}
@@ -111,7 +116,7 @@ def _size(path: Path, value: Any) -> int | None:
         ) from None
 
 
-def _read(path: Path, only_if: str = "") -> dict[str, Any]:
+def _read(path: Path, only_if: str = "", root: Path | None = None) -> dict[str, Any]:
     """The TOML table in ``path``; ``{}`` without parsing when ``only_if`` is not in the text.
 
     Importing the TOML parser is a noticeable part of a one-file lint, and most
@@ -120,7 +125,7 @@ def _read(path: Path, only_if: str = "") -> dict[str, Any]:
     so it is not parsed, and a broken one that is not ours is not our error either.
     """
     # a plain file of sane size: a FIFO in a cloned repository must not hang lint
-    text = reading.read_text(path, what="config file", limit=MAX_CONFIG_BYTES)
+    text = reading.read_text(path, what="config file", limit=MAX_CONFIG_BYTES, root=root)
     if only_if and only_if not in text:
         return {}
     try:

@@ -4,8 +4,11 @@ An ``agents/*.md`` file is a Claude Code agent only under a root Claude Code rea
 from: a ``.claude`` folder, the Claude config dir, or a plugin (a folder holding
 ``.claude-plugin/plugin.json``) — the rule the lint-on-write hook applies
 (:func:`spawnkit.hosts.kinds.file_kind`), so ``docs/agents/README.md`` is not one.
-Symbolic links to folders are followed (a skill linked into ``~/.claude/skills`` is a skill),
-each real folder once, so a link cycle ends the walk instead of looping.
+Symbolic links are followed where they stay inside the folder they belong to (the project,
+or the folder named on the command line), and anywhere in the user's own folders (a skill
+linked into ``~/.claude/skills`` from a dotfiles repository is a skill); each real folder is
+walked once, so a link cycle ends the walk instead of looping. A link out of a project is
+never opened (``files.walk``, issue 30).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Literal
 
+from spawnkit.files import walk
 from spawnkit.hosts.paths import claude_config_dir, project_claude_dir
 
 # folders never worth walking into
@@ -145,60 +150,70 @@ def is_lintable(path: Path, config_dir: str | None = None) -> bool:
     return "agents" in parts and is_agent_file(path, config_dir)
 
 
-class Walk:
-    """What a walk found besides files: folders it could not read, links it did not follow."""
+class Walk(walk.Walk):
+    """What the walks found besides files (``files.walk.Walk``: folders unreadable, link
+    cycles, links out of the project, where a bound stopped it) and the ``agents/*.md``
+    files outside any root Claude Code reads agents from."""
 
-    def __init__(self) -> None:
-        self.unreadable: list[tuple[Path, str]] = []
-        self.cycles: list[Path] = []
-        self.not_agents: list[Path] = []  # agents/*.md outside any root Claude Code reads
+    def __init__(self, bounds: walk.Bounds | None = None) -> None:
+        super().__init__(bounds)
+        self.not_agents: list[Path] = []
+
+
+def _skipped_folder(name: str) -> bool:
+    return (
+        name in _SKIP_DIRS
+        or name.endswith("-reports")
+        or (name.startswith(".") and name not in _HOST_DIRS)
+    )
 
 
 def discover(
-    paths: Iterable[Path], exclude: Iterable[str] = (), walk: Walk | None = None
+    paths: Iterable[Path],
+    exclude: Iterable[str] = (),
+    walk_state: Walk | None = None,
+    cwd: Path | None = None,
+    boundary: Path | None | Literal["each"] = "each",
 ) -> Iterator[Path]:
-    """Lintable files under ``paths``; a file named explicitly is linted if it is Markdown."""
+    """Lintable files under ``paths``; a file named explicitly is linted if it is Markdown.
+
+    Each path keeps to its boundary (``files.walk.boundaries``): a link out of the project
+    or the folder named, to a file or a folder, is listed in ``walk_state.outside`` and
+    never opened; the walks together stop at ``files.walk``'s bounds. A ``boundary`` other
+    than ``"each"`` (a folder, or None for the user's own) holds for every path instead
+    (``doctor``: the project whose config folder it checks)."""
+    from spawnkit.hosts.paths import user_roots
+
     patterns = list(exclude)
-    walk = walk or Walk()
+    state = walk_state if walk_state is not None else Walk()
     seen: set[Path] = set()
     config_dir = str(claude_config_dir())
-    for root in paths:
+
+    def keep(path: Path) -> bool:
+        if path in seen or _excluded(path, patterns):
+            return False
+        if is_lintable(path, config_dir):
+            seen.add(path)
+            return True
+        if path.suffix == ".md" and "agents" in path.parts[:-1]:
+            state.not_agents.append(path)
+        return False
+
+    here = cwd if cwd is not None else Path.cwd()
+    paths = list(paths)
+    pairs = (
+        walk.boundaries(paths, here, user_roots())
+        if boundary == "each"
+        else [(p, boundary) for p in paths]
+    )
+    for root, within in pairs:
         if not root.is_dir():
             if root.suffix in (".md", ".js") and not _excluded(root, patterns) and root not in seen:
-                seen.add(root)
-                yield root
+                if walk.named(root, within, state):
+                    seen.add(root)
+                    yield root
             continue
-        visited: set[tuple[int, int]] = set()
-
-        def onerror(exc: OSError, root: Path = root) -> None:
-            walk.unreadable.append((Path(exc.filename or root), exc.strerror or str(exc)))
-
-        for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=True):
-            try:
-                st = os.stat(dirpath)
-            except OSError:
-                continue
-            if (st.st_dev, st.st_ino) in visited:
-                walk.cycles.append(Path(dirpath))
-                dirnames[:] = []
-                continue
-            visited.add((st.st_dev, st.st_ino))
-            dirnames[:] = sorted(
-                d
-                for d in dirnames
-                if d not in _SKIP_DIRS
-                and not d.endswith("-reports")
-                and not (d.startswith(".") and d not in _HOST_DIRS)
-            )
-            for name in sorted(filenames):
-                path = Path(dirpath) / name
-                if path in seen or _excluded(path, patterns):
-                    continue
-                if is_lintable(path, config_dir):
-                    seen.add(path)
-                    yield path
-                elif path.suffix == ".md" and "agents" in path.parts[:-1]:
-                    walk.not_agents.append(path)
+        yield from walk.files(root, within, state, keep, _skipped_folder)
 
 
 def _excluded(path: Path, patterns: list[str]) -> bool:

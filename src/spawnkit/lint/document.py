@@ -6,6 +6,7 @@ import os
 import stat
 from typing import Any, NamedTuple
 
+from spawnkit.base import lightos
 from spawnkit.lint import frontmatter, markdown
 from spawnkit.lint.memo import cached_property
 from spawnkit.lint.patterns import lazy
@@ -122,8 +123,8 @@ class Document:
                     continue  # placeholders name files sub-agents will write, not siblings
                 seen.add(target)
                 candidate = os.path.normpath(os.path.join(base, target))
-                if not candidate.startswith(base + os.sep):
-                    continue  # only files inside the skill's own folder
+                if not candidate.startswith(base + os.sep) or not lightos.inside(candidate, base):
+                    continue  # only files inside the skill's own folder, links resolved
                 try:
                     found_stat = os.stat(candidate)
                     if found_stat.st_size > _MAX_SIBLING_BYTES or not stat.S_ISREG(

@@ -95,8 +95,9 @@ def parse(
     only for what lies outside the subset: ``spawnkit lint`` on a plain skill stays fast.
 
     Either way the value is bounded in depth (``spawnkit.files.bounded``): a frontmatter
-    nested deeper raises ``TooDeep`` (named by ``label``), which is not a ``YamlError``: the
-    file cannot be judged, rather than judged broken.
+    nested deeper raises ``TooDeep`` and an alias bomb ``TooExpanded`` (both ``OverLimit``,
+    named by ``label``), which are not a ``YamlError``: the file cannot be judged, rather
+    than judged broken.
     """
     fence = split(lines)
     if fence is None:
@@ -111,20 +112,25 @@ def parse(
         if reader != "pyyaml":
             raise
         with bounded.parsing(label):
-            data, key_lines = _pyyaml(lines[start + 1 : end], first_line=start + 2)
+            data, key_lines = _pyyaml(lines[start + 1 : end], first_line=start + 2, label=label)
     bounded.checked(data, label)
     return Frontmatter(data=data, start=start + 1, end=end + 1, key_lines=key_lines)
 
 
-def _pyyaml(lines: list[str], first_line: int) -> tuple[Any, dict[str, int]]:
-    """(value, top-level key -> line) read with PyYAML; its errors become :class:`YamlError`."""
+def _pyyaml(
+    lines: list[str], first_line: int, label: str = "the frontmatter"
+) -> tuple[Any, dict[str, int]]:
+    """(value, top-level key -> line) read with PyYAML; its errors become :class:`YamlError`.
+
+    The document goes through ``bounded.yaml_document`` before a value is built: aliases
+    that would blow it up (an alias bomb) are ``TooExpanded``, like a too deep one."""
     import yaml
 
     loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     loader = loader_class("".join(line + "\n" for line in lines))  # each line ends, as in the file
     top_keys: dict[str, int] = {}
     try:
-        node = loader.get_single_node()
+        node = bounded.yaml_document(loader, label)
         if isinstance(node, yaml.MappingNode):
             for key, _value in node.value:  # keys as constructed values, like the strict reader
                 name = str(loader.construct_object(key, deep=True))
@@ -145,7 +151,7 @@ def read(text: str, label: str = "the frontmatter") -> dict[str, Any] | None:
     """A file's frontmatter as a mapping, read with PyYAML; None if missing, unclosed or invalid.
 
     What update, adopt and retrofit use: they need the values, not diagnostics. One nested
-    too deeply raises ``TooDeep`` (see ``parse``).
+    too deeply or with an alias bomb raises ``OverLimit`` (see ``parse``).
     """
     lines = text.splitlines()
     try:

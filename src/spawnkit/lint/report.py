@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from spawnkit import __version__
+from spawnkit.base.shown import shown
 from spawnkit.lint.engine import Diagnostic, FileResult
 from spawnkit.lint.evidence import DEFAULT as DEFAULT_TIER
 from spawnkit.lint.evidence import OBSERVED, PREVIEW
@@ -109,6 +110,8 @@ def as_text(results: list[FileResult], unreadable: int = 0) -> str:
     """ruff-like: ``path:line:col: CODE message`` and, under it, why and the fix hint.
 
     ``unreadable`` files were reported on stderr; the summary must not call the run clean.
+    Each line passes the output gate (``base.shown``): paths, messages and evidence quotes
+    come from the files linted.
     """
     lines = []
     for d in _all(results):
@@ -118,7 +121,7 @@ def as_text(results: list[FileResult], unreadable: int = 0) -> str:
         )
         lines.extend(f"    {line}" for line in grounds(d))
     lines.extend(summary(results, unreadable))
-    return "\n".join(lines)
+    return "\n".join(shown(line) for line in lines)
 
 
 def as_json(results: list[FileResult]) -> str:
@@ -283,7 +286,8 @@ def _escape_property(text: str) -> str:
 
 
 def as_github(results: list[FileResult]) -> str:
-    """``::error file=…,line=…,col=…,title=CODE::message`` workflow commands."""
+    """``::error file=…,line=…,col=…,title=CODE::message`` workflow commands; the message and
+    the path pass the output gate (``base.shown``) first, then GitHub's own escaping."""
     out = []
     for d in _all(results):
         level = "error" if d.severity == "error" else "warning"
@@ -294,9 +298,9 @@ def as_github(results: list[FileResult]) -> str:
         if d.probability is not None:
             why += f" Calibrated: {calibrated(d)}."
         tier = f", {d.tier}" if d.tier != DEFAULT_TIER else ""
-        message = _escape_data(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}")
+        message = _escape_data(shown(f"{d.message} ({d.name}{tier}).{why} Fix: {d.fix}"))
         out.append(
-            f"::{level} file={_escape_property(d.path)},line={d.line},col={d.col},"
+            f"::{level} file={_escape_property(shown(d.path))},line={d.line},col={d.col},"
             f"title={_escape_property(d.code)}::{message}"
         )
     return "\n".join(out)

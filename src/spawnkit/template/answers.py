@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from spawnkit.errors import SpawnkitError
-from spawnkit.files import bounded
+from spawnkit.files import bounded, reading
 from spawnkit.standard import protocol, resources
 
 NAME_QUESTION = "skill_name"
@@ -27,14 +27,19 @@ _BOOL_WORDS = {"true", "false", "yes", "no", "y", "n", "on", "off", "1", "0"}
 _EQUALS = re.compile(r"^\{\{\s*(\w+)\s*==\s*['\"]([^'\"]+)['\"]\s*\}\}$")
 
 
-def _copier_yml(root: Path | None = None) -> dict[str, Any]:
-    class _Loader(yaml.SafeLoader):
-        """copier.yml's ``!include`` only matters to copier."""
+class _Loader(yaml.SafeLoader):
+    """copier.yml's ``!include`` only matters to copier."""
 
-    _Loader.add_constructor("!include", lambda loader, node: None)
+
+_Loader.add_constructor("!include", lambda loader, node: None)
+
+
+def _copier_yml(root: Path | None = None) -> dict[str, Any]:
+    """The template's copier.yml, read within the bounds of every YAML (``files.bounded``)."""
     path = (root or resources.data_root()) / "copier.yml"
-    with open(path, encoding="utf-8") as fh:
-        return yaml.load(fh, Loader=_Loader) or {}  # noqa: S506 - SafeLoader subclass
+    text = reading.read_text(path, what="the template's", fix="reinstall spawnkit")
+    data = bounded.yaml_loads(text, str(path), loader=_Loader)
+    return data if isinstance(data, dict) else {}
 
 
 def questions(root: Path | None = None) -> dict[str, dict[str, Any]]:
@@ -144,5 +149,6 @@ def check_applied(given: Mapping[str, object], recorded: Mapping[str, object]) -
 
 def recorded(answers_file: Path) -> dict[str, object]:
     """The answers a rendered skill's answers file holds."""
-    data = bounded.yaml_loads(answers_file.read_text(encoding="utf-8"), str(answers_file)) or {}
+    text = reading.read_text(answers_file, what="the answers file")
+    data = bounded.yaml_loads(text, str(answers_file)) or {}
     return data if isinstance(data, dict) else {}

@@ -88,7 +88,7 @@ def _split(lines: list[str]) -> int | None:
 
 def frontmatter(text: str, label: str = "SKILL.md's frontmatter") -> dict | None:
     """SKILL.md's frontmatter as a mapping, or None if it is missing or does not load
-    (``TooDeep`` when nested too deeply to read)."""
+    (``bounded.OverLimit`` when nested too deeply or expanded by aliases to read)."""
     return read(text, label)
 
 

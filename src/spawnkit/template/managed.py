@@ -67,8 +67,12 @@ class Skill:
         return {k: v for k, v in self.answers.items() if not k.startswith("_")}
 
 
-def read_skill(path: Path, scope: str) -> Skill | None:
-    """The skill at ``path`` if it has an answers file; None if it has none."""
+def read_skill(path: Path, scope: str, root: Path | None = None) -> Skill | None:
+    """The skill at ``path`` if it has an answers file; None if it has none.
+
+    ``root``: the project the skill is in; an answers file resolving out of it is refused
+    (``contain.Outside``) and never opened. None: the user's own folder, or a skill named
+    outside any project."""
     for name in dict.fromkeys((answers_filename(), DEFAULT_ANSWERS_FILE)):
         answers_file = path / name
         if os.path.lexists(answers_file):
@@ -78,6 +82,7 @@ def read_skill(path: Path, scope: str) -> Skill | None:
                 what="the answers file",
                 limit=MAX_ANSWERS_BYTES,
                 fix="move it aside and run the command again",
+                root=root,
             )
             try:
                 data = bounded.yaml_loads(text, f"the answers file {answers_file}") or {}
@@ -114,28 +119,65 @@ def scope_dirs(config_dir: Path, cwd: Path) -> list[tuple[str, Path]]:
     return all_skill_dirs(cwd, first=claude)
 
 
-def discover(config_dir: Path, cwd: Path) -> list[Skill]:
-    """Every skill with an answers file in the user and project scopes."""
+def read_root(path: Path, cwd: Path) -> Path | None:
+    """The folder reads of the skill (or script) ``path`` keep to (``contain.root_for``):
+    None in the user's own folders, else the project when ``path`` is spelled in it, else
+    the folder ``path`` as named (None for a file named outside any project: the user's
+    choice, like everything beside it)."""
+    root, trusted = contain.root_for(path, cwd, user_roots())
+    if trusted or (root == Path(os.path.abspath(path)) and not os.path.isdir(path)):
+        return None
+    return root
+
+
+def discover(
+    config_dir: Path, cwd: Path, outside: list[tuple[Path, Path]] | None = None
+) -> list[Skill]:
+    """Every skill with an answers file in the user and project scopes.
+
+    A project's skill folder (or its answers file) that resolves out of the project is not
+    read: it goes to ``outside`` as ``(path, project)``, and is left out."""
     found = []
     for scope, folder in scope_dirs(config_dir, cwd):
+        root = read_root(folder, cwd)
         if not folder.is_dir():
             continue
+        if root is not None and not contain.inside(folder, root):
+            if outside is not None:
+                outside.append((folder, root))
+            continue
         for child in sorted(folder.iterdir()):
-            if child.is_dir() and (skill := read_skill(child, scope)):
+            if root is not None and not contain.inside(child, root):
+                if outside is not None and child.is_dir():
+                    outside.append((child, root))
+                continue
+            try:
+                skill = read_skill(child, scope, root) if child.is_dir() else None
+            except contain.Outside:
+                skill = None
+                if outside is not None:
+                    outside.append((child, root))  # type: ignore[arg-type]  # root is set
+            if skill is not None:
                 found.append(skill)
     return found
 
 
-def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
+def select(
+    names: tuple[str, ...],
+    config_dir: Path,
+    cwd: Path,
+    outside: list[tuple[Path, Path]] | None = None,
+) -> list[Skill]:
     """Managed skills named on the command line (a folder path, or a skill name in a scope).
 
     With no names: every managed skill. A name that is missing or not managed is an error.
+    Skills linked out of their project are left out and listed in ``outside`` (``discover``).
     """
     if not names:
-        return [s for s in discover(config_dir, cwd) if s.managed_by(config_dir)]
+        return [s for s in discover(config_dir, cwd, outside) if s.managed_by(config_dir)]
     chosen: list[Skill] = []
     by_name: dict[str, list[Skill]] = {}
-    for skill in discover(config_dir, cwd):
+    for skill in discover(config_dir, cwd, outside):
         by_name.setdefault(skill.name, []).append(skill)
     for name in names:
         path = Path(name).expanduser()
@@ -143,7 +185,8 @@ def select(names: tuple[str, ...], config_dir: Path, cwd: Path) -> list[Skill]:
             if not path.is_dir():
                 what = "is a file" if os.path.lexists(path) else "does not exist"
                 raise SpawnkitError(f"{name} {what}; pass a skill folder or a skill name")
-            skill = read_skill(Path(os.path.abspath(path)), "path")  # links are checked later
+            folder = Path(os.path.abspath(path))
+            skill = read_skill(folder, "path", read_root(folder, cwd))  # writes: checked later
             if skill is None:
                 raise SpawnkitError(
                     f"{name} has no {answers_filename()}; put it under management with `spawnkit adopt {name}`"

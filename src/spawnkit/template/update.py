@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnkit.base.lightos import NotRegularFile, read_regular
+from spawnkit.base.shown import shown
 from spawnkit.errors import EXIT_FINDINGS, EXIT_OK, SpawnkitError
 from spawnkit.files import contain, interrupts
 from spawnkit.files.atomic import why_not_writable
@@ -89,6 +90,8 @@ class Outcome:
     target: str
     skills: list[SkillResult]
     dry_run: bool = False
+    # skill folders (or answers files) linked out of their project: never read, one line each
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -100,6 +103,7 @@ class Outcome:
             "dry_run": self.dry_run,
             "updates_available": sum(s.status == AVAILABLE for s in self.skills),
             "skills": [asdict(s) for s in self.skills],
+            "skipped": self.skipped,
         }
 
 
@@ -188,7 +192,8 @@ def check(
 
     ``to_tag`` pins the target to a version already in the store (default: the running one).
     """
-    skills = managed.select(names, config_dir, cwd)
+    outside: list[tuple[Path, Path]] = []
+    skills = managed.select(names, config_dir, cwd, outside)
     target = planned_target(config_dir)
     tags = Store(target.store).tags()
     target = _pinned(target, tags, to_tag)
@@ -198,7 +203,7 @@ def check(
         _precheck(s, target.tag, tags, tree, shipped) or _result(s, target.tag, AVAILABLE)
         for s in skills
     ]
-    return Outcome(target.tag, results)
+    return Outcome(target.tag, results, skipped=[str(contain.outside(p, r)) for p, r in outside])
 
 
 def available_updates(config_dir: Path, cwd: Path) -> list[SkillResult]:
@@ -216,7 +221,14 @@ def update(
     progress: Callable[[str], None] = lambda _msg: None,
 ) -> Outcome:
     """Update the named managed skills (all when ``names`` is empty) to the running version or ``to_tag``."""
-    skills = managed.select(names, config_dir, cwd)
+    outside: list[tuple[Path, Path]] = []
+    skills = managed.select(names, config_dir, cwd, outside)
+    for path, root in outside:  # a skill linked out of its project: nothing is written
+        contain.check(path, root)
+        raise SpawnkitError(
+            f"{path}: its answers file is a link out of {root}: refused, nothing was written;"
+            " remove the link, then run the command again"
+        )
     refused = [(s, conflicts.files_with_markers(s.path)) for s in skills]
     refused = [(s, files) for s, files in refused if files]
     if refused:
@@ -507,9 +519,16 @@ def _protect_skill_md(result: SkillResult, before: fsutil.Snapshot, after: fsuti
 
 def format_text(outcome: Outcome, checking: bool) -> str:
     """The human report: one line per skill, then what changed and what needs a look."""
+    notes = list(outcome.skipped)  # each: "<path>: skipped: a link out of <project> …"
     if not outcome.skills:
-        return "no skills managed by spawnkit found (skills made with `spawnkit new` or `spawnkit adopt`)"
-    lines = [f"target template version: {outcome.target}"]
+        return _gated(
+            notes
+            + [
+                "no skills managed by spawnkit found (skills made with `spawnkit new` or"
+                " `spawnkit adopt`)"
+            ]
+        )
+    lines = [f"target template version: {outcome.target}", *notes]
     for s in outcome.skills:
         head = f"{s.name} ({s.scope}, {s.path}): {s.status}"
         if s.status in (AVAILABLE, UPDATED, CONFLICTS, WOULD_UPDATE):
@@ -554,4 +573,10 @@ def format_text(outcome: Outcome, checking: bool) -> str:
         if attention:  # the exit code is 1: say why on the last line too
             summary += f"; {attention} skill(s) need attention (see above)"
         lines.append(summary)
-    return "\n".join(lines)
+    return _gated(lines)
+
+
+def _gated(lines: list[str]) -> str:
+    """The report's lines, each through the output gate (``base.shown``): skill names, paths
+    and the template's lines come from the skills' folders."""
+    return "\n".join(shown(line) for line in lines)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from spawnkit.base.shown import shown  # the one output gate, for the script's own text
 from spawnkit.errors import SpawnkitError
 from spawnkit.files import bounded
 
@@ -68,22 +68,6 @@ class Run(NamedTuple):
     notes: list[str]
     error: str | None  # what the script threw, or why it did not finish
     threw: bool = False  # the error is the script's own exception (else a limit stopped it)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def shown(text: str) -> str:
-    """Text the script controls (its error messages, workflow names), made safe to print.
-
-    The one place ``workflow check`` sends script-controlled text through before a terminal
-    sees it: control characters come out as visible escapes (``\\x1b``)."""
-    return _CONTROL.sub(
-        lambda m: (
-            f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
-        ),
-        text,
-    )
 
 
 def too_slow(seconds: float) -> SpawnkitError:
