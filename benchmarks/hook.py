@@ -256,14 +256,22 @@ def hook_cases(python: str, stdin, against: Path | None = None):
 
 
 def reset_sessions(name: str, env: dict[str, str]) -> None:
-    """Copilot CLI names no call id, so every benchmark launch would take a slot of its own and
-    the session file would grow by one per round (200 launches with no stop): its cases start
-    from no session state, as a session's first launch and stop do. (Gemini CLI names none
-    either, and no stop follows its launches.)"""
+    """Every launch case, and every Copilot CLI and Gemini CLI case, starts its round from no
+    session state, as a session's first launch does. A launch takes a slot of its own in the
+    session file, also one whose call id is taken already (it gets ``#2``, ``#3``…), and a slot
+    lives 60 s: replaying one payload would pile up a slot per round (150 rounds, two trees:
+    some 300 launches in one file, each call parsing, listing and writing them all). Copilot CLI
+    names no call id, and no stop follows a Gemini CLI launch, so their other cases start
+    afresh too."""
     if "--host copilot" in name:
-        shutil.rmtree(Path(env["COPILOT_HOME"], ".spawnkit", "sessions"), ignore_errors=True)
-    if "--host gemini" in name:
-        shutil.rmtree(Path(env["HOME"], ".gemini", ".spawnkit", "sessions"), ignore_errors=True)
+        folder = env["COPILOT_HOME"]
+    elif "--host gemini" in name:
+        folder = str(Path(env["HOME"], ".gemini"))
+    elif name.endswith(("PreToolUse Agent", "PreToolUse spawn_agent")):
+        folder = env["CODEX_HOME"] if "--host codex" in name else env["CLAUDE_CONFIG_DIR"]
+    else:
+        return
+    shutil.rmtree(Path(folder, ".spawnkit", "sessions"), ignore_errors=True)
 
 
 def notification(stdin) -> bytes:
