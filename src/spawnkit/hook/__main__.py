@@ -7,12 +7,9 @@ for a source checkout (the plugin runs it straight from the repo). Plain string
 work, no ``os``: importing it would cost ~2 ms on every call. Also works as
 ``python -m spawnkit.hook``. Fails open even when spawnkit cannot be imported.
 
-Once ``main`` has answered, the process ends without tearing the interpreter down
-(``posix._exit`` after flushing stdout and stderr): freeing every module and object one
-by one cost about a fifth of the hook's whole run, and nothing is left for it to do
-(every file the hook writes goes through a descriptor it has closed already; no thread,
-no ``atexit`` handler). A stdout the client has closed can then no longer turn the exit
-status into 120 (a status Copilot CLI reads as a denial).
+Python compiles this file on every run (a script gets no cached bytecode): what it does
+beyond finding the package lives in ``spawnkit.hook.main`` (``finish``: the process ends
+there without tearing the interpreter down).
 """
 
 import sys
@@ -25,14 +22,14 @@ if not __package__:
 
 try:
     try:
-        from spawnkit.hook.main import main
+        from spawnkit.hook.main import finish, main
     except ImportError:
         if __package__:
             raise
         import os  # a symlinked script, or Windows separators: resolve properly
 
         sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-        from spawnkit.hook.main import main
+        from spawnkit.hook.main import finish, main
 except Exception as exc:  # noqa: BLE001 - a broken install must not break Claude Code
     sys.stdout.write(
         f'{{"systemMessage": "spawnkit-hook could not start ({type(exc).__name__}); '
@@ -40,14 +37,4 @@ except Exception as exc:  # noqa: BLE001 - a broken install must not break Claud
     )
     raise SystemExit(0) from None
 
-code = main()
-try:
-    sys.stdout.flush()
-    sys.stderr.flush()
-except Exception:  # noqa: BLE001, S110 - a closed pipe: the answer cannot be delivered anyway
-    pass
-try:
-    from posix import _exit
-except ImportError:  # pragma: no cover - not POSIX: the usual exit
-    raise SystemExit(code) from None
-_exit(code)
+finish(main())
