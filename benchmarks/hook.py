@@ -95,78 +95,9 @@ def main() -> int:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="spawnkit-bench-") as tmp:
-        project = Path(tmp, "proj")
-        project.mkdir()
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": tmp,
-            "CLAUDE_CONFIG_DIR": str(Path(tmp, "claude")),
-            "CLAUDE_PROJECT_DIR": str(project),
-            "CODEX_HOME": str(Path(tmp, "codex")),
-            "COPILOT_HOME": str(Path(tmp, "copilot")),
-            "COPILOT_PROJECT_DIR": str(project),
-            "GEMINI_PROJECT_DIR": str(project),
-            "QWEN_HOME": str(Path(tmp, "qwen")),
-            "QWEN_PROJECT_DIR": str(project),
-        }
-
-        def stdin(name: str, folder: Path = PAYLOADS) -> bytes:
-            data = json.loads((folder / f"{name}.json").read_text())
-            data["cwd"] = str(project)
-            return json.dumps(data).encode()
-
-        hook = [args.python, "-I", "-S", str(SCRIPT)]
-        codex = [*hook, "--host", "codex"]
-        copilot = [*hook, "--host", "copilot", "--event"]
-        gemini, qwen = [*hook, "--host", "gemini"], [*hook, "--host", "qwen"]
+        env, stdin = setup(tmp)
+        cases = hook_cases(args.python, stdin, args.against)
         console = shutil.which("spawnkit-hook", path=str(Path(args.python).parent))
-        cases = {
-            "python -I -S -c pass": ([args.python, "-I", "-S", "-c", "pass"], b""),
-            "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
-            "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
-            "hook UserPromptSubmit notification": (hook, notification(stdin)),
-            "hook PreToolUse SendMessage": (hook, stdin("PreToolUse_SendMessage_main_short")),
-            "hook UserPromptSubmit agent message": (
-                hook,
-                stdin("UserPromptSubmit_agent_message_long_busy"),
-            ),
-            "hook --host codex SubagentStop": (
-                codex,
-                stdin("block__SubagentStop_01", CODEX_PAYLOADS),
-            ),
-            "hook --host codex PreToolUse spawn_agent": (
-                codex,
-                stdin("run1__PreToolUse_00", CODEX_PAYLOADS),
-            ),
-            "hook --host copilot subagentStop": (
-                [*copilot, "subagentStop"],
-                stdin("subagentStop_after_block", COPILOT_PAYLOADS),
-            ),
-            "hook --host copilot preToolUse task": (
-                [*copilot, "preToolUse"],
-                stdin("preToolUse_task_main", COPILOT_PAYLOADS),
-            ),
-            "hook --host gemini BeforeTool complete_task": (
-                gemini,
-                stdin("BeforeTool_complete_task_short", GEMINI_PAYLOADS),
-            ),
-            "hook --host gemini BeforeTool invoke_agent": (
-                gemini,
-                stdin("BeforeTool_invoke_agent", GEMINI_PAYLOADS),
-            ),
-            "hook --host qwen SubagentStop": (
-                qwen,
-                stdin("SubagentStop_a_after_block", QWEN_PAYLOADS),
-            ),
-        }
-        if args.against:
-            other = str(args.against.resolve() / "spawnkit" / "hook" / "__main__.py")
-            for name, (argv, data) in list(cases.items()):
-                # a tree from before issue 33 knows no --host gemini or qwen
-                new_host = "--host gemini" in name or "--host qwen" in name
-                if name.startswith("hook ") and not new_host:
-                    swapped = [other if part == str(SCRIPT) else part for part in argv]
-                    cases["against " + name] = (swapped, data)
         if console:
             cases["spawnkit-hook console script, SubagentStop"] = (
                 [console],
@@ -177,18 +108,9 @@ def main() -> int:
                 timed(argv, data, env)
         samples: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
-        # Copilot CLI names no call id, so every benchmark launch would take a slot of its own
-        # and the session file would grow by one per round (200 launches with no stop): its
-        # cases start from no session state, as a session's first launch and stop do.
-        # (Gemini CLI names none either, and no stop follows its launches.)
-        copilot_sessions = Path(env["COPILOT_HOME"], ".spawnkit", "sessions")
-        gemini_sessions = Path(tmp, ".gemini", ".spawnkit", "sessions")
         for _ in range(args.rounds):
             for name, (argv, data) in cases.items():
-                if "--host copilot" in name:
-                    shutil.rmtree(copilot_sessions, ignore_errors=True)
-                if "--host gemini" in name:
-                    shutil.rmtree(gemini_sessions, ignore_errors=True)
+                reset_sessions(name, env)
                 wall, used = cpu_timed(argv, data, env)
                 samples[name].append(wall)
                 cpu[name].append(used)
@@ -247,6 +169,109 @@ def main() -> int:
             f" plus parsing: {bound:.1f} ms"
         )
     return 0
+
+
+def setup(tmp: str):
+    """The throw-away Claude, Codex, Copilot, Gemini and Qwen folders in ``tmp``: the hook's
+    environment, and a reader of a real payload pointed at the project there."""
+    project = Path(tmp, "proj")
+    project.mkdir()
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": tmp,
+        "CLAUDE_CONFIG_DIR": str(Path(tmp, "claude")),
+        "CLAUDE_PROJECT_DIR": str(project),
+        "CODEX_HOME": str(Path(tmp, "codex")),
+        "COPILOT_HOME": str(Path(tmp, "copilot")),
+        "COPILOT_PROJECT_DIR": str(project),
+        "GEMINI_PROJECT_DIR": str(project),
+        "QWEN_HOME": str(Path(tmp, "qwen")),
+        "QWEN_PROJECT_DIR": str(project),
+    }
+
+    def stdin(name: str, folder: Path = PAYLOADS) -> bytes:
+        data = json.loads((folder / f"{name}.json").read_text())
+        data["cwd"] = str(project)
+        return json.dumps(data).encode()
+
+    return env, stdin
+
+
+def hook_cases(python: str, stdin, against: Path | None = None):
+    """Every measured command and its stdin, by name: the bare start, each hook case, and with
+    ``against`` each case again from that tree (``against …``)."""
+    hook = [python, "-I", "-S", str(SCRIPT)]
+    codex = [*hook, "--host", "codex"]
+    copilot = [*hook, "--host", "copilot", "--event"]
+    gemini, qwen = [*hook, "--host", "gemini"], [*hook, "--host", "qwen"]
+    cases = {
+        "python -I -S -c pass": ([python, "-I", "-S", "-c", "pass"], b""),
+        "hook SubagentStop": (hook, stdin("SubagentStop_foreground")),
+        "hook PreToolUse Agent": (hook, stdin("PreToolUse_Agent")),
+        "hook UserPromptSubmit notification": (hook, notification(stdin)),
+        "hook PreToolUse SendMessage": (hook, stdin("PreToolUse_SendMessage_main_short")),
+        "hook UserPromptSubmit agent message": (
+            hook,
+            stdin("UserPromptSubmit_agent_message_long_busy"),
+        ),
+        "hook --host codex SubagentStop": (
+            codex,
+            stdin("block__SubagentStop_01", CODEX_PAYLOADS),
+        ),
+        "hook --host codex PreToolUse spawn_agent": (
+            codex,
+            stdin("run1__PreToolUse_00", CODEX_PAYLOADS),
+        ),
+        "hook --host copilot subagentStop": (
+            [*copilot, "subagentStop"],
+            stdin("subagentStop_after_block", COPILOT_PAYLOADS),
+        ),
+        "hook --host copilot preToolUse task": (
+            [*copilot, "preToolUse"],
+            stdin("preToolUse_task_main", COPILOT_PAYLOADS),
+        ),
+        "hook --host gemini BeforeTool complete_task": (
+            gemini,
+            stdin("BeforeTool_complete_task_short", GEMINI_PAYLOADS),
+        ),
+        "hook --host gemini BeforeTool invoke_agent": (
+            gemini,
+            stdin("BeforeTool_invoke_agent", GEMINI_PAYLOADS),
+        ),
+        "hook --host qwen SubagentStop": (
+            qwen,
+            stdin("SubagentStop_a_after_block", QWEN_PAYLOADS),
+        ),
+    }
+    if against:
+        other = str(against.resolve() / "spawnkit" / "hook" / "__main__.py")
+        # a tree from before issue 33 knows no --host gemini or qwen: those cases are left out
+        known = (against / "spawnkit" / "hosts" / "__init__.py").read_text()
+        for name, (argv, data) in list(cases.items()):
+            host = argv[argv.index("--host") + 1] if "--host" in argv else "claude-code"
+            if name.startswith("hook ") and f'name="{host}"' in known:
+                swapped = [other if part == str(SCRIPT) else part for part in argv]
+                cases["against " + name] = (swapped, data)
+    return cases
+
+
+def reset_sessions(name: str, env: dict[str, str]) -> None:
+    """Every launch case, and every Copilot CLI and Gemini CLI case, starts its round from no
+    session state, as a session's first launch does. A launch takes a slot of its own in the
+    session file, also one whose call id is taken already (it gets ``#2``, ``#3``…), and a slot
+    lives 60 s: replaying one payload would pile up a slot per round (150 rounds, two trees:
+    some 300 launches in one file, each call parsing, listing and writing them all). Copilot CLI
+    names no call id, and no stop follows a Gemini CLI launch, so their other cases start
+    afresh too."""
+    if "--host copilot" in name:
+        folder = env["COPILOT_HOME"]
+    elif "--host gemini" in name:
+        folder = str(Path(env["HOME"], ".gemini"))
+    elif name.endswith(("PreToolUse Agent", "PreToolUse spawn_agent")):
+        folder = env["CODEX_HOME"] if "--host codex" in name else env["CLAUDE_CONFIG_DIR"]
+    else:
+        return
+    shutil.rmtree(Path(folder, ".spawnkit", "sessions"), ignore_errors=True)
 
 
 def notification(stdin) -> bytes:

@@ -15,7 +15,7 @@ import pytest
 from spawnkit.hook.command import PLUGIN_COMMAND, hook_command, script_path
 from spawnkit.standard import protocol
 
-from .conftest import REPO, SCRIPT, payload
+from .conftest import REPO, SCRIPT, copilot_payload, payload
 
 SESSION = "12b7445c-960b-42b8-a9f4-c3f9c33f404e"
 
@@ -268,6 +268,30 @@ def test_help_version_and_usage_errors(hook):
     ):
         shown = subprocess.run([*run, *form], capture_output=True, text=True, timeout=60)
         assert shown.stdout.startswith("spawnkit-hook 0.")
+
+
+def test_a_closed_stdout_still_exits_zero(copilot):
+    """The script ends without tearing the interpreter down (a fifth of its run): an answer it
+    cannot deliver leaves no buffered text for the teardown to fail on, which made the exit
+    status 120, and Copilot CLI denies the tool call of a preToolUse hook that exits non-zero."""
+    copilot.use("preToolUse")
+    data = json.dumps(copilot.prepare(copilot_payload("preToolUse_task_main"))).encode()
+    reader, writer = os.pipe()
+    os.close(reader)  # the client stopped reading
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-I", "-S", str(SCRIPT), *copilot.args],
+            input=data,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            env=copilot.env,
+            timeout=60,
+        )
+    finally:
+        os.close(writer)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    # the launch was still counted: the state file went through a descriptor, not a buffer
+    assert list((copilot.state_dir / "sessions").glob("*.json"))
 
 
 def test_a_terminal_on_stdin_gets_a_hint_not_a_hang(hook):

@@ -6,6 +6,10 @@ start), so this file puts the folder that holds the ``spawnkit`` package on
 for a source checkout (the plugin runs it straight from the repo). Plain string
 work, no ``os``: importing it would cost ~2 ms on every call. Also works as
 ``python -m spawnkit.hook``. Fails open even when spawnkit cannot be imported.
+
+Python compiles this file on every run (a script gets no cached bytecode): what it does
+beyond finding the package lives in ``spawnkit.hook.main`` (``finish``: the process ends
+there without tearing the interpreter down).
 """
 
 import sys
@@ -18,14 +22,14 @@ if not __package__:
 
 try:
     try:
-        from spawnkit.hook.main import main
+        from spawnkit.hook.main import finish, main
     except ImportError:
         if __package__:
             raise
         import os  # a symlinked script, or Windows separators: resolve properly
 
         sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-        from spawnkit.hook.main import main
+        from spawnkit.hook.main import finish, main
 except Exception as exc:  # noqa: BLE001 - a broken install must not break Claude Code
     sys.stdout.write(
         f'{{"systemMessage": "spawnkit-hook could not start ({type(exc).__name__}); '
@@ -33,4 +37,4 @@ except Exception as exc:  # noqa: BLE001 - a broken install must not break Claud
     )
     raise SystemExit(0) from None
 
-raise SystemExit(main())
+finish(main())
