@@ -190,3 +190,16 @@ def test_parallel_hook_processes_never_exceed_the_cap(hook):
     ]
     assert (len(denied), outs.count("")) == (4, 2)
     assert len(session_file(hook, SESSION)["pending"]) == 2
+
+
+def test_the_same_launch_seen_twice_takes_one_slot(hook):
+    """spawnkit's hook registered twice (the user's and a project's install) sees every
+    PreToolUse twice, with one tool_use_id: that is one launch, never two slots (a second
+    slot would deny the next launch and stay counted until it expired)."""
+    env = ONLY_CAP | {"SPAWNKIT_MODE": "enforce"}
+    for _ in range(2):
+        assert hook(launch(1), env) is None
+    assert len(session_file(hook, SESSION).get("pending", {})) == 1
+    for _ in range(2):
+        assert hook(launch(2), env) is None  # the second launch: within the cap of 2
+    assert "deny" in json.dumps(hook(launch(3), env))

@@ -149,6 +149,10 @@ def before_launch(call: Call, answer: Answer, data: dict[str, Any]) -> None:
     if mode == "off" and not tracking(call):
         return
     prune(data, call.now)
+    if call.call_id and (
+        call.call_id in _table(data, "pending") or call.call_id in _table(data, "running")
+    ):
+        return  # the same launch again (spawnkit's hook registered twice): judged already
     if mode == "off":
         _reserve(call, data)
         return
@@ -180,7 +184,7 @@ def _reserve(call: Call, data: dict[str, Any]) -> None:
     base = call.launch_key()
     key, n = base, 1
     pending, running = _table(data, "pending"), _table(data, "running")
-    while key in pending or key in running:
+    while not call.call_id and (key in pending or key in running):  # ids are unique
         n += 1
         key = f"{base}#{n}"
     background = tool_input.get("run_in_background")
