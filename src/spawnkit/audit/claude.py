@@ -38,7 +38,7 @@ from typing import Any
 from spawnkit import tokens
 from spawnkit.audit import signals, skills, workflows
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
+from spawnkit.audit.jsonl import count, record_type, sections, string, text_of, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Message, Session, WorkflowRun
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 from spawnkit.hook import agent_messages, tasks
@@ -486,15 +486,11 @@ def _usage(usage: Any) -> tuple[int, int] | None:
     all of it is zero (a placeholder, not a request)."""
     if not isinstance(usage, dict):
         return None
-    prompt = [_count(usage.get(k)) for k in _PROMPT_KEYS]
-    output = _count(usage.get("output_tokens"))
+    prompt = [count(usage.get(k)) for k in _PROMPT_KEYS]
+    output = count(usage.get("output_tokens"))
     if all(n is None for n in prompt) or not any(prompt):
         return None
     return sum(n or 0 for n in prompt), output or 0
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 _PROMPT_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")

@@ -26,7 +26,7 @@ from typing import Any
 
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, sections, string, text_of, timestamp
+from spawnkit.audit.jsonl import count, record_type, sections, string, text_of, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Return, Session
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 from spawnkit.hosts import kinds
@@ -254,7 +254,7 @@ class _Root(Orchestrator):
         last = info.get("last_token_usage")
         if not isinstance(last, dict):
             return
-        prompt, output = _count(last.get("input_tokens")), _count(last.get("output_tokens"))
+        prompt, output = count(last.get("input_tokens")), count(last.get("output_tokens"))
         if not prompt:
             return  # nothing sent: a placeholder, not a response
         self.pending = False
@@ -294,10 +294,6 @@ class _Subagent(Child):
                 command = _shell_command(_json(payload.get("arguments")))
                 if command is not None and signals.shell_writes_file(command):
                     self.facts.wrote_files = True
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _shell_command(args: dict[str, Any]) -> str | None:

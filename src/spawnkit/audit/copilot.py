@@ -29,7 +29,7 @@ from typing import Any
 
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, records, string, timestamp
+from spawnkit.audit.jsonl import count, record_type, records, string, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Session
 from spawnkit.audit.reader import Child, Launch, Orchestrator
 
@@ -218,7 +218,7 @@ class _Root(Orchestrator):
         if isinstance(window, int) and not isinstance(window, bool) and window > 0:
             self.s.context_window = window
             self.s.context_window_source = "recorded"
-        prompt, output = _count(usage.get("inputTokens")), _count(usage.get("outputTokens"))
+        prompt, output = count(usage.get("inputTokens")), count(usage.get("outputTokens"))
         if not prompt:
             return  # nothing sent: no response
         point = ContextPoint(prompt + (output or 0), timestamp(stamp), prompt, output or 0)
@@ -272,8 +272,3 @@ class _Subagent(Child):
         self.facts.started = timestamp(self.first)
         self.facts.finished = timestamp(self.last)
         return self.facts
-
-
-def _count(value: Any) -> int | None:
-    """A token count: a whole number not below 0 (a bool is not one)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

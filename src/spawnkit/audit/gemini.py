@@ -29,7 +29,7 @@ from typing import Any
 
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, string, timestamp
+from spawnkit.audit.jsonl import count, record_type, string, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Session
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 
@@ -104,10 +104,6 @@ def _call_id(call: dict[str, Any]) -> str:
     return raw[len(name) + 2 :] if name and raw.startswith(name + "__") else raw
 
 
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
 class _Root(Orchestrator):
     known = KNOWN_TYPES
 
@@ -145,9 +141,9 @@ class _Root(Orchestrator):
         if message not in self.responses:
             self.responses.add(message)
             usage = rec.get("tokens")
-            prompt = _count(usage.get("input")) if isinstance(usage, dict) else None
+            prompt = count(usage.get("input")) if isinstance(usage, dict) else None
             if prompt:
-                output = _count(usage.get("output")) or 0
+                output = count(usage.get("output")) or 0
                 point = ContextPoint(prompt + output, when, prompt, output)
                 point.model = string(rec.get("model"))[:80]
                 self.s.context.append(point)

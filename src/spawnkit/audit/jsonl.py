@@ -132,6 +132,11 @@ def first_record(path: str, stats: InputStats | None = None) -> dict[str, Any] |
     return None
 
 
+def count(value: Any) -> int | None:
+    """A recorded count (tokens, calls): a non-negative int, never a bool; None otherwise."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
 def string(value: Any) -> str:
     """``value`` when it is a string, else "" (fields of untrusted records may be anything)."""
     return value if isinstance(value, str) else ""

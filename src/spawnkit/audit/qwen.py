@@ -26,7 +26,7 @@ from typing import Any
 
 from spawnkit.audit import signals
 from spawnkit.audit.discovery import Source
-from spawnkit.audit.jsonl import record_type, sections, string, timestamp
+from spawnkit.audit.jsonl import count, record_type, sections, string, timestamp
 from spawnkit.audit.model import ContextPoint, InputStats, Session
 from spawnkit.audit.reader import Child, Launch, Orchestrator, read_session
 from spawnkit.hook import tasks
@@ -50,10 +50,6 @@ def _parts(rec: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _text(parts: list[dict[str, Any]]) -> str:
     return "\n".join(p["text"] for p in parts if isinstance(p.get("text"), str))
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 class _Root(Orchestrator):
@@ -89,8 +85,8 @@ class _Root(Orchestrator):
         when = timestamp(stamp)
         usage = rec.get("usageMetadata")
         if isinstance(usage, dict):
-            prompt = _count(usage.get("promptTokenCount"))
-            output = _count(usage.get("candidatesTokenCount")) or 0
+            prompt = count(usage.get("promptTokenCount"))
+            output = count(usage.get("candidatesTokenCount")) or 0
             if prompt:
                 point = ContextPoint(prompt + output, when, prompt, output)
                 point.model = string(rec.get("model"))[:80]
