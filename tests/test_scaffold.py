@@ -177,6 +177,18 @@ def test_a_dest_inside_a_github_skills_folder_is_recognised_as_copilots(runner, 
     assert "Copilot CLI: it lists the skill as cp" in result.output
 
 
+def test_a_dest_outside_every_skills_folder_names_every_hosts_folders(runner, tmp_path):
+    """Where to move the skill, for each host spawnkit serves (from the host descriptions)."""
+    from spawnkit import hosts
+
+    result = runner.invoke(cli, ["new", "loose", "--dest", "work/loose", "--defaults"])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("Next:"))
+    for host in hosts.all_hosts():
+        assert f"({host.label})" in line, host
+    assert "./.gemini/skills/ or ~/.gemini/skills/ (Gemini CLI)" in line
+
+
 def test_host_and_dest_together_are_refused(runner, tmp_path):
     result = runner.invoke(cli, ["new", "x", "--host", "codex", "--dest", "x", "--defaults"])
     assert result.exit_code == 2 and "not both" in result.output

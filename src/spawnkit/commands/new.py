@@ -41,8 +41,18 @@ def run(
     else:
         click.echo(
             f"Next: adjust the step jobs in {skill_md}, then move the folder into a skills "
-            "folder to use it: .claude/skills/ or ~/.claude/skills/ (Claude Code), "
-            ".agents/skills/ or ~/.codex/skills/ (Codex), .github/skills/ or "
-            "~/.copilot/skills/ (Copilot CLI)."
+            f"folder to use it: {_skills_folders()}."
         )
     return EXIT_OK
+
+
+def _skills_folders() -> str:
+    """Each host's first project and user skills folder, from the host descriptions."""
+    from spawnkit import hosts
+    from spawnkit.hosts.paths import shown
+
+    return ", ".join(
+        f"{shown(host, host.project_skill_dirs[0])[0]}/ or "
+        f"{shown(host, host.user_skill_dirs[0])[0]}/ ({host.label})"
+        for host in hosts.all_hosts()
+    )
