@@ -90,6 +90,7 @@ CODEX_OWN = (
     "version.json",
     "tmp",
     "cache",
+    "thread-writer-locks",  # rollout writers' lock files (codex_rollout::writer_lock), left at times
     "*.sqlite",  # its databases (state, thread history, queue), with their journals
     "*.sqlite-*",
 )
