@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.reserved import RESERVED, RESERVED_LATER
+
 from . import real_corpus
 from .conftest import RealCorpus
 from .real_corpus import VENDOR_BUDGET, VENDOR_LICENCES, VENDORED, groups
@@ -107,10 +109,10 @@ def test_the_vendored_subset_keeps_what_matters(real):
         problems.update(doc["input"]["problems"])
         codex.update(s["context_source"] for s in doc["sessions"] if s["host"] == "codex")
     assert dict(totals) == {
-        "sessions": 25,
-        "points": 365,
-        "returns": 20,
-        "from usage": 14,
+        "sessions": 22,
+        "points": 206,
+        "returns": 18,
+        "from usage": 12,
         "shared": 6,
     }
     assert codex == {"usage": 4, "none": 4}
@@ -145,3 +147,15 @@ def test_the_vendored_subset_keeps_what_matters(real):
         streamed += any(len(set(v)) > 1 for v in outputs.values())
         resumed += any(n > 1 for n in calls.values())
     assert streamed >= 1 and resumed >= 1
+
+
+def test_no_transcript_comes_from_a_repository_kept_for_an_independent_check():
+    """The transcripts, the vendored copies and their notice name none of them (issue 31 had
+    vendored one: the only public transcript with a compaction found)."""
+    reserved = {r.lower() for r in RESERVED | RESERVED_LATER}
+    assert not {g.repo.lower() for g in real_corpus.groups()} & reserved
+    folder = real_corpus.CORPUS.parent
+    texts = [(folder / name).read_text("utf-8").lower() for name in ("corpus.yaml", "README.md")]
+    texts.append((folder / "vendored" / "NOTICE.md").read_text("utf-8").lower())
+    assert not [r for r in reserved for text in texts if r in text]
+    assert not [r for r in RESERVED | RESERVED_LATER if (folder / "vendored" / r).exists()]

@@ -1,23 +1,20 @@
 """Issue 31 on real public transcripts, none of them tagged by the client (Claude Code 1.0.98 to
-2.1.39, before ``attributionSkill``): built-in commands are no skills, a custom command's or a
-skill's launches are its own, and a launch after a compaction is not given to a skill invoked
-before it."""
+2.1.22, before ``attributionSkill``): built-in commands are no skills, a custom command's or a
+skill's launches are its own. (The one public transcript found with a compaction comes from a
+repository kept for the independent check; the compaction rule is held on a transcript the real
+client writes, with its tags taken out: tests/e2e/test_skill_audit.py.)"""
 
 from __future__ import annotations
-
-import json
 
 from spawnkit.hosts.builtins import CLAUDE_CODE as BUILTINS
 
 from . import real_corpus
-from .conftest import audit_json
 
 GROUPS = {g.name: g for g in real_corpus.groups()}
 RCGRAY = "rcgray/claude-code-bug-phantom-reads-17407"
 SESSION_EXAMPLES = GROUPS[f"{RCGRAY}:dev/misc/session-examples"]
 SCHEMA_13 = GROUPS[f"{RCGRAY}:dev/misc/schema-13-2120"]
 VIEWER = GROUPS["d-kimuson/claude-code-viewer:mock-global-claude-dir/projects/sample-project"]
-SPOTTER = GROUPS["marot/spotter:test/fixtures/transcripts"]
 
 
 def _sessions(real, group) -> dict[str, dict]:
@@ -36,14 +33,14 @@ def _typed(path) -> set[str]:
 
 def test_built_in_commands_are_no_skills(real):
     typed_builtins = set()
-    for group in (SESSION_EXAMPLES, SCHEMA_13, VIEWER, SPOTTER):
+    for group in (SESSION_EXAMPLES, SCHEMA_13, VIEWER):
         root = real.vendored_root(group)
         for path in root.rglob("*.jsonl"):
             typed_builtins |= _typed(path) & BUILTINS
         for session in _sessions(real, group).values():
             assert not {s["name"] for s in session["skills"]} & BUILTINS, session["id"]
-    # what these users typed: /context, /exit, /export, /init, /mcp, /status
-    assert typed_builtins >= {"context", "exit", "export", "init", "mcp"}
+    # what these users typed: /context, /exit, /export, /init, /status
+    assert typed_builtins >= {"context", "exit", "export", "init", "status"}
 
 
 def test_a_custom_commands_launches_are_its_own(real):
@@ -67,36 +64,3 @@ def test_a_custom_commands_launches_are_its_own(real):
         "setup-hard",
         "analyze-wpd",
     }
-
-
-def test_a_launch_after_a_compaction_is_not_a_skill_invoked_before_it(real):
-    """2.1.39: the model calls the Skill tool (handgemacht:commit, which fails to load), the
-    client compacts the conversation, and the model launches a Task in the same turn."""
-    (session,) = [s for s in _sessions(real, SPOTTER).values() if s["id"].startswith("8463c716")]
-    (task,) = session["returns"]
-    assert task["description"] == "Explore Tmux module and test setup"
-    assert task["skill"] is None and session["skills"] == []
-
-
-def test_a_compaction_ends_a_real_skills_span(real, tmp_path):
-    """The same rule on a span that was open: 2.0.58's /wsd:onboard and its Task, with the
-    compaction records of the 2.1.39 session above put just before the Task's launch."""
-    source = next(real.vendored_root(SESSION_EXAMPLES).glob("2.0.58-good/c489af7a-*.jsonl"))
-    spotter = next(real.vendored_root(SPOTTER).glob("8463c716-*.jsonl"))
-    boundary = [
-        line
-        for line in spotter.read_text(encoding="utf-8").splitlines()
-        if '"compact_boundary"' in line or '"isCompactSummary":true' in line
-    ][:2]
-    lines = source.read_text(encoding="utf-8").splitlines()
-    task = next(i for i, line in enumerate(lines) if '"name":"Task"' in line)
-    folder = tmp_path / "projects" / "p"
-    folder.mkdir(parents=True)
-    before = audit_json(str(source))["sessions"][0]["returns"]
-    (folder / source.name).write_text(
-        "\n".join(lines[:task] + boundary + lines[task:]) + "\n", encoding="utf-8"
-    )
-    after = audit_json(str(folder))["sessions"][0]["returns"]
-    assert [r["skill"] for r in before] == ["wsd:onboard"]
-    assert [r["skill"] for r in after] == [None]
-    assert len(boundary) == 2 and all(json.loads(b)["sessionId"] for b in boundary)

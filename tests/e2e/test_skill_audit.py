@@ -158,6 +158,26 @@ def test_a_compaction_in_the_middle_of_a_skill_keeps_its_later_launch(claude, fa
     budget = protocol.return_budget()
     assert all(e["tokens"] > budget for e in doc["skills"][0]["evidence"] if e["tokens"])
 
+    # The same transcript without the client's tags, as a client before ``attributionSkill``
+    # would have written it: the compaction boundary ends the skill's span (the cautious
+    # reading), so the launch after it belongs to no skill, the one before it to the skill.
+    untagged = claude.root / "untagged"
+    for path in (claude.home / ".claude" / "projects").rglob("*"):
+        copy = untagged / path.relative_to(claude.home / ".claude" / "projects")
+        if path.is_dir():
+            copy.mkdir(parents=True, exist_ok=True)
+        elif path.suffix == ".jsonl":
+            records = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+            for record in records:
+                record.pop("attributionSkill", None)
+            copy.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+        else:
+            copy.write_bytes(path.read_bytes())
+    assert "attributionSkill" not in "".join(p.read_text() for p in untagged.rglob("*.jsonl"))
+    plain = audit_by_skill(claude, str(untagged))
+    assert _ids_of(plain, SKILL) == {first["id"]}
+    assert _ids_of(plain, None) == {second["id"], loose["id"]}
+
 
 def test_lint_observed_reports_what_the_skill_did_at_run_time(claude, fake_api):
     """``spawnkit lint --observed`` on the skill: the rules its run broke (CM001 and CM002:
