@@ -1,8 +1,8 @@
 """Issue 31 on real public transcripts, none of them tagged by the client (Claude Code 1.0.98 to
 2.1.22, before ``attributionSkill``): built-in commands are no skills, a custom command's or a
-skill's launches are its own. (The one public transcript found with a compaction comes from a
-repository kept for the independent check; the compaction rule is held on a transcript the real
-client writes, with its tags taken out: tests/e2e/test_skill_audit.py.)"""
+skill's launches are its own. (The public transcripts found with a compaction are not vendored
+or come from a repository kept for the independent check; the compaction rule is held on a
+transcript the real client writes, with its tags taken out: tests/e2e/test_skill_audit.py.)"""
 
 from __future__ import annotations
 
