@@ -168,6 +168,24 @@ def test_a_transcript_path_outside_the_gemini_folder_is_not_followed(gemini, tmp
     assert json.loads(out)["decision"] == "deny"
 
 
+def test_a_sibling_folder_named_like_the_gemini_folder_is_not_inside_it(gemini):
+    """``~/.gemini-evil`` starts with ``~/.gemini`` but is not in it: a grace mark planted there
+    must not let a long answer through (containment with the separator, lightos.inside)."""
+    _enforce(gemini)
+    gemini(_launch())
+    data = gemini.prepare(_finish(LONG))
+    config = gemini.config_dir
+    sibling = config.with_name(config.name + "-evil") / "chats"
+    (sibling / SESSION).mkdir(parents=True)
+    planted = sibling / SESSION / "x.jsonl"
+    planted.write_text(
+        json.dumps({"type": "user", "content": [{"text": return_budget.GRACE_MARK}]}) + "\n"
+    )
+    os.utime(planted, (gemini.now, gemini.now))
+    data["transcript_path"] = str(sibling / "session.jsonl")
+    assert json.loads(gemini.raw(json.dumps(data).encode()))["decision"] == "deny"
+
+
 def test_warn_only_tells_the_user(gemini):
     gemini.write_config("user", {"version": 1, "mode": "warn"})
     gemini(_launch())

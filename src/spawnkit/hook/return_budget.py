@@ -334,14 +334,13 @@ def in_grace_turn(call: Call) -> bool:
 
     transcript = call.text("transcript_path")
     chats = lightos.dirname(transcript) if lightos.isabs(transcript) else ""
-    base = call.config_dir.rstrip(lightos.SEP) + lightos.SEP
     if not chats or not call.session_id or "\0" in transcript:
         return False
     folder = lightos.join(chats, call.session)
     try:
-        real = os.path.realpath(folder)
-        if not (real + lightos.SEP).startswith(os.path.realpath(base)):
+        if not lightos.inside(folder, call.config_dir):  # the one containment test
             return False
+        real = os.path.realpath(folder)
         entries = [
             e
             for e in os.scandir(real)
@@ -364,20 +363,17 @@ def in_grace_turn(call: Call) -> bool:
 
 
 def _last_user_text_marks_grace(path: str) -> bool:
-    import os
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:  # a plain file only, never through a link, never blocking on a FIFO
+        fd, size = lightos.open_regular(path, follow=False)
     except OSError:
         return False
     try:
-        size = os.fstat(fd).st_size
-        os.lseek(fd, max(0, size - GRACE_TAIL), 0)
-        tail = os.read(fd, GRACE_TAIL).decode("utf-8", "replace")
+        lightos.native.lseek(fd, max(0, size - GRACE_TAIL), 0)
+        tail = lightos.native.read(fd, GRACE_TAIL).decode("utf-8", "replace")
     except OSError:
         return False
     finally:
-        os.close(fd)
+        lightos.native.close(fd)
     for line in reversed(tail.splitlines()):
         if '"type":"user"' in line or '"type": "user"' in line:
             return GRACE_MARK in line
