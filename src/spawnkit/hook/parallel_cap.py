@@ -184,7 +184,7 @@ def _reserve(call: Call, data: dict[str, Any]) -> None:
     base = call.launch_key()
     key, n = base, 1
     pending, running = _table(data, "pending"), _table(data, "running")
-    while not call.call_id and (key in pending or key in running):  # ids are unique
+    while key in pending or key in running:  # fingerprints only: a seen call id returned early
         n += 1
         key = f"{base}#{n}"
     background = tool_input.get("run_in_background")
