@@ -102,7 +102,7 @@ def _settle(call: Call, signal: str) -> None:
     counting = counting and call.mode("CM007") != "off"
     if not (parallel_cap.tracking(call) or counting):
         return
-    with _LockedState(call) as data:
+    with _locked_state(call) as data:
         if data is not None:
             getattr(parallel_cap, signal)(call, data)
             if counting:
@@ -116,7 +116,7 @@ def _before_agent(call: Call, answer: Answer) -> None:
 
     # "CM007" is checkpoint.CODE: that module loads only when a reminder is due.
     if parallel_cap.tracking(call) or call.mode("CM007") != "off":
-        with _LockedState(call) as data:
+        with _locked_state(call) as data:
             if data is not None:
                 parallel_cap.before_launch(call, answer, data)
                 if not answer.denied and data.get("checkpoint_due"):
@@ -148,7 +148,7 @@ def _post_tool_batch(call: Call, answer: Answer, lint: Linter | None) -> None:
 
     if call.mode(parallel_cap.CODE) == "off" and call.mode(checkpoint.CODE) == "off":
         return
-    with _LockedState(call) as data:
+    with _locked_state(call) as data:
         if data is not None:
             parallel_cap.after_batch(call, answer, data)
             checkpoint.deliver(call, answer, data)
@@ -163,7 +163,7 @@ def _subagent_start(call: Call, answer: Answer, lint: Linter | None) -> None:
         return_budget.on_start(call, answer)
     if call.mode(parallel_cap.CODE) == "off":
         return
-    with _LockedState(call) as data:
+    with _locked_state(call) as data:
         if data is not None:
             parallel_cap.started(call, data)
 
@@ -205,7 +205,7 @@ def _user_prompt_submit(call: Call, answer: Answer, lint: Linter | None) -> None
     if call.has_state and call.mode("CM005") != "off":  # parallel_cap.CODE, loaded if needed
         from spawnkit.hook import parallel_cap
 
-        with _LockedState(call) as data:
+        with _locked_state(call) as data:
             if data is not None:
                 types = parallel_cap.notified(call, data, notes)
     task_results.measure(call, answer, notes, types)
@@ -225,7 +225,7 @@ def _stop(call: Call, answer: Answer, lint: Linter | None) -> None:
 
     if not parallel_cap.tracking(call):
         return
-    with _LockedState(call) as data:
+    with _locked_state(call) as data:
         if data is not None:
             parallel_cap.reconcile(call, data, listed, turn_ended=True)
 
@@ -261,30 +261,10 @@ _HANDLERS: dict[str, Callable[[Call, Answer, Linter | None], None]] = {
 }
 
 
-class _LockedState:
-    """The locked session state, or None (logged) when the lock times out: fail open."""
+def _locked_state(call: Call):  # noqa: ANN202 - store.LockedState, imported when needed
+    from spawnkit.hook.store import LockedState
 
-    def __init__(self, call: Call) -> None:
-        from spawnkit.hook.store import SessionState
-
-        self._call = call
-        self._state = SessionState(call.state_dir, call.session, call.now, project=call.project)
-
-    def __enter__(self) -> dict[str, Any] | None:
-        from spawnkit.hook.store import LockUnavailable
-
-        try:
-            return self._state.__enter__()
-        except LockUnavailable as exc:
-            from spawnkit.hook.log import append
-
-            append(self._call.state_dir, f"{self._call.event}: {exc}; check skipped")
-            self._state = None  # type: ignore[assignment]
-            return None
-
-    def __exit__(self, *exc: object) -> None:
-        if self._state is not None:
-            self._state.__exit__(*exc)
+    return LockedState(call)
 
 
 def parse(data: bytes) -> dict[str, Any] | None:

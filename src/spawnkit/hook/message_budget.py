@@ -101,16 +101,12 @@ def before_send(call: Call, answer: Answer) -> None:
 
 def _locked(call: Call, change) -> bool:  # noqa: ANN001 - a function of the state
     """Run ``change`` on the locked session state; False (logged) when the lock timed out."""
-    from spawnkit.hook.store import LockUnavailable, SessionState
+    from spawnkit.hook.store import LockedState
 
-    try:
-        with SessionState(call.state_dir, call.session, call.now, project=call.project) as data:
-            change(data)
-    except LockUnavailable as exc:
-        from spawnkit.hook.log import append
-
-        append(call.state_dir, f"{call.event} {agent_messages.TOOL}: {exc}; check skipped")
-        return False
+    with LockedState(call) as data:
+        if data is None:
+            return False
+        change(data)
     return True
 
 

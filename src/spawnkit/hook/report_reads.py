@@ -102,11 +102,10 @@ def _launch_running(call: Call) -> bool:
     if not call.has_state:
         return False
     from spawnkit.hook import parallel_cap
-    from spawnkit.hook.store import LockUnavailable, SessionState
+    from spawnkit.hook.store import LockedState
 
-    try:
-        with SessionState(call.state_dir, call.session, call.now) as data:
-            parallel_cap.prune(data, call.now)
-            return bool(parallel_cap.running_entries(data))
-    except LockUnavailable:
-        return True
+    with LockedState(call) as data:
+        if data is None:
+            return True
+        parallel_cap.prune(data, call.now)
+        return bool(parallel_cap.running_entries(data))

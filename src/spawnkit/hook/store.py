@@ -28,6 +28,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from spawnkit.hook.call import Call
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no parallel cap, no retry count
@@ -143,3 +145,29 @@ class SessionState:
                     native.unlink(entry.path)
             except OSError:
                 pass
+
+
+class LockedState:
+    """``with LockedState(call) as data:`` the call's locked session state, or None when the
+    lock times out (logged): every check that needs the state fails open through here."""
+
+    def __init__(self, call: Call) -> None:
+        self._call = call
+        self._state: SessionState | None = SessionState(
+            call.state_dir, call.session, call.now, project=call.project
+        )
+
+    def __enter__(self) -> dict[str, Any] | None:
+        try:
+            return self._state.__enter__()  # type: ignore[union-attr]
+        except LockUnavailable as exc:
+            from spawnkit.hook.log import append
+
+            where = " ".join(part for part in (self._call.event, self._call.tool_name) if part)
+            append(self._call.state_dir, f"{where}: {exc}; check skipped")
+            self._state = None
+            return None
+
+    def __exit__(self, *exc: object) -> None:
+        if self._state is not None:
+            self._state.__exit__(*exc)
