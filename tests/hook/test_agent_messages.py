@@ -428,3 +428,12 @@ def test_the_parser_is_bounded():
     unclosed, _ = agent_messages.split('<agent-message from="x">\nno end')
     assert [(m.sender, m.body) for m in unclosed] == [("x", "no end")]
     assert agent_messages.split('<agent-message from="x"')[0] == []
+
+
+def test_a_hostile_sender_name_reaches_the_user_inert(hook):
+    """The ``from`` of an agent message is the agent's: an escape sequence or a carriage return
+    in it is shown escaped (the one output gate), never written raw to the user's terminal."""
+    out = hook(arrived(REPORT, sender="x\x1b]0;owned\x07\rall good"))
+    text = out["systemMessage"] + out["hookSpecificOutput"]["additionalContext"]
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert "\\x1b]0;owned\\x07\\x0dall good" in out["systemMessage"]

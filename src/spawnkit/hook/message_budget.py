@@ -266,5 +266,8 @@ def arrived(call: Call, answer: Answer, messages: list[AgentMessage]) -> None:
 
 
 def _shown(sender: str) -> str:
-    """A sender's name fit to quote: printable, no quotes."""
-    return "".join(c for c in sender if c.isprintable() and c not in "\"'`")[:64]
+    """A name from the payload fit to quote: no quotes, control characters escaped visibly
+    (``base.shown``, the one output gate: the user's terminal shows the systemMessage)."""
+    from spawnkit.base.shown import shown
+
+    return shown("".join(c for c in sender[:64] if c not in "\"'`"))
