@@ -129,7 +129,7 @@ def test_since_and_select_narrow_what_is_observed(ran):
     ("args", "says"),
     [
         (["--since", "7d"], "--since goes with --observed"),
-        (["--observed", "--since", "yesterday-ish"], "--since"),
+        (["--observed", "--since", "yesterday-ish"], "error: --since 'yesterday-ish': use a"),
     ],
 )
 def test_a_bad_since_is_refused_before_anything_is_written(ran, args, says):

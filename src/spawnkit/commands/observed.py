@@ -25,7 +25,7 @@ def observations(since: str | None) -> dict[str, list[Observed]]:
     try:
         cutoff = discovery.parse_since(since) if since else None
     except ValueError as exc:
-        raise SpawnkitError(f"--since: {exc}") from exc
+        raise SpawnkitError(str(exc)) from exc  # it names --since and the forms it takes
     progress = _progress() if sys.stderr.isatty() else None
     run = stream(discovery.default_roots(), since=cutoff, progress=progress)
     for _ in run.sessions:
